@@ -1,0 +1,488 @@
+"""Persistent tables: an event log in SQLite (default) or PostgreSQL.
+
+:func:`open_store` opens the database named by ``HEFEN_DATABASE_URL`` (or
+the argument), creating ``platformdirs.user_data_dir("hefen")/hefen.sqlite3``
+when none is named, and brings the schema up to date with the Alembic
+migrations shipped in ``hefen/table/migrations``. Every change to a table
+appends exactly one event row and commits it in its own transaction before
+the method returns, so a process killed at any moment loses no recorded hand
+and never leaves half an action behind.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError, OperationalError
+
+from hefen.table import core
+from hefen.table.core import Actor, Event, HandRecord, ScoreFn, TableState
+from hefen.table.errors import TableError
+
+DATABASE_URL_ENV = "HEFEN_DATABASE_URL"
+VERSION_TABLE = "hefen_table_alembic_version"
+#: Join codes use only characters that cannot be confused (no 0/O, 1/I/L).
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+CODE_LENGTH = 6
+_MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+_RETRIES = 8
+
+metadata = sa.MetaData()
+
+tables_table = sa.Table(
+    "hefen_tables",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("code", sa.String(16), nullable=False),
+    sa.Column("ruleset", sa.String(8), nullable=False),
+    sa.Column("created_at", sa.String(40), nullable=False),
+    sa.UniqueConstraint("code", name="uq_hefen_tables_code"),
+)
+
+events_table = sa.Table(
+    "hefen_table_events",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column(
+        "table_id",
+        sa.Integer,
+        sa.ForeignKey("hefen_tables.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    sa.Column("seq", sa.Integer, nullable=False),
+    sa.Column("kind", sa.String(32), nullable=False),
+    sa.Column("actor", sa.String(32), nullable=False),
+    sa.Column("at", sa.String(40), nullable=False),
+    sa.Column("payload", sa.JSON, nullable=False),
+    sa.UniqueConstraint("table_id", "seq", name="uq_hefen_table_events_table_seq"),
+)
+
+
+def default_database_url() -> str:
+    """``HEFEN_DATABASE_URL`` if set, else the SQLite file in the user's data directory."""
+    url = os.environ.get(DATABASE_URL_ENV, "").strip()
+    if url:
+        return url
+    import platformdirs
+
+    folder = Path(platformdirs.user_data_dir("hefen"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'hefen.sqlite3'}"
+
+
+def create_db_engine(url: str, **kwargs: Any) -> Engine:
+    """An engine for ``url``; SQLite files get WAL, a busy timeout and full sync."""
+    engine = sa.create_engine(url, **kwargs)
+    if engine.dialect.name == "sqlite":
+        memory = url in ("sqlite://", "sqlite:///:memory:") or ":memory:" in url
+
+        @sa.event.listens_for(engine, "connect")
+        def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA busy_timeout = 10000")
+            cur.execute("PRAGMA foreign_keys = ON")
+            if not memory:
+                cur.execute("PRAGMA journal_mode = WAL")
+                cur.execute("PRAGMA synchronous = FULL")
+            cur.close()
+
+    return engine
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the database up to the newest schema (``alembic upgrade head``)."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(_MIGRATIONS))
+    with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            # Two processes opening a fresh database at once must not both migrate.
+            conn.execute(sa.text("SELECT pg_advisory_xact_lock(7253601)"))
+        config.attributes["connection"] = conn
+        command.upgrade(config, "head")
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def normalize_code(code: Any) -> str:
+    """A join code as stored: upper case, spaces and dashes removed."""
+    if not isinstance(code, str):
+        raise TableError("A join code must be text.")
+    clean = "".join(ch for ch in code.upper() if ch not in " -")
+    if len(clean) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in clean):
+        raise TableError(f"{code!r} is not a join code; a join code has six letters and digits.")
+    return clean
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+@dataclass(frozen=True)
+class CreatedTable:
+    """A new table: its join ``code`` and the host's secret ``host_token``."""
+
+    code: str
+    host_token: str
+    state: TableState
+
+
+@dataclass(frozen=True)
+class JoinedSeat:
+    """A seat taken: the seat's secret ``token`` (show it only to its player)."""
+
+    code: str
+    seat: int
+    token: str
+    state: TableState
+
+
+Plan = Callable[[TableState], tuple[str, dict[str, Any], str] | None]
+
+
+class TableStore:
+    """Tables kept in a database. Thread-safe; share one per process.
+
+    Every method that changes a table validates the request against the
+    current state, then appends one event in its own committed transaction;
+    a :class:`TableError` means nothing was written.
+    """
+
+    def __init__(self, engine: Engine, *, score: ScoreFn | None = None, upgrade: bool = True):
+        self.engine = engine
+        self._score = score
+        if upgrade:
+            migrate(engine)
+
+    # ----------------------------------------------------------------- plumbing
+
+    def close(self) -> None:
+        """Release the database connections."""
+        self.engine.dispose()
+
+    def _load(self, conn: Connection, code: str, *, lock: bool = False) -> tuple[int, list[Event]]:
+        query = sa.select(tables_table.c.id).where(tables_table.c.code == code)
+        if lock and conn.dialect.name == "postgresql":
+            query = query.with_for_update()
+        table_id = conn.execute(query).scalar_one_or_none()
+        if table_id is None:
+            raise TableError(f"There is no table with the code {code}.")
+        rows = conn.execute(
+            sa.select(
+                events_table.c.seq,
+                events_table.c.kind,
+                events_table.c.at,
+                events_table.c.actor,
+                events_table.c.payload,
+            )
+            .where(events_table.c.table_id == table_id)
+            .order_by(events_table.c.seq)
+        ).all()
+        return table_id, [Event(r.seq, r.kind, r.at, r.actor, dict(r.payload)) for r in rows]
+
+    def _append(self, code: Any, plan: Plan) -> tuple[TableState, Event | None]:
+        """Run ``plan`` on the current state and append its event atomically.
+
+        ``plan`` returns ``(kind, payload, actor)`` or ``None`` for "nothing to
+        do". A concurrent writer that appended first makes the insert fail on
+        the ``(table_id, seq)`` key; the request is then re-planned on the new
+        state.
+        """
+        code = normalize_code(code)
+        for _attempt in range(_RETRIES):
+            try:
+                with self.engine.begin() as conn:
+                    table_id, events = self._load(conn, code, lock=True)
+                    state = core.fold(events)
+                    planned = plan(state)
+                    if planned is None:
+                        return state, None
+                    kind, payload, actor = planned
+                    event = Event(state.version + 1, kind, _now(), actor, payload)
+                    conn.execute(
+                        events_table.insert().values(
+                            table_id=table_id,
+                            seq=event.seq,
+                            kind=event.kind,
+                            actor=event.actor,
+                            at=event.at,
+                            payload=event.payload,
+                        )
+                    )
+                return core.fold([*events, event]), event
+            except IntegrityError:
+                continue
+            except OperationalError as exc:
+                if "locked" in str(exc).lower():
+                    continue
+                raise
+        raise TableError("The table is busy with other changes; please try again.")
+
+    # ------------------------------------------------------------------ reading
+
+    def get(self, code: Any) -> TableState:
+        """The table's current state (anyone with the code may read it)."""
+        code = normalize_code(code)
+        with self.engine.connect() as conn:
+            _, events = self._load(conn, code)
+        return core.fold(events)
+
+    def events(self, code: Any) -> list[Event]:
+        """The table's full event log, oldest first (the audit trail)."""
+        code = normalize_code(code)
+        with self.engine.connect() as conn:
+            _, events = self._load(conn, code)
+        return events
+
+    def whoami(self, code: Any, token: Any) -> Actor:
+        """Whom ``token`` belongs to at this table; :class:`TableError` if no one."""
+        return core.authorize(self.get(code), token)
+
+    def codes(self) -> list[str]:
+        """The join codes of all tables, oldest first."""
+        with self.engine.connect() as conn:
+            return list(
+                conn.execute(sa.select(tables_table.c.code).order_by(tables_table.c.id)).scalars()
+            )
+
+    # ----------------------------------------------------------------- changing
+
+    def create_table(
+        self,
+        ruleset: str,
+        *,
+        options: Mapping[str, Any] | None = None,
+        dealer_keeps_on_draw: bool = True,
+        names: Sequence[str | None] | None = None,
+    ) -> CreatedTable:
+        """Open a table; returns its join code and the host token.
+
+        ``options`` are the ruleset's options (stakes included), missing ones
+        take their defaults; ``names`` optionally pre-fills the four seats'
+        player names (seat 0 starts East, 1 South, 2 West, 3 North).
+        """
+        host_token = new_token()
+        for _attempt in range(_RETRIES):
+            code = new_code()
+            payload = core.plan_create(
+                code=code,
+                ruleset=ruleset,
+                options=options,
+                dealer_keeps_on_draw=dealer_keeps_on_draw,
+                names=names,
+                host_token_hash=core.hash_token(host_token),
+            )
+            event = Event(1, "table_created", _now(), "host", payload)
+            try:
+                with self.engine.begin() as conn:
+                    table_id = conn.execute(
+                        tables_table.insert()
+                        .values(code=code, ruleset=ruleset, created_at=event.at)
+                        .returning(tables_table.c.id)
+                    ).scalar_one()
+                    conn.execute(
+                        events_table.insert().values(
+                            table_id=table_id,
+                            seq=1,
+                            kind=event.kind,
+                            actor=event.actor,
+                            at=event.at,
+                            payload=event.payload,
+                        )
+                    )
+            except IntegrityError:
+                continue  # the random code was taken: draw another
+            return CreatedTable(code=code, host_token=host_token, state=core.fold([event]))
+        raise TableError("Could not find a free join code; please try again.")
+
+    def join(self, code: Any, seat: int, name: str | None = None) -> JoinedSeat:
+        """Take a free seat (0–3) under ``name``; returns the seat's secret token.
+
+        ``name`` None keeps the name the host gave the seat.
+        """
+        token = new_token()
+
+        def plan(state: TableState) -> tuple[str, dict[str, Any], str]:
+            payload = core.plan_join(state, seat, name, core.hash_token(token))
+            return "player_joined", payload, f"seat:{payload['seat']}"
+
+        state, _ = self._append(code, plan)
+        return JoinedSeat(code=state.code, seat=seat, token=token, state=state)
+
+    def release_seat(self, code: Any, token: str, seat: int) -> TableState:
+        """Free a seat (its token stops working); by the seat's player or the host."""
+
+        def plan(state: TableState) -> tuple[str, dict[str, Any], str]:
+            actor = core.authorize(state, token)
+            return "seat_released", core.plan_release(state, actor, seat), actor.label
+
+        state, _ = self._append(code, plan)
+        return state
+
+    def change_settings(
+        self,
+        code: Any,
+        token: str,
+        *,
+        options: Mapping[str, Any] | None = None,
+        dealer_keeps_on_draw: bool | None = None,
+    ) -> TableState:
+        """Change the table's settings for the hands to come (host only).
+
+        ``options`` is a partial update of the current options. Recorded hands
+        keep the settings they were played with. Nothing is recorded when
+        nothing changes.
+        """
+
+        def plan(state: TableState) -> tuple[str, dict[str, Any], str] | None:
+            actor = core.authorize(state, token, host_only=True)
+            payload = core.plan_settings(state, options, dealer_keeps_on_draw)
+            return None if payload is None else ("settings_changed", payload, actor.label)
+
+        state, _ = self._append(code, plan)
+        return state
+
+    def record_win(
+        self,
+        code: Any,
+        token: str,
+        *,
+        winner: int,
+        discarder: int | None = None,
+        hand: Mapping[str, Any] | None = None,
+        value: int | None = None,
+    ) -> HandRecord:
+        """Record the next hand as a win by seat ``winner``.
+
+        ``discarder`` is the seat that dealt in, or ``None`` for a self-draw.
+        Give either ``hand`` (an interchange object, scored by the engine with
+        the table's context and options) or ``value`` (points, fan or tai,
+        settled by :mod:`hefen.table.settlement`). Any token of the table may
+        record.
+        """
+
+        def plan(state: TableState) -> tuple[str, dict[str, Any], str]:
+            actor = core.authorize(state, token)
+            payload = core.plan_record(
+                state,
+                draw=False,
+                winner=winner,
+                discarder=discarder,
+                hand=hand,
+                value=value,
+                score=self._score,
+            )
+            return "hand_recorded", payload, actor.label
+
+        state, event = self._append(code, plan)
+        assert event is not None
+        return state.hand(event.seq)
+
+    def record_draw(self, code: Any, token: str) -> HandRecord:
+        """Record the next hand as drawn (no winner, no payments)."""
+
+        def plan(state: TableState) -> tuple[str, dict[str, Any], str]:
+            actor = core.authorize(state, token)
+            return "hand_recorded", core.plan_record(state, draw=True), actor.label
+
+        state, event = self._append(code, plan)
+        assert event is not None
+        return state.hand(event.seq)
+
+    def undo(self, code: Any, token: str, hand_id: int | None = None) -> HandRecord:
+        """Undo the latest hand (``hand_id``, if given, must be that hand).
+
+        Returns the hand as it was; it stays in the event log.
+        """
+        undone: list[HandRecord] = []
+
+        def plan(state: TableState) -> tuple[str, dict[str, Any], str]:
+            actor = core.authorize(state, token)
+            payload = core.plan_undo(state, hand_id)
+            undone[:] = [state.hand(payload["hand"])]
+            return "hand_undone", payload, actor.label
+
+        self._append(code, plan)
+        return undone[0]
+
+    def correct(
+        self,
+        code: Any,
+        token: str,
+        hand_id: int,
+        *,
+        draw: bool = False,
+        winner: int | None = None,
+        discarder: int | None = None,
+        hand: Mapping[str, Any] | None = None,
+        value: int | None = None,
+    ) -> HandRecord:
+        """Replace the outcome of hand ``hand_id`` (its :attr:`HandRecord.id`).
+
+        Same arguments as :meth:`record_win`, or ``draw=True``. Returns the
+        hand as it now stands; the old outcome stays in the event log.
+        """
+
+        def plan(state: TableState) -> tuple[str, dict[str, Any], str]:
+            actor = core.authorize(state, token)
+            payload = core.plan_correct(
+                state,
+                hand_id,
+                draw=draw,
+                winner=winner,
+                discarder=discarder,
+                hand=hand,
+                value=value,
+                score=self._score,
+            )
+            return "hand_corrected", payload, actor.label
+
+        state, event = self._append(code, plan)
+        assert event is not None
+        return state.hand(event.payload["hand"])
+
+    # ------------------------------------------------------------------ export
+
+    def export_json(self, code: Any) -> str:
+        """The table (settings, seats, history, balances, events) as JSON text."""
+        from hefen.table.export import to_json
+
+        code = normalize_code(code)
+        with self.engine.connect() as conn:
+            _, events = self._load(conn, code)
+        return to_json(core.fold(events), events)
+
+    def export_csv(self, code: Any) -> str:
+        """The history, one row per hand with changes and running balances, as CSV."""
+        from hefen.table.export import to_csv
+
+        return to_csv(self.get(code))
+
+
+def open_store(
+    url: str | None = None, *, score: ScoreFn | None = None, **engine_kwargs: Any
+) -> TableStore:
+    """Open (and migrate) the table database at ``url``.
+
+    ``url`` defaults to :func:`default_database_url` (``HEFEN_DATABASE_URL``
+    or the user's SQLite file). ``score`` replaces the engine's scorer
+    (``hefen.score``), e.g. for a remote scoring service.
+    """
+    engine = create_db_engine(url or default_database_url(), **engine_kwargs)
+    return TableStore(engine, score=score)
