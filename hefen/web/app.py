@@ -1,0 +1,263 @@
+"""The hefen web app: calculator, tables and rules pages plus the JSON API.
+
+``create_app()`` builds a FastAPI application; ``hefen serve`` runs it with
+uvicorn. Pages are Jinja2 templates rendered on the server in the chosen
+language (see :mod:`hefen.web.i18n`); the little interactivity they need is
+vanilla JavaScript under ``static/``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from hefen import svg
+from hefen.web import i18n, rulesets
+from hefen.web.models import ErrorOut, ScoreRequest, ScoreResult
+
+__all__ = ["MAX_BODY", "create_app"]
+
+MAX_BODY = 64 * 1024  # bytes; larger request bodies are refused with 413
+HERE = Path(__file__).parent
+
+
+class BodyLimit:
+    """Refuse request bodies over ``limit`` bytes with 413 before the app reads them."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", []):
+            if name == b"content-length" and value.isdigit() and int(value) > self.limit:
+                await self._refuse(send)
+                return
+        chunks: list[bytes] = []
+        size = 0
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body = message.get("body", b"")
+            size += len(body)
+            if size > self.limit:
+                await self._refuse(send)
+                return
+            chunks.append(body)
+            more = message.get("more_body", False)
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, send: Send) -> None:
+        body = json.dumps(
+            {"error": f"The request body is larger than {self.limit // 1024} KiB."}
+        ).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+
+def _loc(loc: tuple[Any, ...]) -> str:
+    parts = [p for p in loc if p != "body"]
+    out = ""
+    for p in parts:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out
+
+
+def validation_sentence(exc: RequestValidationError) -> str:
+    """The first problem of a request, as one sentence."""
+    errors = exc.errors()
+    if not errors:
+        return "The request is not valid."
+    err = errors[0]
+    kind = err.get("type", "")
+    where = _loc(tuple(err.get("loc", ())))
+    if kind == "json_invalid":
+        return "The request body is not valid JSON."
+    if kind == "missing" and not where:
+        return "The request needs a JSON body."
+    if kind == "extra_forbidden":
+        return f"Unknown key {where!r}."
+    if kind == "missing":
+        return f"The key {where!r} is missing."
+    msg = str(err.get("msg", "is not valid")).rstrip(".")
+    if kind == "model_attributes_type" and not where:
+        return "The request body must be a JSON object."
+    return f"{where}: {msg}." if where else f"{msg}."
+
+
+class Pages:
+    """Jinja2 environments, one per language, and the page renderer."""
+
+    def __init__(self) -> None:
+        self.envs: dict[str, Environment] = {}
+        for lang in i18n.LANGS:
+            env = Environment(
+                loader=PackageLoader("hefen.web", "templates"),
+                autoescape=select_autoescape(["html"]),
+                extensions=["jinja2.ext.i18n"],
+                trim_blocks=True,
+                lstrip_blocks=True,
+            )
+            env.install_gettext_translations(i18n.translations(lang), newstyle=True)  # type: ignore[attr-defined]
+            env.globals.update(
+                tile=lambda code, size=40, **kw: Markup(svg.tile(code, size, **kw)),
+                tile_back=lambda size=40: Markup(svg.tile_back(size)),
+                hand_svg=lambda *a, **kw: Markup(svg.hand(*a, **kw)),
+                LANGS=i18n.LANGS,
+                LANG_NAMES=i18n.LANG_NAMES,
+                RULESETS=rulesets.RULESETS,
+                RULESET_NAMES=rulesets.RULESET_NAMES,
+                SHORT_NAMES=rulesets.SHORT_NAMES,
+                WINDS=rulesets.WINDS,
+                WIND_NAMES=rulesets.WIND_NAMES,
+                tojson=lambda v: Markup(json.dumps(v, ensure_ascii=False).replace("</", "<\\/")),
+            )
+            self.envs[lang] = env
+
+    def render(self, request: Request, name: str, **ctx: Any) -> HTMLResponse:
+        query = request.query_params.get("lang")
+        lang = i18n.pick_language(
+            query, request.cookies.get(i18n.COOKIE), request.headers.get("accept-language")
+        )
+        env = self.envs[lang]
+        links = {code: str(request.url.include_query_params(lang=code)) for code in i18n.LANGS}
+        html = env.get_template(name).render(
+            request=request, lang=lang, lang_links=links, path=request.url.path, **ctx
+        )
+        response = HTMLResponse(html)
+        if query in i18n.LANGS:
+            response.set_cookie(i18n.COOKIE, query, max_age=365 * 86400, samesite="lax")
+        return response
+
+
+def create_app(database_url: str | None = None) -> FastAPI:
+    """The web application. ``database_url`` goes to the table library
+    (None: its default, SQLite unless ``HEFEN_DATABASE_URL`` says otherwise)."""
+    app = FastAPI(
+        title="hefen",
+        summary="Mahjong scoring and shared score tables (MCR, Hong Kong, Taiwanese).",
+        version="0.1.0",
+    )
+    app.state.database_url = database_url
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
+    pages = Pages()
+    app.state.pages = pages
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+
+    @app.exception_handler(RequestValidationError)
+    async def on_invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"error": validation_sentence(exc)}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def on_http(request: Request, exc: StarletteHTTPException) -> Response:
+        detail = exc.detail if isinstance(exc.detail, str) else "The request failed."
+        if not detail.endswith("."):
+            detail += "."
+        return JSONResponse({"error": detail}, status_code=exc.status_code, headers=exc.headers)
+
+    @app.middleware("http")
+    async def security_headers(
+        request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
+        response = await call_next(request)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        return response
+
+    # ---------------------------------------------------------------- API
+    @app.post(
+        "/api/score",
+        response_model=ScoreResult,
+        response_model_exclude_unset=True,
+        responses={
+            413: {"model": ErrorOut, "description": "Body over 64 KiB"},
+            422: {"model": ErrorOut, "description": "Not a hand object"},
+            503: {"model": ErrorOut, "description": "No scoring engine"},
+        },
+        tags=["score"],
+    )
+    def api_score(hand: ScoreRequest) -> Any:
+        """Score one hand: the interchange object in, the result object out
+        (exactly what ``hefen score --json`` prints). An illegal hand gives
+        ``{"valid": false, "error": ...}`` with status 200."""
+        return score_object(hand.model_dump(exclude_unset=True))
+
+    # -------------------------------------------------------------- pages
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    def home(request: Request) -> HTMLResponse:
+        return pages.render(request, "home.html")
+
+    @app.get("/calc", response_class=HTMLResponse, include_in_schema=False)
+    def calculator(request: Request, rules: str = "mcr") -> Response:
+        if rules not in rulesets.RULESETS:
+            return RedirectResponse("/calc")
+        return pages.render(request, "calc.html", **calc_context(rules))
+
+    @app.get("/healthz", include_in_schema=False)
+    def health() -> dict[str, str]:
+        return {"status": "ok"}
+
+    return app
+
+
+def score_object(obj: dict[str, Any]) -> dict[str, Any]:
+    """``hefen.score(obj).to_dict()``; a hand the engine cannot read is a 422."""
+    try:
+        from hefen import score
+    except ImportError as exc:
+        raise StarletteHTTPException(503, "The scoring engine is not available") from exc
+    try:
+        result: dict[str, Any] = score(obj).to_dict()
+    except (ValueError, TypeError, KeyError) as exc:
+        message = str(exc).strip() or "The hand object is not valid"
+        raise StarletteHTTPException(422, message) from exc
+    return result
+
+
+def calc_context(rules: str, table: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What the calculator template needs for ``rules``."""
+    return {
+        "rules": rules,
+        "hand_size": rulesets.HAND_SIZE,
+        "options": rulesets.OPTIONS,
+        "options_json": {r: [o.to_dict() for o in opts] for r, opts in rulesets.OPTIONS.items()},
+        "switches": rulesets.SWITCHES,
+        "units": rulesets.UNITS,
+        "suits": [svg.SUIT_CODES[i : i + 9] for i in (0, 9, 18)],
+        "honors": ["E", "S", "W", "N", "C", "F", "P"],
+        "bonus": svg.BONUS_CODES,
+        "table": table,
+    }

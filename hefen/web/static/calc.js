@@ -1,0 +1,303 @@
+// hefen calculator: build a hand by tapping tiles, score it with POST /api/score.
+"use strict";
+(function () {
+  const root = document.getElementById("calc");
+  if (!root) return;
+  const data = JSON.parse(document.getElementById("calc-data").textContent);
+  const M = data.msg;
+  const lang = root.dataset.lang;
+  const ORDER = [];
+  for (const s of "mps") for (let r = 1; r <= 9; r++) ORDER.push(r + s);
+  ORDER.push("E", "S", "W", "N", "C", "F", "P");
+  for (let r = 1; r <= 8; r++) ORDER.push(r + "h");
+  const rank = (t) => ORDER.indexOf(t);
+
+  const st = {
+    rules: root.dataset.rules,
+    hand: [], melds: [], win: null, flowers: [],
+    mode: "tile", history: [],
+  };
+  const $ = (id) => document.getElementById(id);
+
+  function svgOf(code, back) {
+    if (back) return $("tile-back").innerHTML;
+    const b = document.querySelector('#palette .pt[data-tile="' + code + '"]');
+    return b ? b.innerHTML : code;
+  }
+  function fmt(s, vars) {
+    return s.replace(/\{(\w+)\}/g, (_, k) => String(vars[k]));
+  }
+  const isBonus = (t) => t.endsWith("h");
+  const held = () => st.hand.length + 3 * st.melds.length;
+  const need = () => data.hand_size[st.rules];
+  const copies = (t) =>
+    st.hand.filter((x) => x === t).length + (st.win === t ? 1 : 0) +
+    st.melds.reduce((n, m) => n + m.tiles.filter((x) => x === t).length, 0);
+
+  function snapshot() {
+    st.history.push(JSON.stringify({ hand: st.hand, melds: st.melds, win: st.win, flowers: st.flowers }));
+    if (st.history.length > 100) st.history.shift();
+  }
+  function flash(text) {
+    const el = $("status");
+    el.textContent = text;
+    el.classList.add("warn");
+  }
+
+  function tap(t) {
+    if (isBonus(t)) {
+      if (st.flowers.includes(t)) return;
+      snapshot(); st.flowers.push(t); st.flowers.sort((a, b) => rank(a) - rank(b));
+      return changed();
+    }
+    const mode = st.mode;
+    if (mode === "win") {
+      snapshot(); st.win = t; setMode("tile"); return changed();
+    }
+    if (mode === "tile") {
+      if (copies(t) >= 4) return flash("4 × " + t);
+      if (held() < need()) { snapshot(); st.hand.push(t); }
+      else if (st.win === null) { snapshot(); st.win = t; }
+      else return flash(M.full);
+      st.hand.sort((a, b) => rank(a) - rank(b));
+      return changed();
+    }
+    if (held() + 3 > need()) return flash(M.full);
+    let tiles;
+    if (mode === "chow") {
+      const n = parseInt(t[0], 10);
+      if (!(t.length === 2 && "mps".includes(t[1]) && n <= 7)) return flash(M.chow_needs);
+      tiles = [t, n + 1 + t[1], n + 2 + t[1]];
+    } else if (mode === "pung") tiles = [t, t, t];
+    else tiles = [t, t, t, t];
+    snapshot();
+    st.melds.push({ kind: mode === "ckong" ? "kong" : mode, tiles: tiles, concealed: mode === "ckong" });
+    changed();
+  }
+
+  function renderHand() {
+    const box = $("hand");
+    box.textContent = "";
+    const add = (html, cls, onclick, label) => {
+      const b = document.createElement("button");
+      b.type = "button"; b.className = cls; b.innerHTML = html;
+      if (label) b.setAttribute("aria-label", label);
+      b.addEventListener("click", onclick);
+      box.appendChild(b);
+      return b;
+    };
+    st.hand.forEach((t, i) => add(svgOf(t), "ht", () => { snapshot(); st.hand.splice(i, 1); changed(); }));
+    if (st.win) add(svgOf(st.win), "ht win", () => { snapshot(); st.win = null; changed(); }, M.need_win);
+    st.melds.forEach((m, i) => {
+      const html = m.tiles.map((t, j) => svgOf(t, m.concealed && (j === 0 || j === 3))).join("");
+      const kind = m.concealed ? "ckong" : m.kind;
+      add(html, "meld", () => { snapshot(); st.melds.splice(i, 1); changed(); }, M.kinds[kind]);
+    });
+    st.flowers.forEach((t, i) => add(svgOf(t), "ht flower", () => { snapshot(); st.flowers.splice(i, 1); changed(); }));
+    $("count").textContent = fmt(M.tiles, { n: held() + (st.win ? 1 : 0), need: need() + 1 });
+  }
+
+  function readContext() {
+    const ctx = {};
+    const on = document.querySelector('#win-kind [aria-checked="true"]');
+    ctx.win = on ? on.dataset.win : "discard";
+    ctx.seat_wind = $("seat_wind").value;
+    ctx.round_wind = $("round_wind").value;
+    const disc = $("discarder").value;
+    if (disc && ctx.win === "discard") ctx.discarder = disc;
+    if (st.rules !== "mcr") ctx.dealer = $("dealer").value;
+    if (st.rules === "tw") {
+      ctx.dealer_streak = parseInt($("dealer_streak").value, 10) || 0;
+      if ($("declared_ready").value) ctx.declared_ready = $("declared_ready").value;
+    }
+    document.querySelectorAll("#switches input[data-switch]").forEach((el) => {
+      if (el.checked && visible(el)) ctx[el.dataset.switch] = true;
+    });
+    return ctx;
+  }
+  function readOptions() {
+    if (data.table) return data.table.settings || {};
+    const out = {};
+    document.querySelectorAll('#settings [data-only="' + st.rules + '"] [data-option]').forEach((el) => {
+      const k = el.dataset.kind;
+      let v;
+      if (k === "bool") v = el.checked;
+      else if (k === "int") v = parseInt(el.value, 10);
+      else if (k === "number") v = parseFloat(el.value);
+      else v = /^-?\d+$/.test(el.value) ? parseInt(el.value, 10) : el.value;
+      if (!(typeof v === "number" && isNaN(v))) out[el.dataset.option] = v;
+    });
+    return out;
+  }
+  function visible(el) {
+    const holder = el.closest("[data-only]");
+    return !holder || holder.dataset.only.split(" ").includes(st.rules);
+  }
+  function applyRules() {
+    document.querySelectorAll("[data-only]").forEach((el) => {
+      el.hidden = !el.dataset.only.split(" ").includes(st.rules);
+    });
+    document.querySelectorAll("#rules-picker button").forEach((b) => {
+      b.setAttribute("aria-checked", b.dataset.rules === st.rules ? "true" : "false");
+    });
+    document.querySelectorAll("#win-kind button").forEach(() => {});
+    $("discarder").closest("label").hidden = currentWin() !== "discard";
+  }
+  function currentWin() {
+    const on = document.querySelector('#win-kind [aria-checked="true"]');
+    return on ? on.dataset.win : "discard";
+  }
+
+  function handObject() {
+    return {
+      rules: st.rules,
+      hand: st.hand.slice(),
+      melds: st.melds.map((m) => ({ kind: m.kind, tiles: m.tiles.slice(), concealed: m.concealed })),
+      win_tile: st.win,
+      flowers: st.flowers.slice(),
+      context: readContext(),
+      options: readOptions(),
+    };
+  }
+
+  let seq = 0, timer = null;
+  st.last = null;
+  function changed() {
+    renderHand();
+    applyRules();
+    const status = $("status");
+    status.classList.remove("warn");
+    $("result").hidden = true;
+    $("total").textContent = "";
+    st.last = null;
+    if (data.table) $("btn-record").disabled = true;
+    if (held() + (st.win ? 1 : 0) === 0) { status.textContent = M.start; return; }
+    if (held() < need()) { status.textContent = fmt(M.tiles, { n: held(), need: need() }); return; }
+    if (!st.win) { status.textContent = M.need_win; return; }
+    status.textContent = M.scoring;
+    clearTimeout(timer);
+    timer = setTimeout(score, 120);
+  }
+
+  async function score() {
+    const mine = ++seq;
+    const obj = handObject();
+    let res;
+    try {
+      const r = await fetch("/api/score", {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(obj),
+      });
+      res = await r.json();
+    } catch (e) {
+      if (mine === seq) flash(M.network);
+      return;
+    }
+    if (mine !== seq) return;
+    showResult(obj, res);
+  }
+
+  function patternName(p) {
+    return (p.names && p.names[lang]) || p.name;
+  }
+  function showResult(obj, res) {
+    const status = $("status");
+    if (res.error && res.valid !== true) {
+      flash(res.error);
+      return;
+    }
+    const unit = M.units[res.unit] || res.unit;
+    $("total").textContent = res.total + " " + unit + (res.limit ? " · " + M.limit : "");
+    $("total").className = "total " + (res.winning ? "ok" : "low");
+    status.textContent = res.winning ? M.winning : M.not_winning;
+    const list = $("patterns");
+    list.textContent = "";
+    for (const p of res.patterns) {
+      const li = document.createElement("li");
+      const head = document.createElement("div");
+      head.className = "phead";
+      const name = document.createElement("span");
+      name.className = "pname"; name.textContent = patternName(p);
+      const val = document.createElement("span");
+      val.className = "pval";
+      val.textContent = (p.count > 1 ? p.value + " × " + p.count : String(p.value));
+      head.append(name, val);
+      li.appendChild(head);
+      if (lang !== "en" && patternName(p) !== p.name) {
+        const en = document.createElement("div");
+        en.className = "pen"; en.textContent = p.name; li.appendChild(en);
+      }
+      if (p.uses && p.uses.length) {
+        const u = document.createElement("div");
+        u.className = "uses";
+        u.textContent = p.uses.join(" · ");
+        li.appendChild(u);
+      }
+      list.appendChild(li);
+    }
+    const pay = $("payments");
+    pay.textContent = "";
+    for (const p of res.payments || []) {
+      const li = document.createElement("li");
+      li.textContent = M.winds[p.from] + " " + M.pays + " " + M.winds[p.to] + ": " + p.amount;
+      pay.appendChild(li);
+    }
+    if (!(res.payments || []).length) {
+      const li = document.createElement("li"); li.textContent = M.no_payments; pay.appendChild(li);
+    }
+    $("result").hidden = false;
+    st.last = { hand: obj, result: res };
+    if (data.table) $("btn-record").disabled = !res.winning;
+  }
+
+  function setMode(m) {
+    st.mode = m;
+    document.querySelectorAll("#modes button").forEach((b) => {
+      b.setAttribute("aria-checked", b.dataset.mode === m ? "true" : "false");
+    });
+  }
+
+  // wiring
+  $("palette").addEventListener("click", (e) => {
+    const b = e.target.closest(".pt");
+    if (b) tap(b.dataset.tile);
+  });
+  $("modes").addEventListener("click", (e) => {
+    const b = e.target.closest("button");
+    if (b) setMode(b.dataset.mode);
+  });
+  $("rules-picker").addEventListener("click", (e) => {
+    const b = e.target.closest("button");
+    if (!b || b.disabled) return;
+    st.rules = b.dataset.rules;
+    const url = new URL(location.href);
+    url.searchParams.set("rules", st.rules);
+    history.replaceState(null, "", url);
+    changed();
+  });
+  $("win-kind").addEventListener("click", (e) => {
+    const b = e.target.closest("button");
+    if (!b) return;
+    document.querySelectorAll("#win-kind button").forEach((x) => x.setAttribute("aria-checked", x === b ? "true" : "false"));
+    changed();
+  });
+  root.addEventListener("change", (e) => {
+    if (e.target.matches("select, input")) changed();
+  });
+  $("btn-undo").addEventListener("click", () => {
+    const prev = st.history.pop();
+    if (!prev) return;
+    Object.assign(st, JSON.parse(prev));
+    changed();
+  });
+  $("btn-clear").addEventListener("click", () => {
+    snapshot();
+    st.hand = []; st.melds = []; st.win = null; st.flowers = [];
+    changed();
+  });
+  window.hefenCalc = { state: st, handObject: handObject, setContext: (ctx) => {
+    for (const k of ["seat_wind", "round_wind", "dealer", "discarder"]) if (k in ctx) $(k).value = ctx[k];
+    changed();
+  } };
+  document.dispatchEvent(new CustomEvent("hefen:calc-ready"));
+  changed();
+})();
