@@ -1,0 +1,177 @@
+"""Decompositions and waits, shared by every ruleset.
+
+Counts are tuples of 34 ints (one per tile kind).  A *standard* decomposition
+splits the concealed tiles into sets (chows and pungs) and one pair; the
+special forms are seven pairs, thirteen orphans, honours-and-knitted and a
+knitted straight with one set and a pair (MCR).  Results are cached by the
+count tuple, so the same shape is only ever split once per process.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import permutations
+
+from .tiles import NUM_KINDS, ORPHANS
+
+__all__ = [
+    "CHOW",
+    "PUNG",
+    "standard_decompositions",
+    "is_standard_complete",
+    "is_seven_pairs",
+    "is_thirteen_orphans",
+    "KNITTED_STRAIGHTS",
+    "honors_and_knitted",
+    "knitted_straight_decompositions",
+    "completing_tiles",
+    "FORMS_ALL",
+    "FORMS_STANDARD",
+]
+
+CHOW = 0
+PUNG = 1
+
+Counts = tuple[int, ...]
+SetT = tuple[int, int]  # (CHOW|PUNG, first tile)
+Decomposition = tuple[int, tuple[SetT, ...]]  # (pair tile, sets sorted)
+
+
+@lru_cache(maxsize=1 << 16)
+def _split(counts: Counts, need_pair: bool) -> tuple[tuple[int, tuple[SetT, ...]], ...]:
+    """All ways to split ``counts`` into sets (+ one pair if ``need_pair``).
+    Returns (pair_tile or -1, sets) tuples; each decomposition once."""
+    i = 0
+    while i < NUM_KINDS and counts[i] == 0:
+        i += 1
+    if i == NUM_KINDS:
+        return ((-1, ()),) if not need_pair else ()
+    out: list[tuple[int, tuple[SetT, ...]]] = []
+    c = list(counts)
+    n = c[i]
+    if need_pair and n >= 2:
+        c[i] -= 2
+        for pair, sets in _split(tuple(c), False):
+            out.append((i, sets))
+        c[i] += 2
+    if n >= 3:
+        c[i] -= 3
+        for pair, sets in _split(tuple(c), need_pair):
+            out.append((pair, ((PUNG, i),) + sets))
+        c[i] += 3
+    if i < 27 and i % 9 <= 6 and c[i + 1] and c[i + 2]:
+        c[i] -= 1
+        c[i + 1] -= 1
+        c[i + 2] -= 1
+        for pair, sets in _split(tuple(c), need_pair):
+            out.append((pair, ((CHOW, i),) + sets))
+    return tuple(out)
+
+
+def standard_decompositions(counts: Counts) -> tuple[Decomposition, ...]:
+    """Every split of ``counts`` (a multiple of three plus two tiles) into
+    sets and one pair."""
+    if sum(counts) % 3 != 2:
+        return ()
+    return _split(counts, True)  # type: ignore[return-value]
+
+
+@lru_cache(maxsize=1 << 16)
+def is_standard_complete(counts: Counts) -> bool:
+    if sum(counts) % 3 != 2:
+        return False
+    return bool(_split(counts, True))
+
+
+def is_seven_pairs(counts: Counts, allow_four: bool = True) -> bool:
+    """Fourteen concealed tiles in pairs; a four of a kind is two pairs
+    when ``allow_four``."""
+    if sum(counts) != 14:
+        return False
+    ok = (0, 2, 4) if allow_four else (0, 2)
+    return all(n in ok for n in counts)
+
+
+def is_thirteen_orphans(counts: Counts) -> bool:
+    if sum(counts) != 14:
+        return False
+    return all(counts[t] >= 1 for t in ORPHANS) and sum(counts[t] for t in ORPHANS) == 14
+
+
+#: the six knitted straights (1-4-7 / 2-5-8 / 3-6-9 spread over the three suits)
+KNITTED_STRAIGHTS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sorted(s * 9 + r for s, start in zip(perm, (0, 1, 2)) for r in (start, start + 3, start + 6)))
+    for perm in permutations(range(3))
+)
+
+
+def honors_and_knitted(counts: Counts) -> tuple[int, ...] | None:
+    """Fourteen single tiles: honours and suit tiles of one knitted straight.
+    Returns that knitted straight, or None."""
+    if sum(counts) != 14 or any(n > 1 for n in counts):
+        return None
+    suited = {t for t in range(27) if counts[t]}
+    for ks in KNITTED_STRAIGHTS:
+        if suited <= set(ks):
+            return ks
+    return None
+
+
+def knitted_straight_decompositions(counts: Counts) -> list[tuple[tuple[int, ...], Decomposition]]:
+    """Splits into a knitted straight (nine tiles) + sets + a pair."""
+    out = []
+    for ks in KNITTED_STRAIGHTS:
+        if all(counts[t] for t in ks):
+            c = list(counts)
+            for t in ks:
+                c[t] -= 1
+            for dec in standard_decompositions(tuple(c)):
+                out.append((ks, dec))
+    return out
+
+
+FORMS_STANDARD = frozenset({"standard"})
+FORMS_ALL = frozenset({"standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted"})
+
+
+def is_complete(counts: Counts, n_melds: int, forms: frozenset[str]) -> bool:
+    if is_standard_complete(counts):
+        return True
+    if n_melds == 0:
+        if "seven_pairs" in forms and is_seven_pairs(counts):
+            return True
+        if "thirteen_orphans" in forms and is_thirteen_orphans(counts):
+            return True
+        if "honors_knitted" in forms and honors_and_knitted(counts) is not None:
+            return True
+    if "knitted" in forms and n_melds <= 1 and knitted_straight_decompositions(counts):
+        return True
+    return False
+
+
+@lru_cache(maxsize=1 << 16)
+def _completing(
+    counts: Counts, n_melds: int, forms: frozenset[str], fifth: bool = False
+) -> tuple[int, ...]:
+    out = []
+    c = list(counts)
+    for t in range(NUM_KINDS):
+        if c[t] >= 4 and not fifth:
+            continue
+        c[t] += 1
+        if is_complete(tuple(c), n_melds, forms):
+            out.append(t)
+        c[t] -= 1
+    return tuple(out)
+
+
+def completing_tiles(
+    counts: Counts, n_melds: int = 0, forms: frozenset[str] = FORMS_ALL, fifth: bool = False
+) -> tuple[int, ...]:
+    """The tile kinds that complete a hand one tile short (``counts`` are the
+    concealed tiles, ``n_melds`` the declared sets). A kind already held four
+    times in the concealed tiles is not a wait, unless ``fifth`` (the reading
+    of calculators that ignore how many copies exist)."""
+    return _completing(tuple(counts), n_melds, forms, fifth)
+
+

@@ -1,0 +1,429 @@
+"""The hand model: melds, the winning context and a whole hand, with validation.
+
+Every problem with an input becomes a :class:`HandError` whose message is one
+sentence naming the tile or key and the reason; the interfaces turn it into
+``{"valid": false, "error": ...}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal
+
+from .tiles import (
+    NUM_KINDS,
+    WINDS,
+    TileError,
+    is_bonus,
+    is_suited,
+    rank_of,
+    suit_of,
+    tile_from_str,
+    tile_to_str,
+)
+
+__all__ = ["HandError", "Meld", "Context", "Hand", "RULESETS", "CONCEALED_SIZE"]
+
+RULESETS = ("mcr", "hk", "tw")
+#: concealed-equivalent tiles held before the winning tile (a kong counts as three)
+CONCEALED_SIZE = {"mcr": 13, "hk": 13, "tw": 16}
+
+MeldKind = Literal["chow", "pung", "kong"]
+
+
+class HandError(ValueError):
+    """An input that is not a legal hand; the message is one clear sentence."""
+
+
+def _codes(tiles: tuple[int, ...] | list[int]) -> list[str]:
+    return [tile_to_str(t) for t in tiles]
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A declared set: an exposed chow/pung/kong or a concealed kong."""
+
+    kind: MeldKind
+    tiles: tuple[int, ...]
+    concealed: bool = False
+
+    @property
+    def first(self) -> int:
+        return self.tiles[0]
+
+    @property
+    def is_kong(self) -> bool:
+        return self.kind == "kong"
+
+    @property
+    def is_pung_like(self) -> bool:
+        return self.kind != "chow"
+
+    @classmethod
+    def chow(cls, first: int) -> Meld:
+        return cls("chow", (first, first + 1, first + 2))
+
+    @classmethod
+    def pung(cls, tile: int) -> Meld:
+        return cls("pung", (tile,) * 3)
+
+    @classmethod
+    def kong(cls, tile: int, concealed: bool = False) -> Meld:
+        return cls("kong", (tile,) * 4, concealed)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "tiles": _codes(self.tiles), "concealed": self.concealed}
+
+    @classmethod
+    def from_dict(cls, obj: Any) -> Meld:
+        if not isinstance(obj, Mapping):
+            raise HandError(
+                'Each meld must be an object like {"kind": "pung", "tiles": ["C","C","C"]}.'
+            )
+        unknown = set(obj) - {"kind", "tiles", "concealed"}
+        if unknown:
+            raise HandError(f"Unknown meld key '{sorted(unknown)[0]}' (use kind, tiles, concealed).")
+        kind = obj.get("kind")
+        if kind not in ("chow", "pung", "kong"):
+            raise HandError(f"A meld kind must be chow, pung or kong, not {kind!r}.")
+        raw = obj.get("tiles")
+        if not isinstance(raw, list):
+            raise HandError(f"The {kind} needs a list of tiles.")
+        tiles = tuple(sorted(_parse_tile(c, "meld") for c in raw))
+        concealed = obj.get("concealed", False)
+        if not isinstance(concealed, bool):
+            raise HandError("A meld's 'concealed' must be true or false.")
+        meld = cls(kind, tiles, concealed)
+        meld.check()
+        return meld
+
+    def check(self) -> None:
+        shown = " ".join(_codes(self.tiles))
+        for t in self.tiles:
+            if is_bonus(t):
+                raise HandError(f"The bonus tile {tile_to_str(t)} cannot be part of a meld.")
+        if self.kind == "chow":
+            a = self.tiles
+            if not (
+                len(a) == 3
+                and all(is_suited(t) for t in a)
+                and suit_of(a[0]) == suit_of(a[2])
+                and a[1] == a[0] + 1
+                and a[2] == a[0] + 2
+            ):
+                raise HandError(
+                    f"The chow {shown} is not three consecutive tiles of one suit."
+                )
+        else:
+            n = 3 if self.kind == "pung" else 4
+            if len(self.tiles) != n or len(set(self.tiles)) != 1:
+                raise HandError(f"The {self.kind} {shown} is not {n} identical tiles.")
+        if self.concealed and self.kind != "kong":
+            raise HandError(
+                f"Only a kong can be concealed; a claimed {self.kind} ({shown}) is always exposed."
+            )
+
+    def __str__(self) -> str:
+        from .notation import format_meld
+
+        return format_meld(self)
+
+
+def _parse_tile(code: Any, where: str) -> int:
+    try:
+        return tile_from_str(code)
+    except TileError as e:
+        raise HandError(f"Unknown tile code {code!r} in the {where}.") from e
+
+
+def _parse_wind(value: Any, key: str) -> int:
+    try:
+        t = tile_from_str(value)
+    except TileError:
+        t = -1
+    if t not in WINDS:
+        raise HandError(f"context.{key} must be a wind (E, S, W or N), not {value!r}.")
+    return t
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """How the hand was won (hand-format.md, "context")."""
+
+    win: Literal["discard", "self_draw"] = "discard"
+    seat_wind: int = 27
+    round_wind: int = 27
+    last_tile_of_wall: bool = False
+    kong_replacement: bool = False
+    double_kong_replacement: bool = False
+    robbing_kong: bool = False
+    last_of_kind: bool = False
+    heavenly: bool = False
+    earthly: bool = False
+    human: bool = False
+    declared_ready: str | None = None
+    discarder: int | None = None
+    dealer: int = 27
+    dealer_streak: int = 0
+
+    @property
+    def self_drawn(self) -> bool:
+        return self.win == "self_draw"
+
+    @property
+    def is_dealer(self) -> bool:
+        return self.seat_wind == self.dealer
+
+    _BOOLS = (
+        "last_tile_of_wall",
+        "kong_replacement",
+        "double_kong_replacement",
+        "robbing_kong",
+        "last_of_kind",
+        "heavenly",
+        "earthly",
+        "human",
+    )
+
+    @classmethod
+    def from_dict(cls, obj: Any) -> Context:
+        if obj is None:
+            return cls()
+        if not isinstance(obj, Mapping):
+            raise HandError("context must be an object.")
+        names = {f.name for f in fields(cls)}
+        unknown = set(obj) - names
+        if unknown:
+            raise HandError(f"Unknown context key '{sorted(unknown)[0]}'.")
+        kw: dict[str, Any] = {}
+        if "win" in obj:
+            if obj["win"] not in ("discard", "self_draw"):
+                raise HandError(f"context.win must be 'discard' or 'self_draw', not {obj['win']!r}.")
+            kw["win"] = obj["win"]
+        for key in ("seat_wind", "round_wind", "dealer"):
+            if key in obj:
+                kw[key] = _parse_wind(obj[key], key)
+        if obj.get("discarder") is not None:
+            kw["discarder"] = _parse_wind(obj["discarder"], "discarder")
+        for key in cls._BOOLS:
+            if key in obj:
+                if not isinstance(obj[key], bool):
+                    raise HandError(f"context.{key} must be true or false.")
+                kw[key] = obj[key]
+        if obj.get("declared_ready") is not None:
+            if obj["declared_ready"] not in ("tian_ting", "di_ting"):
+                raise HandError(
+                    "context.declared_ready must be null, 'tian_ting' or 'di_ting'."
+                )
+            kw["declared_ready"] = obj["declared_ready"]
+        if "dealer_streak" in obj:
+            v = obj["dealer_streak"]
+            if not isinstance(v, int) or isinstance(v, bool) or v < 0 or v > 99:
+                raise HandError("context.dealer_streak must be a whole number from 0 to 99.")
+            kw["dealer_streak"] = v
+        return cls(**kw)
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "win": self.win,
+            "seat_wind": tile_to_str(self.seat_wind),
+            "round_wind": tile_to_str(self.round_wind),
+        }
+        for key in self._BOOLS:
+            if getattr(self, key):
+                d[key] = True
+        if self.declared_ready is not None:
+            d["declared_ready"] = self.declared_ready
+        if self.discarder is not None:
+            d["discarder"] = tile_to_str(self.discarder)
+        if self.dealer != 27:
+            d["dealer"] = tile_to_str(self.dealer)
+        if self.dealer_streak:
+            d["dealer_streak"] = self.dealer_streak
+        return d
+
+
+_TOP_KEYS = {"rules", "hand", "melds", "win_tile", "flowers", "context", "options"}
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """A hand to score: concealed tiles (without the winning tile), melds,
+    winning tile, bonus tiles, context and table options."""
+
+    rules: str
+    concealed: tuple[int, ...]
+    melds: tuple[Meld, ...] = ()
+    win_tile: int | None = None
+    flowers: tuple[int, ...] = ()
+    context: Context = field(default_factory=Context)
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    # -- construction -------------------------------------------------
+    @classmethod
+    def from_dict(cls, obj: Any, *, need_win_tile: bool = True) -> Hand:
+        """Parse and validate an interchange object (hand-format.md)."""
+        if not isinstance(obj, Mapping):
+            raise HandError("A hand must be a JSON object.")
+        unknown = set(obj) - _TOP_KEYS
+        if unknown:
+            raise HandError(f"Unknown key '{sorted(unknown)[0]}' in the hand object.")
+        rules = obj.get("rules", "mcr")
+        if rules not in RULESETS:
+            raise HandError(f"rules must be one of mcr, hk, tw, not {rules!r}.")
+        raw_hand = obj.get("hand")
+        if not isinstance(raw_hand, list):
+            raise HandError("'hand' must be a list of tile codes.")
+        concealed = tuple(sorted(_parse_tile(c, "hand") for c in raw_hand))
+        for t in concealed:
+            if is_bonus(t):
+                raise HandError(
+                    f"The bonus tile {tile_to_str(t)} cannot be in the hand; list it under 'flowers'."
+                )
+        raw_melds = obj.get("melds", [])
+        if not isinstance(raw_melds, list):
+            raise HandError("'melds' must be a list.")
+        melds = tuple(Meld.from_dict(m) for m in raw_melds)
+        win_tile: int | None = None
+        if obj.get("win_tile") is not None:
+            win_tile = _parse_tile(obj["win_tile"], "win_tile")
+        elif need_win_tile:
+            raise HandError("The hand needs a 'win_tile', the tile that completed it.")
+        raw_flowers = obj.get("flowers", [])
+        if not isinstance(raw_flowers, list):
+            raise HandError("'flowers' must be a list of bonus tiles.")
+        flowers = tuple(sorted(_parse_tile(c, "flowers") for c in raw_flowers))
+        context = Context.from_dict(obj.get("context"))
+        options = obj.get("options", {})
+        if options is None:
+            options = {}
+        if not isinstance(options, Mapping):
+            raise HandError("'options' must be an object.")
+        hand = cls(rules, concealed, melds, win_tile, flowers, context, dict(options))
+        hand.check()
+        return hand
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "rules": self.rules,
+            "hand": _codes(self.concealed),
+            "melds": [m.to_dict() for m in self.melds],
+        }
+        if self.win_tile is not None:
+            d["win_tile"] = tile_to_str(self.win_tile)
+        d["flowers"] = _codes(self.flowers)
+        d["context"] = self.context.to_dict()
+        d["options"] = dict(self.options)
+        return d
+
+    # -- derived facts ------------------------------------------------
+    @property
+    def size(self) -> int:
+        return CONCEALED_SIZE[self.rules]
+
+    @property
+    def kongs(self) -> int:
+        return sum(1 for m in self.melds if m.kind == "kong")
+
+    @property
+    def is_concealed(self) -> bool:
+        """No claimed sets (concealed kongs allowed)."""
+        return all(m.concealed for m in self.melds)
+
+    def all_tiles(self) -> list[int]:
+        """Every tile held, melds and winning tile included (no bonus tiles)."""
+        out = list(self.concealed)
+        for m in self.melds:
+            out.extend(m.tiles)
+        if self.win_tile is not None and not is_bonus(self.win_tile):
+            out.append(self.win_tile)
+        return out
+
+    def counts(self) -> list[int]:
+        c = [0] * NUM_KINDS
+        for t in self.all_tiles():
+            c[t] += 1
+        return c
+
+    # -- validation ---------------------------------------------------
+    def check(self) -> None:
+        """Raise :class:`HandError` for anything illegal (rules-independent part
+        plus the tile count of ``self.rules``)."""
+        for m in self.melds:
+            m.check()
+        flower_win = self.win_tile is not None and is_bonus(self.win_tile)
+        if flower_win and self.rules != "tw":
+            raise HandError(
+                f"The winning tile {tile_to_str(self.win_tile or 0)} is a bonus tile; "
+                "only Taiwanese flower wins are won on one."
+            )
+        for t in self.flowers:
+            if not is_bonus(t):
+                raise HandError(
+                    f"{tile_to_str(t)} is not a bonus tile; only 1h-8h go under 'flowers'."
+                )
+        bonus = list(self.flowers) + ([self.win_tile] if flower_win and self.win_tile else [])
+        if len(set(bonus)) != len(bonus):
+            dup = next(t for t in bonus if bonus.count(t) > 1)
+            raise HandError(f"The bonus tile {tile_to_str(dup)} appears more than once.")
+        held = len(self.concealed) + 3 * len(self.melds)
+        need = self.size
+        with_win = held + (1 if self.win_tile is not None and not flower_win else 0)
+        if held != need:
+            total_need = need + (1 if self.win_tile is not None else 0)
+            raise HandError(
+                f"The hand has {with_win} tiles (a kong counting as three) "
+                f"where {self.rules.upper()} needs {total_need}"
+                + (" with the winning tile." if self.win_tile is not None else ".")
+            )
+        c = self.counts()
+        for t, n in enumerate(c):
+            if n > 4:
+                raise HandError(f"There are {n} copies of {tile_to_str(t)}; a set has only four.")
+        self._check_context()
+
+    def _check_context(self) -> None:
+        ctx = self.context
+        kongs = self.kongs
+        if ctx.robbing_kong and ctx.self_drawn:
+            raise HandError("Robbing a kong is a win on another player's tile, not a self-draw.")
+        if ctx.kong_replacement and not ctx.self_drawn:
+            raise HandError("A win on a kong replacement tile is a self-draw, not a discard win.")
+        if ctx.kong_replacement and kongs == 0:
+            raise HandError("A win on a kong replacement tile needs a kong among the melds.")
+        if ctx.double_kong_replacement and not ctx.self_drawn:
+            raise HandError("A double kong replacement win is a self-draw, not a discard win.")
+        if ctx.double_kong_replacement and kongs < 2:
+            raise HandError("A double kong replacement win needs two kongs among the melds.")
+        if ctx.heavenly and (not ctx.self_drawn or self.melds or not ctx.is_dealer):
+            raise HandError(
+                "A heavenly hand is the dealer's self-drawn win on the dealt hand, with no melds."
+            )
+        if (ctx.earthly or ctx.human) and (ctx.is_dealer or any(not m.concealed for m in self.melds)):
+            raise HandError(
+                "An earthly hand is a non-dealer's win at the first chance, with no claimed sets."
+            )
+        if ctx.heavenly and (ctx.earthly or ctx.human):
+            raise HandError("A hand cannot be both heavenly and earthly.")
+        if ctx.discarder is not None:
+            if ctx.self_drawn:
+                raise HandError("A self-drawn win has no discarder.")
+            if ctx.discarder == ctx.seat_wind:
+                raise HandError("The discarder cannot be the winner's own seat.")
+        wt = self.win_tile
+        if ctx.robbing_kong and wt is not None and not is_bonus(wt):
+            if wt in self.concealed or any(wt in m.tiles for m in self.melds):
+                raise HandError(
+                    f"The robbed kong tile {tile_to_str(wt)} cannot also be in the winner's hand, "
+                    "since the other three are in the robbed pung."
+                )
+        if ctx.last_of_kind and wt is not None and wt in self.concealed:
+            raise HandError(
+                f"The winning tile {tile_to_str(wt)} cannot be the last of its kind while "
+                "another copy is in the concealed hand."
+            )
+
+
+def rank_str(t: int) -> str:  # pragma: no cover - tiny helper for messages
+    return str(rank_of(t))

@@ -1,0 +1,432 @@
+"""MCR (Mahjong Competition Rules, the Chinese Official rules).
+
+``score(hand)`` reads the hand every way the rules allow (standard sets and
+pair, seven pairs, thirteen orphans, honours-and-knitted, knitted straight
+with a set and a pair), scores each reading with the Green Book principles
+and keeps the best one.
+
+Table settings (``options``):
+
+======================  ==============  =================================================
+option                  default         meaning
+======================  ==============  =================================================
+``variant``             ``green_book``  ``mil``: Mahjong International League values (Two
+                                        Concealed Kongs 6, Concealed Kong and Melded Kong
+                                        5) and its readings below
+``knitted_wait``        by variant      ``whole_hand`` (Green Book: a single wait is one
+                                        tile completing the whole hand) or ``remainder``
+                                        (MIL calculator: only the set and pair beside the
+                                        knitted straight are asked)
+``seven_pairs_tile_hog`` ``true``       four of a kind inside Seven Pairs scores Tile Hog
+``discarder_default``   ``next``        who pays a discard win when ``context.discarder``
+                                        is missing: ``next`` (the seat after the winner)
+======================  ==============  =================================================
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..decompose import (
+    FORMS_ALL,
+    FORMS_STANDARD,
+    PUNG as D_PUNG,
+    completing_tiles,
+    honors_and_knitted,
+    is_seven_pairs,
+    is_thirteen_orphans,
+    knitted_straight_decompositions,
+    standard_decompositions,
+)
+from ..hand import Hand, HandError
+from ..result import PatternHit, Payment, Result
+from ..tiles import NUM_KINDS, WINDS, is_terminal_or_honor, tile_to_str
+from .detect import (
+    CHOW,
+    KONG,
+    PAIR,
+    PUNG,
+    Group,
+    Tally,
+    combination_candidates,
+    finish,
+    kong_patterns,
+    rank_patterns,
+    select_combinations,
+    suit_patterns,
+    tile_hog,
+    tile_patterns,
+    wind_patterns,
+)
+from .table import ORDER, PATTERNS
+
+__all__ = ["score", "OPTIONS", "PATTERNS", "MIN_POINTS", "BASE"]
+
+MIN_POINTS = 8
+BASE = 8
+
+OPTIONS: dict[str, dict[str, Any]] = {
+    "variant": {"default": "green_book", "choices": ("green_book", "mil")},
+    "knitted_wait": {"default": None, "choices": (None, "whole_hand", "remainder")},
+    "seven_pairs_tile_hog": {"default": True, "choices": (True, False)},
+    "impossible_waits": {"default": None, "choices": (None, "ignore", "count")},
+}
+
+
+def resolve_options(raw: dict[str, Any]) -> dict[str, Any]:
+    unknown = set(raw) - set(OPTIONS)
+    if unknown:
+        raise HandError(f"Unknown MCR option '{sorted(unknown)[0]}' (known: {', '.join(OPTIONS)}).")
+    out = {}
+    for name, spec in OPTIONS.items():
+        v = raw.get(name, spec["default"])
+        if v not in spec["choices"] or (isinstance(v, bool) != isinstance(spec["default"], bool) and spec["default"] is not None):
+            allowed = ", ".join(repr(c) for c in spec["choices"] if c is not None)
+            raise HandError(f"MCR option {name} must be one of {allowed}, not {v!r}.")
+        out[name] = v
+    if out["knitted_wait"] is None:
+        out["knitted_wait"] = "remainder" if out["variant"] == "mil" else "whole_hand"
+    if out["impossible_waits"] is None:
+        out["impossible_waits"] = "count" if out["variant"] == "mil" else "ignore"
+    return out
+
+
+def _values(variant: str) -> dict[str, int]:
+    v = {}
+    for pid, spec in PATTERNS.items():
+        val = spec.value(variant)
+        v[pid] = val if val is not None else 0
+    return v
+
+
+_VALUES = {"green_book": _values("green_book"), "mil": _values("mil")}
+
+
+class _Win:
+    """Facts about the win shared by every reading of the hand."""
+
+    __slots__ = (
+        "hand", "win", "self_drawn", "wall_last", "about_kong", "fourth", "variant",
+        "opts", "values", "standing", "standing13", "n_kongs", "n_exposed", "waits",
+        "fixed",
+    )
+
+    def __init__(self, hand: Hand, opts: dict[str, Any]) -> None:
+        ctx = hand.context
+        self.hand = hand
+        self.opts = opts
+        self.variant = opts["variant"]
+        self.values = _VALUES[self.variant]
+        assert hand.win_tile is not None
+        self.win = hand.win_tile
+        self.self_drawn = ctx.self_drawn
+        self.wall_last = ctx.last_tile_of_wall
+        self.about_kong = ctx.kong_replacement or ctx.double_kong_replacement or ctx.robbing_kong
+        in_melds = sum(m.tiles.count(self.win) if m.kind != "chow" else (self.win in m.tiles) for m in hand.melds)
+        self.fourth = ctx.last_of_kind or (in_melds == 3 and self.win not in hand.concealed)
+        c13 = [0] * NUM_KINDS
+        for t in hand.concealed:
+            c13[t] += 1
+        self.standing13 = tuple(c13)
+        c13[self.win] += 1
+        self.standing = tuple(c13)
+        self.n_kongs = hand.kongs
+        self.n_exposed = sum(1 for m in hand.melds if not m.concealed)
+        self.fixed = [
+            Group({"chow": CHOW, "pung": PUNG, "kong": KONG}[m.kind], m.first, m.concealed, True)
+            for m in hand.melds
+        ]
+
+    def win_flags(self, t: Tally) -> None:
+        if self.fourth:
+            t.add("last_tile", [tile_to_str(self.win)])
+        if self.wall_last:
+            t.add("last_tile_draw" if self.self_drawn else "last_tile_claim")
+        if self.about_kong:
+            t.add("out_with_replacement_tile" if self.self_drawn else "robbing_the_kong")
+        if self.self_drawn:
+            t.add("self_drawn")
+
+
+def _hand_waits(w: _Win) -> tuple[int, ...]:
+    if w.opts["impossible_waits"] == "count":
+        forms = FORMS_STANDARD if w.hand.melds else frozenset({"standard", "seven_pairs"})
+        return completing_tiles(w.standing13, len(w.hand.melds), forms, fifth=True)
+    return completing_tiles(w.standing13, len(w.hand.melds), FORMS_ALL)
+
+
+def _wait_pattern(groups: list[Group], win: int, t: Tally) -> None:
+    """Edge, closed or single wait from where the (only) winning tile sits."""
+    edge = closed = single = False
+    for g in groups:
+        if g.declared:
+            continue
+        if g.kind == CHOW:
+            if g.tile + 1 == win:
+                closed = True
+            elif g.tile == win or g.tile + 2 == win:
+                edge = True
+        elif g.kind == PAIR and g.tile == win:
+            single = True
+    if edge:
+        t.add("edge_wait", [tile_to_str(win)])
+    elif closed:
+        t.add("closed_wait", [tile_to_str(win)])
+    elif single:
+        t.add("single_wait", [tile_to_str(win)])
+
+
+def _all_tiles(w: _Win) -> list[int]:
+    return w.hand.all_tiles()
+
+
+def _read_standard(w: _Win, pair: int, sets: tuple[tuple[int, int], ...], waits: tuple[int, ...]) -> Tally:
+    t = Tally.new()
+    hand_groups = [Group(CHOW if k != D_PUNG else PUNG, s, True) for k, s in sets]
+    groups = w.fixed + hand_groups + [Group(PAIR, pair, True)]
+    # a concealed pung completed by a discard counts as exposed, unless the
+    # winning tile can be read as part of a concealed chow
+    if not w.self_drawn and not any(
+        g.kind == CHOW and g.tile <= w.win <= g.tile + 2 for g in hand_groups
+    ):
+        for g in hand_groups:
+            if g.kind == PUNG and g.tile == w.win:
+                g.concealed = False
+    w.win_flags(t)
+    sets_only = groups[:-1]
+    pung_idx = [i for i, g in enumerate(sets_only) if g.pung_like]
+    chow_idx = [i for i, g in enumerate(sets_only) if g.kind == CHOW]
+    if pung_idx:
+        kong_patterns(groups, pung_idx, w.variant, t)
+    # chow and pung combinations
+    terminal_chows = None
+    if len(chow_idx) == 4 and pair < 27 and pair % 9 == 4:
+        chows = sorted(groups[i].tile for i in chow_idx)
+        ps = pair // 9
+        if all(c // 9 == ps for c in chows) and [c % 9 for c in chows] == [0, 0, 6, 6]:
+            terminal_chows = "pure_terminal_chows"
+        elif all(c // 9 != ps for c in chows) and sorted((c // 9, c % 9) for c in chows) == sorted(
+            (s, r) for s in {c // 9 for c in chows} for r in (0, 6)
+        ) and len({c // 9 for c in chows}) == 2:
+            terminal_chows = "three_suited_terminal_chows"
+    cands = combination_candidates(sets_only)
+    if terminal_chows:
+        t.add(terminal_chows, [groups[i].label() for i in chow_idx] + [groups[-1].label()])
+        cands = [c for c in cands if not all(sets_only[i].kind == CHOW for i in c[1])]
+    for pid, used in select_combinations(cands, w.values):
+        t.add(pid, [groups[i].label() for i in used])
+    # nine gates
+    if not w.hand.melds:
+        for s in range(3):
+            b = s * 9
+            if w.standing13[b] == 3 and w.standing13[b + 8] == 3 and all(
+                w.standing13[b + r] == 1 for r in range(1, 8)
+            ):
+                t.add("nine_gates")
+    # concealed / melded hand
+    if w.n_exposed == 0:
+        t.add("fully_concealed_hand" if w.self_drawn else "concealed_hand")
+    elif w.n_exposed == 4 and not w.self_drawn:
+        t.add("melded_hand")
+    # the pair decides All Chows, Little Three Dragons, Little Four Winds
+    if len(chow_idx) == 4:
+        if pair < 27:
+            t.add("all_chows")
+    elif t.fans.get("two_dragon_pungs") and 31 <= pair <= 33:
+        uses = t.uses.pop("two_dragon_pungs", []) + [groups[-1].label()]
+        del t.fans["two_dragon_pungs"]
+        t.add("little_three_dragons", uses)
+    elif t.fans.get("big_three_winds") and 27 <= pair <= 30:
+        uses = t.uses.pop("big_three_winds", []) + [groups[-1].label()]
+        del t.fans["big_three_winds"]
+        t.add("little_four_winds", uses)
+    # set traits: Outside Hand, All Fives, All Even Pungs
+    term = five = even = 0
+    for g in groups:
+        ts = g.tiles()
+        if any(is_terminal_or_honor(x) for x in ts):
+            term += 1
+        elif any(x < 27 and x % 9 == 4 for x in ts):
+            five += 1
+        elif g.kind != CHOW and g.tile < 27 and g.tile % 9 % 2 == 1:
+            even += 1
+    if term == 5:
+        t.add("outside_hand")
+    elif five == 5:
+        t.add("all_fives")
+    elif even == 5:
+        t.add("all_even_pungs")
+    tiles = _all_tiles(w)
+    suit_patterns(tiles, t)
+    tile_patterns(tiles, t)
+    rank_patterns(tiles, t)
+    tile_hog(tiles, w.n_kongs, t)
+    if not t.fans.get("melded_hand") and not t.fans.get("four_kongs") and len(waits) == 1:
+        _wait_pattern(groups, w.win, t)
+    ctx = w.hand.context
+    wind_patterns(groups, ctx.round_wind, ctx.seat_wind, t)
+    finish(t, groups, w.values)
+    return t
+
+
+def _read_knitted(w: _Win, ks: tuple[int, ...], pair: int, sets: tuple[tuple[int, int], ...], waits: tuple[int, ...]) -> Tally:
+    t = Tally.new()
+    t.add("knitted_straight", ["".join(tile_to_str(x) for x in ks)])
+    if sets:
+        k, s = sets[0]
+        g = Group(CHOW if k != D_PUNG else PUNG, s, True)
+    else:
+        g = w.fixed[0]
+    groups = [g, Group(PAIR, pair, True)]
+    if g.kind == CHOW:
+        if pair < 27:
+            t.add("all_chows")
+    else:
+        kong_patterns(groups, [0], w.variant, t)
+    w.win_flags(t)
+    if not w.hand.melds or (g.kind == KONG and g.concealed):
+        t.add("fully_concealed_hand" if w.self_drawn else "concealed_hand")
+    tiles = _all_tiles(w)
+    suit_patterns(tiles, t)
+    tile_hog(tiles, w.n_kongs, t)
+    remainder = g.tiles() + [pair, pair]
+    if w.win in remainder:
+        if w.hand.melds and not (g.kind == KONG and g.concealed):
+            t.add("single_wait", [tile_to_str(w.win)])
+        elif w.opts["knitted_wait"] == "remainder":
+            # the MIL calculator asks only the set and pair beside the
+            # knitted straight what they wait for
+            rest = [0] * NUM_KINDS
+            for x in remainder:
+                rest[x] += 1
+            rest[w.win] -= 1
+            if len(completing_tiles(tuple(rest), 3, FORMS_STANDARD, fifth=True)) == 1:
+                _wait_pattern(groups, w.win, t)
+        elif len(waits) == 1:
+            _wait_pattern(groups, w.win, t)
+    ctx = w.hand.context
+    wind_patterns([g], ctx.round_wind, ctx.seat_wind, t)
+    finish(t, groups, w.values)
+    return t
+
+
+def _read_special(w: _Win) -> list[Tally]:
+    out = []
+    c = w.standing
+    tiles = list(_all_tiles(w))
+    if is_seven_pairs(c):
+        t = Tally.new()
+        pairs = [x for x in range(NUM_KINDS) for _ in range(c[x] // 2)]
+        if len(set(pairs)) == 7 and pairs[0] < 27 and pairs[6] - pairs[0] == 6 and pairs[0] // 9 == pairs[6] // 9:
+            t.add("seven_shifted_pairs")
+        else:
+            t.add("seven_pairs")
+        suit_patterns(tiles, t)
+        tile_patterns(tiles, t)
+        rank_patterns(tiles, t)
+        if w.opts["seven_pairs_tile_hog"]:
+            tile_hog(tiles, 0, t)
+        w.win_flags(t)
+        finish(t, [], w.values)
+        out.append(t)
+    if is_thirteen_orphans(c):
+        t = Tally.new()
+        t.add("thirteen_orphans")
+        w.win_flags(t)
+        finish(t, [], w.values)
+        out.append(t)
+    ks = honors_and_knitted(c)
+    if ks is not None:
+        t = Tally.new()
+        honors = sum(1 for x in range(27, 34) if c[x])
+        if honors == 7:
+            t.add("greater_honors_and_knitted_tiles")
+        else:
+            t.add("lesser_honors_and_knitted_tiles")
+            if honors == 5:
+                t.add("knitted_straight")
+        w.win_flags(t)
+        finish(t, [], w.values)
+        out.append(t)
+    return out
+
+
+def _total(t: Tally, values: dict[str, int]) -> int:
+    return sum(values[p] * n for p, n in t.fans.items())
+
+
+def score(hand: Hand) -> Result:
+    """Score a validated MCR hand (``Hand.rules == "mcr"``)."""
+    opts = resolve_options(dict(hand.options))
+    w = _Win(hand, opts)
+    waits = _hand_waits(w)
+    readings: list[Tally] = []
+    n_sets = 4 - len(hand.melds)
+    for pair, sets in standard_decompositions(w.standing):
+        if len(sets) == n_sets:
+            readings.append(_read_standard(w, pair, sets, waits))
+    if not hand.melds:
+        readings.extend(_read_special(w))
+    if len(hand.melds) <= 1:
+        for ks, (pair, sets) in knitted_straight_decompositions(w.standing):
+            if len(sets) + len(hand.melds) == 1:
+                readings.append(_read_knitted(w, ks, pair, sets, waits))
+    if not readings:
+        return Result.invalid("mcr", _not_complete_sentence(hand))
+    best = max(readings, key=lambda t: _total(t, w.values))
+    return _result(hand, best, w.values)
+
+
+def _not_complete_sentence(hand: Hand) -> str:
+    wt = tile_to_str(hand.win_tile) if hand.win_tile is not None else "?"
+    return (
+        f"The hand is not complete: with {wt} it does not form four sets and a pair "
+        "or one of the special hands."
+    )
+
+
+def _result(hand: Hand, t: Tally, values: dict[str, int]) -> Result:
+    hits = []
+    for pid in ORDER:
+        n = t.fans.get(pid, 0)
+        if n <= 0:
+            continue
+        spec = PATTERNS[pid]
+        hits.append(PatternHit(pid, spec.name_en, values[pid], n, tuple(t.uses.get(pid, ())), spec.names))
+    points = sum(h.value * h.count for h in hits)
+    flowers = len(hand.flowers)
+    if flowers:
+        spec = PATTERNS["flower_tiles"]
+        hits.append(PatternHit("flower_tiles", spec.name_en, 1, flowers, tuple(tile_to_str(f) for f in hand.flowers), spec.names))
+    total = points + flowers
+    winning = points >= MIN_POINTS
+    notes: list[str] = []
+    payments: tuple[Payment, ...] = ()
+    if winning:
+        payments, notes = settle(hand, total)
+    else:
+        notes.append(f"{points} points without flowers is below the {MIN_POINTS}-point minimum.")
+    return Result(
+        rules="mcr", valid=True, winning=winning, total=total, unit="points",
+        patterns=tuple(hits), payments=payments, notes=tuple(notes),
+    )
+
+
+def settle(hand: Hand, total: int) -> tuple[tuple[Payment, ...], list[str]]:
+    """Each opponent pays the base 8; the discarder (or, on a self-draw, each
+    opponent) also pays the hand's value."""
+    ctx = hand.context
+    winner = ctx.seat_wind
+    others = [x for x in WINDS if x != winner]
+    notes = []
+    discarder = ctx.discarder
+    if not ctx.self_drawn and discarder is None:
+        discarder = WINDS[(WINDS.index(winner) + 1) % 4]
+        notes.append(f"No discarder given; {tile_to_str(discarder)} (the next seat) is taken as the discarder.")
+    pays = []
+    for o in others:
+        amount = BASE + (total if ctx.self_drawn or o == discarder else 0)
+        pays.append(Payment(tile_to_str(o), tile_to_str(winner), amount))
+    return tuple(pays), notes
+
+
