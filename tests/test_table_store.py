@@ -1,0 +1,294 @@
+"""Tables in a database: tokens, recording, undo/correction audit trail,
+settings events, export — on SQLite (a temporary file) and on the real
+PostgreSQL server (marked ``postgres``)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import threading
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from hefen.table import (
+    TableError,
+    TableStore,
+    create_db_engine,
+    default_database_url,
+    open_store,
+)
+
+PG_URL = os.environ.get("HEFEN_TEST_POSTGRES_URL", "postgresql+psycopg://root@127.0.0.1:5432/test")
+
+
+def _pg_store() -> Iterator[TableStore]:
+    admin = sa.create_engine(PG_URL, connect_args={"connect_timeout": 3})
+    try:
+        with admin.connect():
+            pass
+    except sa.exc.OperationalError as exc:
+        admin.dispose()
+        pytest.skip(f"PostgreSQL at {PG_URL} is unreachable: {exc.orig}")
+    schema = f"hefen_test_{uuid.uuid4().hex[:12]}"
+    with admin.begin() as conn:
+        conn.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+    engine = create_db_engine(PG_URL, connect_args={"options": f"-csearch_path={schema}"})
+    try:
+        yield TableStore(engine)
+    finally:
+        engine.dispose()
+        with admin.begin() as conn:
+            conn.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TableStore]:
+    if request.param == "sqlite":
+        s = open_store(f"sqlite:///{tmp_path / 'tables.sqlite3'}")
+        yield s
+        s.close()
+    else:
+        yield from _pg_store()
+
+
+def _table(store: TableStore, ruleset: str = "tw", **kw: object) -> tuple[str, str, list[str]]:
+    t = store.create_table(ruleset, names=["Ann", "Bo", "Cy", "Di"], **kw)  # type: ignore[arg-type]
+    tokens = [store.join(t.code, seat).token for seat in range(4)]
+    return t.code, t.host_token, tokens
+
+
+def test_create_join_and_tokens(store: TableStore) -> None:
+    t = store.create_table("hk", options={"unit": 2}, names=["Ann", None])
+    assert len(t.code) == 6 and t.state.settings.options["unit"] == 2
+    assert [s.name for s in t.state.seats] == ["Ann", "Player 2", "Player 3", "Player 4"]
+    j = store.join(t.code.lower()[:3] + "-" + t.code.lower()[3:], 1, "  Bo  ")
+    assert j.seat == 1 and j.state.seats[1].name == "Bo" and j.state.seats[1].joined
+    assert store.whoami(t.code, j.token).seat == 1
+    assert store.whoami(t.code, t.host_token).host
+    with pytest.raises(TableError, match="already taken"):
+        store.join(t.code, 1, "Eve")
+    with pytest.raises(TableError, match="does not belong"):
+        store.record_win(t.code, "not-a-token", winner=0, value=3)
+    with pytest.raises(TableError, match="Only the table's host"):
+        store.change_settings(t.code, j.token, options={"unit": 5})
+    other = store.join(t.code, 2, "Cy")
+    with pytest.raises(TableError, match="own player or the host"):
+        store.release_seat(t.code, other.token, 1)
+    state = store.release_seat(t.code, j.token, 1)
+    assert not state.seats[1].joined
+    with pytest.raises(TableError, match="does not belong"):
+        store.whoami(t.code, j.token)
+    # tokens of one table do not work at another
+    t2 = store.create_table("hk")
+    with pytest.raises(TableError, match="does not belong"):
+        store.record_draw(t2.code, other.token)
+    with pytest.raises(TableError, match="no table with the code"):
+        store.get("ABCDEF" if t.code != "ABCDEF" else "ABCDEG")
+    with pytest.raises(TableError, match="not a join code"):
+        store.get("O0O0")
+    assert t.code in store.codes()
+
+
+def test_tw_worked_example_at_the_table(store: TableStore) -> None:
+    code, host, tok = _table(store, "tw", options={"base": 30, "per_tai": 10})
+    store.record_win(code, tok[1], winner=1, discarder=2, value=0)  # East loses the deal
+    store.record_win(code, tok[1], winner=1, discarder=3, value=1)  # South repeats once
+    store.record_win(code, tok[1], winner=1, discarder=0, value=1)  # and twice
+    state = store.get(code)
+    assert state.next.dealer == 1 and state.next.dealer_streak == 2
+    assert state.next.round_wind == "E"
+    rec = store.record_win(code, tok[1], winner=1, value=5)  # concealed self-draw: 5 + 5 tai
+    assert {p.payer: p.amount for p in rec.payments} == {0: 130, 2: 130, 3: 130}
+    assert rec.changes == (-130, 390, -130, -130)
+    assert sum(store.get(code).balances) == 0
+
+
+def test_history_running_balances_and_draw(store: TableStore) -> None:
+    code, host, tok = _table(store, "mcr")
+    r1 = store.record_win(code, tok[0], winner=0, discarder=1, value=10)
+    r2 = store.record_draw(code, host)
+    r3 = store.record_win(code, tok[2], winner=2, value=8)
+    assert r1.balances == (34, -18, -8, -8)
+    assert r2.kind == "draw" and r2.payments == () and r2.balances == r1.balances
+    assert r3.self_draw and r3.changes == (-16, -16, 48, -16)
+    state = store.get(code)
+    assert [h.number for h in state.hands] == [1, 2, 3]
+    assert state.balances == (18, -34, 40, -24)
+    assert state.next.hand_number == 4 and "".join(state.next.seat_winds) == "SWNE"
+    assert [h.position.seat_winds[h.winner] for h in state.hands if h.winner is not None] == [
+        "E",
+        "E",
+    ]
+
+
+def test_undo_and_correction_keep_an_audit_trail(store: TableStore) -> None:
+    code, host, tok = _table(store, "hk")
+    a = store.record_win(code, tok[0], winner=0, discarder=1, value=3)
+    b = store.record_win(code, tok[0], winner=0, discarder=2, value=4)
+    with pytest.raises(TableError, match="Only the latest hand"):
+        store.undo(code, host, a.id)
+    undone = store.undo(code, tok[3])
+    assert undone.id == b.id
+    state = store.get(code)
+    assert [h.id for h in state.hands] == [a.id]
+    assert state.next.dealer_streak == 1  # the undone repeat no longer counts
+    # correction of the only hand: anything goes
+    fixed = store.correct(code, host, a.id, winner=0, discarder=3, value=5)
+    assert fixed.id == a.id and fixed.discarder == 3 and fixed.payments[0].amount == 32
+    c = store.record_win(code, tok[0], winner=0, discarder=1, value=3)
+    # an earlier hand may not change who dealt later: the dealer's win → another's win
+    with pytest.raises(TableError, match="change who dealt"):
+        store.correct(code, host, a.id, winner=1, discarder=3, value=5)
+    # but a different discarder / value is fine
+    fixed = store.correct(code, host, a.id, winner=0, value=6)
+    assert fixed.self_draw and len(fixed.corrections) == 2
+    events = store.events(code)
+    kinds = [e.kind for e in events]
+    assert kinds == ["table_created"] + ["player_joined"] * 4 + [
+        "hand_recorded",
+        "hand_recorded",
+        "hand_undone",
+        "hand_corrected",
+        "hand_recorded",
+        "hand_corrected",
+    ]
+    # nothing overwritten: the original outcome of hand a is still in its event
+    assert events[5].payload["outcome"]["discarder"] == 1
+    assert events[7].payload == {"hand": b.id, "number": 2}
+    assert events[7].actor == "seat:3" and events[8].actor == "host"
+    state = store.get(code)
+    assert [h.id for h in state.hands] == [a.id, c.id]
+    assert sum(state.balances) == 0
+
+
+def test_failures_write_nothing(store: TableStore) -> None:
+    code, host, tok = _table(store, "hk")
+    before = store.get(code)
+    bad_calls = [
+        lambda: store.record_win(code, tok[0], winner=0, discarder=0, value=3),
+        lambda: store.record_win(code, tok[0], winner=4, value=3),
+        lambda: store.record_win(code, tok[0], winner=0, value=2),
+        lambda: store.record_win(code, tok[0], winner=0),
+        lambda: store.record_win(code, tok[0], winner=0, value=3, hand={"rules": "hk"}),
+        lambda: store.record_win(code, tok[0], winner=0, hand={"rules": "mcr"}),
+        lambda: store.record_win(code, tok[0], winner=0, hand=["1m"]),  # type: ignore[arg-type]
+        lambda: store.change_settings(code, host, options={"cap": 99}),
+        lambda: store.change_settings(code, host, options={"nonsense": 1}),
+        lambda: store.undo(code, host),
+        lambda: store.correct(code, host, 12345, value=3, winner=0),
+        lambda: store.join(code, 0, "Again"),
+        lambda: store.join(code, 7, "Nobody"),
+    ]
+    for call in bad_calls:
+        with pytest.raises(TableError) as info:
+            call()
+        message = str(info.value)
+        assert message.endswith(".") and "\n" not in message
+    assert store.get(code) == before
+    with pytest.raises(TableError):
+        store.create_table("riichi")
+    with pytest.raises(TableError):
+        store.create_table("tw", options={"base": -1})
+
+
+def test_settings_changes_are_events_and_apply_forward(store: TableStore) -> None:
+    code, host, tok = _table(store, "tw")
+    first = store.record_win(code, tok[1], winner=1, discarder=2, value=2)
+    assert first.payments[0].amount == 50
+    state = store.change_settings(code, host, options={"base": 100, "per_tai": 20})
+    assert state.settings.options["base"] == 100
+    same = store.change_settings(code, host, options={"base": 100})
+    assert same.version == state.version  # nothing changed, nothing recorded
+    second = store.record_win(code, tok[1], winner=2, discarder=3, value=2)
+    assert second.payments[0].amount == 140
+    state = store.get(code)
+    assert state.hands[0].payments[0].amount == 50  # earlier hands keep their settings
+    # a correction re-settles the hand under the settings it was played with
+    fixed = store.correct(code, host, first.id, winner=1, discarder=3, value=3)
+    assert fixed.payments[0].amount == 60
+    state = store.change_settings(code, host, dealer_keeps_on_draw=False)
+    assert not state.settings.dealer_keeps_on_draw
+    before = state.next.dealer
+    store.record_draw(code, host)
+    assert store.get(code).next.dealer == (before + 1) % 4
+    ev = [e for e in store.events(code) if e.kind == "settings_changed"]
+    assert [e.payload["changed"] for e in ev] == [["base", "per_tai"], ["dealer_keeps_on_draw"]]
+
+
+def test_export_csv_and_json(store: TableStore) -> None:
+    code, host, tok = _table(store, "hk", options={"unit": 1, "min_fan": 0})
+    store.record_win(code, tok[0], winner=0, discarder=1, value=3)
+    store.record_win(code, tok[2], winner=2, value=0)
+    store.record_draw(code, host)
+    rows = list(csv.DictReader(io.StringIO(store.export_csv(code))))
+    assert [r["hand"] for r in rows] == ["1", "2", "3"]
+    assert rows[0]["winner"] == "Ann" and rows[0]["discarder"] == "Bo"
+    assert rows[1]["result"] == "self-draw" and rows[2]["result"] == "draw"
+    assert rows[1]["W Cy change"] == "1.5" and rows[1]["E Ann balance"] == "7.5"
+    assert rows[2]["S Bo balance"] == "-8.5"
+    text = store.export_json(code)
+    data = json.loads(text)
+    assert data["format"] == "hefen-table/1" and data["code"] == code
+    assert [h["number"] for h in data["hands"]] == [1, 2, 3]
+    assert data["balances"] == [7.5, -8.5, 1.5, -0.5]
+    assert len(data["events"]) == 8
+    assert "token" not in text and host not in text and not any(t in text for t in tok)
+
+
+def test_concurrent_writers_never_lose_or_duplicate(store: TableStore) -> None:
+    code, host, tok = _table(store, "mcr")
+    errors: list[BaseException] = []
+
+    def worker(seat: int) -> None:
+        try:
+            for _ in range(5):
+                store.record_win(code, tok[seat], winner=seat, value=8)
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=worker, args=(s,)) for s in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    state = store.get(code)
+    assert len(state.hands) == 20 and [h.number for h in state.hands] == list(range(1, 21))
+    assert [e.seq for e in store.events(code)] == list(range(1, 26))
+    assert sum(state.balances) == 0
+
+
+def test_default_database_url(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("HEFEN_DATABASE_URL", "postgresql+psycopg://u@h/db")
+    assert default_database_url() == "postgresql+psycopg://u@h/db"
+    monkeypatch.delenv("HEFEN_DATABASE_URL")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    url = default_database_url()
+    assert url == f"sqlite:///{tmp_path / 'xdg' / 'hefen' / 'hefen.sqlite3'}"
+    s = open_store()
+    try:
+        code = s.create_table("mcr").code
+        assert s.get(code).ruleset == "mcr"
+    finally:
+        s.close()
+    assert (tmp_path / "xdg" / "hefen" / "hefen.sqlite3").exists()
+
+
+def test_reopen_is_idempotent(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'x.sqlite3'}"
+    a = open_store(url)
+    code = a.create_table("tw").code
+    a.close()
+    b = open_store(url)  # migrations already at head: nothing to do
+    assert b.get(code).ruleset == "tw"
+    with b.engine.connect() as conn:
+        version = conn.execute(sa.text("SELECT version_num FROM hefen_table_alembic_version"))
+        assert version.scalar_one() == "0001"
+    b.close()
