@@ -97,7 +97,7 @@ def test_create_join_and_tokens(store: TableStore) -> None:
 
 
 def test_tw_worked_example_at_the_table(store: TableStore) -> None:
-    code, host, tok = _table(store, "tw", options={"base": 30, "per_tai": 10})
+    code, _host, tok = _table(store, "tw", options={"base": 30, "per_tai": 10})
     store.record_win(code, tok[1], winner=1, discarder=2, value=0)  # East loses the deal
     store.record_win(code, tok[1], winner=1, discarder=3, value=1)  # South repeats once
     store.record_win(code, tok[1], winner=1, discarder=0, value=1)  # and twice
@@ -243,14 +243,14 @@ def test_export_csv_and_json(store: TableStore) -> None:
 
 
 def test_concurrent_writers_never_lose_or_duplicate(store: TableStore) -> None:
-    code, host, tok = _table(store, "mcr")
-    errors: list[BaseException] = []
+    code, _host, tok = _table(store, "mcr")
+    errors: list[Exception] = []
 
     def worker(seat: int) -> None:
         try:
             for _ in range(5):
                 store.record_win(code, tok[seat], winner=seat, value=8)
-        except BaseException as exc:  # pragma: no cover - reported below
+        except Exception as exc:  # noqa: BLE001 - collected and asserted below
             errors.append(exc)
 
     threads = [threading.Thread(target=worker, args=(s,)) for s in range(4)]
