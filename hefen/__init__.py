@@ -12,5 +12,15 @@ from .result import PatternHit, Payment, Result
 from .scoring import score
 from .tiles import Tile
 
-__all__ = ["score", "Hand", "Meld", "Context", "HandError", "Result", "PatternHit", "Payment", "Tile"]
+__all__ = [
+    "score",
+    "Hand",
+    "Meld",
+    "Context",
+    "HandError",
+    "Result",
+    "PatternHit",
+    "Payment",
+    "Tile",
+]
 __version__ = "0.1.0"

@@ -51,7 +51,7 @@ def _split(counts: Counts, need_pair: bool) -> tuple[tuple[int, tuple[SetT, ...]
     n = c[i]
     if need_pair and n >= 2:
         c[i] -= 2
-        for pair, sets in _split(tuple(c), False):
+        for _pair, sets in _split(tuple(c), False):
             out.append((i, sets))
         c[i] += 2
     if n >= 3:
@@ -73,7 +73,7 @@ def standard_decompositions(counts: Counts) -> tuple[Decomposition, ...]:
     sets and one pair."""
     if sum(counts) % 3 != 2:
         return ()
-    return _split(counts, True)  # type: ignore[return-value]
+    return _split(counts, True)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -100,7 +100,11 @@ def is_thirteen_orphans(counts: Counts) -> bool:
 
 #: the six knitted straights (1-4-7 / 2-5-8 / 3-6-9 spread over the three suits)
 KNITTED_STRAIGHTS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(sorted(s * 9 + r for s, start in zip(perm, (0, 1, 2)) for r in (start, start + 3, start + 6)))
+    tuple(
+        sorted(
+            s * 9 + r for s, start in zip(perm, (0, 1, 2), strict=True) for r in (start, start + 3, start + 6)
+        )
+    )
     for perm in permutations(range(3))
 )
 
@@ -173,5 +177,3 @@ def completing_tiles(
     times in the concealed tiles is not a wait, unless ``fifth`` (the reading
     of calculators that ignore how many copies exist)."""
     return _completing(tuple(counts), n_melds, forms, fifth)
-
-

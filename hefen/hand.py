@@ -83,7 +83,9 @@ class Meld:
             )
         unknown = set(obj) - {"kind", "tiles", "concealed"}
         if unknown:
-            raise HandError(f"Unknown meld key '{sorted(unknown)[0]}' (use kind, tiles, concealed).")
+            raise HandError(
+                f"Unknown meld key '{sorted(unknown)[0]}' (use kind, tiles, concealed)."
+            )
         kind = obj.get("kind")
         if kind not in ("chow", "pung", "kong"):
             raise HandError(f"A meld kind must be chow, pung or kong, not {kind!r}.")
@@ -112,9 +114,7 @@ class Meld:
                 and a[1] == a[0] + 1
                 and a[2] == a[0] + 2
             ):
-                raise HandError(
-                    f"The chow {shown} is not three consecutive tiles of one suit."
-                )
+                raise HandError(f"The chow {shown} is not three consecutive tiles of one suit.")
         else:
             n = 3 if self.kind == "pung" else 4
             if len(self.tiles) != n or len(set(self.tiles)) != 1:
@@ -199,7 +199,9 @@ class Context:
         kw: dict[str, Any] = {}
         if "win" in obj:
             if obj["win"] not in ("discard", "self_draw"):
-                raise HandError(f"context.win must be 'discard' or 'self_draw', not {obj['win']!r}.")
+                raise HandError(
+                    f"context.win must be 'discard' or 'self_draw', not {obj['win']!r}."
+                )
             kw["win"] = obj["win"]
         for key in ("seat_wind", "round_wind", "dealer"):
             if key in obj:
@@ -213,9 +215,7 @@ class Context:
                 kw[key] = obj[key]
         if obj.get("declared_ready") is not None:
             if obj["declared_ready"] not in ("tian_ting", "di_ting"):
-                raise HandError(
-                    "context.declared_ready must be null, 'tian_ting' or 'di_ting'."
-                )
+                raise HandError("context.declared_ready must be null, 'tian_ting' or 'di_ting'.")
             kw["declared_ready"] = obj["declared_ready"]
         if "dealer_streak" in obj:
             v = obj["dealer_streak"]
@@ -400,7 +400,9 @@ class Hand:
             raise HandError(
                 "A heavenly hand is the dealer's self-drawn win on the dealt hand, with no melds."
             )
-        if (ctx.earthly or ctx.human) and (ctx.is_dealer or any(not m.concealed for m in self.melds)):
+        if (ctx.earthly or ctx.human) and (
+            ctx.is_dealer or any(not m.concealed for m in self.melds)
+        ):
             raise HandError(
                 "An earthly hand is a non-dealer's win at the first chance, with no claimed sets."
             )

@@ -76,7 +76,9 @@ def format_tiles(tiles: list[int] | tuple[int, ...]) -> str:
     ts = sorted(tiles)
     parts: list[str] = []
     for suit in "mpsh":
-        ranks = [tile_to_str(t)[0] for t in ts if tile_to_str(t)[-1] == suit and len(tile_to_str(t)) == 2]
+        ranks = [
+            tile_to_str(t)[0] for t in ts if tile_to_str(t)[-1] == suit and len(tile_to_str(t)) == 2
+        ]
         if ranks:
             parts.append("".join(ranks) + suit)
     # bonus tiles are "1h".. handled above; honours are single letters
@@ -135,7 +137,9 @@ def parse_hand(text: str) -> ParsedHand:
                 j += 1
             tiles = parse_tiles(text[i + 1 : j])
             if len(tiles) != 1:
-                raise HandError(f"'+' must be followed by exactly one tile, not '{text[i + 1 : j]}'.")
+                raise HandError(
+                    f"'+' must be followed by exactly one tile, not '{text[i + 1 : j]}'."
+                )
             win = tiles[0]
             i = j
         elif text.startswith("f:", i):
@@ -171,5 +175,3 @@ def format_hand(h: ParsedHand) -> str:
     if h.flowers:
         parts.append("f:" + format_tiles(h.flowers))
     return " ".join(parts)
-
-

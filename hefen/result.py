@@ -21,7 +21,12 @@ class PatternHit:
     names: dict[str, str] = field(default_factory=dict, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"id": self.id, "name": self.name, "value": self.value, "count": self.count}
+        d: dict[str, Any] = {
+            "id": self.id,
+            "name": self.name,
+            "value": self.value,
+            "count": self.count,
+        }
         if self.uses:
             d["uses"] = list(self.uses)
         if self.names:

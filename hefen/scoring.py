@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -12,19 +13,13 @@ __all__ = ["score", "score_dict"]
 
 
 def _ruleset(rules: str) -> Any:
-    if rules == "mcr":
-        from . import mcr
-
-        return mcr
-    if rules == "hk":
-        from . import hk
-
-        return hk
-    if rules == "tw":
-        from . import tw
-
-        return tw
-    raise HandError(f"rules must be one of mcr, hk, tw, not {rules!r}.")
+    """The module of a ruleset (``hefen.mcr``, ``hefen.hk``, ``hefen.tw``)."""
+    if rules not in ("mcr", "hk", "tw"):
+        raise HandError(f"rules must be one of mcr, hk, tw, not {rules!r}.")
+    try:
+        return importlib.import_module(f"hefen.{rules}")
+    except ModuleNotFoundError as e:
+        raise HandError(f"The {rules} ruleset is not available in this installation.") from e
 
 
 def score(obj: Hand | Mapping[str, Any]) -> Result:

@@ -84,7 +84,16 @@ _UNICODE_ORDER = (
     + list(range(0, 9))  # characters
     + list(range(18, 27))  # bamboo
     + list(range(9, 18))  # dots
-    + [38, 39, 41, 40, 34, 35, 36, 37]  # plum orchid bamboo chrysanthemum spring summer autumn winter
+    + [
+        38,
+        39,
+        41,
+        40,
+        34,
+        35,
+        36,
+        37,
+    ]  # plum orchid bamboo chrysanthemum spring summer autumn winter
 )
 for _i, _t in enumerate(_UNICODE_ORDER):
     _PARSE[chr(0x1F000 + _i)] = _t

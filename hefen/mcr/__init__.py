@@ -30,13 +30,15 @@ from typing import Any
 from ..decompose import (
     FORMS_ALL,
     FORMS_STANDARD,
-    PUNG as D_PUNG,
     completing_tiles,
     honors_and_knitted,
     is_seven_pairs,
     is_thirteen_orphans,
     knitted_straight_decompositions,
     standard_decompositions,
+)
+from ..decompose import (
+    PUNG as D_PUNG,
 )
 from ..hand import Hand, HandError
 from ..result import PatternHit, Payment, Result
@@ -80,7 +82,9 @@ def resolve_options(raw: dict[str, Any]) -> dict[str, Any]:
     out = {}
     for name, spec in OPTIONS.items():
         v = raw.get(name, spec["default"])
-        if v not in spec["choices"] or (isinstance(v, bool) != isinstance(spec["default"], bool) and spec["default"] is not None):
+        if v not in spec["choices"] or (
+            isinstance(v, bool) != isinstance(spec["default"], bool) and spec["default"] is not None
+        ):
             allowed = ", ".join(repr(c) for c in spec["choices"] if c is not None)
             raise HandError(f"MCR option {name} must be one of {allowed}, not {v!r}.")
         out[name] = v
@@ -106,8 +110,20 @@ class _Win:
     """Facts about the win shared by every reading of the hand."""
 
     __slots__ = (
-        "hand", "win", "self_drawn", "wall_last", "about_kong", "fourth", "variant",
-        "opts", "values", "standing", "standing13", "n_kongs", "n_exposed", "waits",
+        "hand",
+        "win",
+        "self_drawn",
+        "wall_last",
+        "about_kong",
+        "fourth",
+        "variant",
+        "opts",
+        "values",
+        "standing",
+        "standing13",
+        "n_kongs",
+        "n_exposed",
+        "waits",
         "fixed",
     )
 
@@ -122,7 +138,10 @@ class _Win:
         self.self_drawn = ctx.self_drawn
         self.wall_last = ctx.last_tile_of_wall
         self.about_kong = ctx.kong_replacement or ctx.double_kong_replacement or ctx.robbing_kong
-        in_melds = sum(m.tiles.count(self.win) if m.kind != "chow" else (self.win in m.tiles) for m in hand.melds)
+        in_melds = sum(
+            m.tiles.count(self.win) if m.kind != "chow" else (self.win in m.tiles)
+            for m in hand.melds
+        )
         self.fourth = ctx.last_of_kind or (in_melds == 3 and self.win not in hand.concealed)
         c13 = [0] * NUM_KINDS
         for t in hand.concealed:
@@ -180,7 +199,9 @@ def _all_tiles(w: _Win) -> list[int]:
     return w.hand.all_tiles()
 
 
-def _read_standard(w: _Win, pair: int, sets: tuple[tuple[int, int], ...], waits: tuple[int, ...]) -> Tally:
+def _read_standard(
+    w: _Win, pair: int, sets: tuple[tuple[int, int], ...], waits: tuple[int, ...]
+) -> Tally:
     t = Tally.new()
     hand_groups = [Group(CHOW if k != D_PUNG else PUNG, s, True) for k, s in sets]
     groups = w.fixed + hand_groups + [Group(PAIR, pair, True)]
@@ -205,9 +226,12 @@ def _read_standard(w: _Win, pair: int, sets: tuple[tuple[int, int], ...], waits:
         ps = pair // 9
         if all(c // 9 == ps for c in chows) and [c % 9 for c in chows] == [0, 0, 6, 6]:
             terminal_chows = "pure_terminal_chows"
-        elif all(c // 9 != ps for c in chows) and sorted((c // 9, c % 9) for c in chows) == sorted(
-            (s, r) for s in {c // 9 for c in chows} for r in (0, 6)
-        ) and len({c // 9 for c in chows}) == 2:
+        elif (
+            all(c // 9 != ps for c in chows)
+            and sorted((c // 9, c % 9) for c in chows)
+            == sorted((s, r) for s in {c // 9 for c in chows} for r in (0, 6))
+            and len({c // 9 for c in chows}) == 2
+        ):
             terminal_chows = "three_suited_terminal_chows"
     cands = combination_candidates(sets_only)
     if terminal_chows:
@@ -219,8 +243,10 @@ def _read_standard(w: _Win, pair: int, sets: tuple[tuple[int, int], ...], waits:
     if not w.hand.melds:
         for s in range(3):
             b = s * 9
-            if w.standing13[b] == 3 and w.standing13[b + 8] == 3 and all(
-                w.standing13[b + r] == 1 for r in range(1, 8)
+            if (
+                w.standing13[b] == 3
+                and w.standing13[b + 8] == 3
+                and all(w.standing13[b + r] == 1 for r in range(1, 8))
             ):
                 t.add("nine_gates")
     # concealed / melded hand
@@ -269,7 +295,13 @@ def _read_standard(w: _Win, pair: int, sets: tuple[tuple[int, int], ...], waits:
     return t
 
 
-def _read_knitted(w: _Win, ks: tuple[int, ...], pair: int, sets: tuple[tuple[int, int], ...], waits: tuple[int, ...]) -> Tally:
+def _read_knitted(
+    w: _Win,
+    ks: tuple[int, ...],
+    pair: int,
+    sets: tuple[tuple[int, int], ...],
+    waits: tuple[int, ...],
+) -> Tally:
     t = Tally.new()
     t.add("knitted_straight", ["".join(tile_to_str(x) for x in ks)])
     if sets:
@@ -317,7 +349,12 @@ def _read_special(w: _Win) -> list[Tally]:
     if is_seven_pairs(c):
         t = Tally.new()
         pairs = [x for x in range(NUM_KINDS) for _ in range(c[x] // 2)]
-        if len(set(pairs)) == 7 and pairs[0] < 27 and pairs[6] - pairs[0] == 6 and pairs[0] // 9 == pairs[6] // 9:
+        if (
+            len(set(pairs)) == 7
+            and pairs[0] < 27
+            and pairs[6] - pairs[0] == 6
+            and pairs[0] // 9 == pairs[6] // 9
+        ):
             t.add("seven_shifted_pairs")
         else:
             t.add("seven_pairs")
@@ -392,12 +429,23 @@ def _result(hand: Hand, t: Tally, values: dict[str, int]) -> Result:
         if n <= 0:
             continue
         spec = PATTERNS[pid]
-        hits.append(PatternHit(pid, spec.name_en, values[pid], n, tuple(t.uses.get(pid, ())), spec.names))
+        hits.append(
+            PatternHit(pid, spec.name_en, values[pid], n, tuple(t.uses.get(pid, ())), spec.names)
+        )
     points = sum(h.value * h.count for h in hits)
     flowers = len(hand.flowers)
     if flowers:
         spec = PATTERNS["flower_tiles"]
-        hits.append(PatternHit("flower_tiles", spec.name_en, 1, flowers, tuple(tile_to_str(f) for f in hand.flowers), spec.names))
+        hits.append(
+            PatternHit(
+                "flower_tiles",
+                spec.name_en,
+                1,
+                flowers,
+                tuple(tile_to_str(f) for f in hand.flowers),
+                spec.names,
+            )
+        )
     total = points + flowers
     winning = points >= MIN_POINTS
     notes: list[str] = []
@@ -407,8 +455,14 @@ def _result(hand: Hand, t: Tally, values: dict[str, int]) -> Result:
     else:
         notes.append(f"{points} points without flowers is below the {MIN_POINTS}-point minimum.")
     return Result(
-        rules="mcr", valid=True, winning=winning, total=total, unit="points",
-        patterns=tuple(hits), payments=payments, notes=tuple(notes),
+        rules="mcr",
+        valid=True,
+        winning=winning,
+        total=total,
+        unit="points",
+        patterns=tuple(hits),
+        payments=payments,
+        notes=tuple(notes),
     )
 
 
@@ -422,11 +476,11 @@ def settle(hand: Hand, total: int) -> tuple[tuple[Payment, ...], list[str]]:
     discarder = ctx.discarder
     if not ctx.self_drawn and discarder is None:
         discarder = WINDS[(WINDS.index(winner) + 1) % 4]
-        notes.append(f"No discarder given; {tile_to_str(discarder)} (the next seat) is taken as the discarder.")
+        notes.append(
+            f"No discarder given; {tile_to_str(discarder)} (the next seat) is taken as the discarder."
+        )
     pays = []
     for o in others:
         amount = BASE + (total if ctx.self_drawn or o == discarder else 0)
         pays.append(Payment(tile_to_str(o), tile_to_str(winner), amount))
     return tuple(pays), notes
-
-

@@ -377,7 +377,9 @@ def finish(t: Tally, groups: list[Group], values: dict[str, int]) -> None:
         t.add("chicken_hand")
 
 
-_ORDER_ALL = [p for p in sorted(PATTERNS, key=lambda p: (-PATTERNS[p].points_mil, PATTERNS[p].no or 99))]
+_ORDER_ALL = [
+    p for p in sorted(PATTERNS, key=lambda p: (-PATTERNS[p].points_mil, PATTERNS[p].no or 99))
+]
 
 __all__ = [
     "Group",

@@ -94,7 +94,9 @@ def _template(rng: random.Random) -> tuple[list[tuple[str, int]], int]:
     if k == 1:  # three-suited terminal chows
         return [("chow", s), ("chow", s + 6), ("chow", s2), ("chow", s2 + 6)], s3 + 4
     if k == 2:  # all fives
-        opts = [("chow", x + r) for x in SUITS for r in (2, 3, 4)] + [("pung", x + 4) for x in SUITS]
+        opts = [("chow", x + r) for x in SUITS for r in (2, 3, 4)] + [
+            ("pung", x + 4) for x in SUITS
+        ]
         return rng.sample(opts, 4), rng.choice(SUITS) + 4
     if k == 3:  # all terminals
         ts = rng.sample([0, 8, 9, 17, 18, 26], 5)
@@ -102,17 +104,26 @@ def _template(rng: random.Random) -> tuple[list[tuple[str, int]], int]:
     if k == 4:  # winds
         ws = list(WINDS)
         rng.shuffle(ws)
-        return [("pung", w) for w in ws[:3]] + [("pung", rng.choice(list(DRAGONS) + [s + rng.randrange(9)]))], ws[3]
+        return [("pung", w) for w in ws[:3]] + [
+            ("pung", rng.choice(list(DRAGONS) + [s + rng.randrange(9)]))
+        ], ws[3]
     if k == 5:  # dragons
         ds = list(DRAGONS)
         rng.shuffle(ds)
-        return [("pung", ds[0]), ("pung", ds[1]), ("chow", s + rng.randrange(7)), ("pung", rng.choice(WINDS))], ds[2]
+        return [
+            ("pung", ds[0]),
+            ("pung", ds[1]),
+            ("chow", s + rng.randrange(7)),
+            ("pung", rng.choice(WINDS)),
+        ], ds[2]
     if k == 6:  # lower / upper / middle tiles
         lo = rng.choice((0, 3, 6))
         sets = []
         for _ in range(4):
             x = rng.choice(SUITS)
-            sets.append(("chow", x + lo) if rng.random() < 0.5 else ("pung", x + lo + rng.randrange(3)))
+            sets.append(
+                ("chow", x + lo) if rng.random() < 0.5 else ("pung", x + lo + rng.randrange(3))
+            )
         return sets, rng.choice(SUITS) + lo + rng.randrange(3)
     if k == 7:  # all even pungs
         ts = rng.sample([x + r for x in SUITS for r in (1, 3, 5, 7)], 5)
@@ -122,7 +133,20 @@ def _template(rng: random.Random) -> tuple[list[tuple[str, int]], int]:
         n = rng.choice((3, 4))
         return [("chow", s + r)] * n + [("pung", rng.choice(WINDS))] * (4 - n), rng.choice(DRAGONS)
     if k == 9:  # all green
-        sets = [rng.choice([("chow", 19), ("pung", 19), ("pung", 21), ("pung", 23), ("pung", 25), ("pung", 32), ("pung", 20)]) for _ in range(4)]
+        sets = [
+            rng.choice(
+                [
+                    ("chow", 19),
+                    ("pung", 19),
+                    ("pung", 21),
+                    ("pung", 23),
+                    ("pung", 25),
+                    ("pung", 32),
+                    ("pung", 20),
+                ]
+            )
+            for _ in range(4)
+        ]
         return sets, rng.choice([19, 21, 23, 25, 32])
     if k == 10:  # four kongs (kongs are chosen later from pungs)
         ts = rng.sample(range(34), 5)
@@ -131,7 +155,12 @@ def _template(rng: random.Random) -> tuple[list[tuple[str, int]], int]:
         ts = rng.sample(range(27, 34), 5)
         return [("pung", t) for t in ts[:4]], ts[4]
     # chicken-ish: mixed chows and pungs with no relation
-    return [("chow", s + rng.randrange(7)), ("chow", s2 + rng.randrange(7)), ("pung", s3 + rng.randrange(9)), ("pung", rng.choice(WINDS))], rng.randrange(34)
+    return [
+        ("chow", s + rng.randrange(7)),
+        ("chow", s2 + rng.randrange(7)),
+        ("pung", s3 + rng.randrange(9)),
+        ("pung", rng.choice(WINDS)),
+    ], rng.randrange(34)
 
 
 def _hand_sets(rng: random.Random) -> tuple[list[tuple[str, int]], int] | None:
@@ -139,7 +168,7 @@ def _hand_sets(rng: random.Random) -> tuple[list[tuple[str, int]], int] | None:
         sets, pair = _template(rng)
         counts = [0] * 34
         for kind, t in sets:
-            for x in ([t, t + 1, t + 2] if kind == "chow" else [t] * 3):
+            for x in [t, t + 1, t + 2] if kind == "chow" else [t] * 3:
                 counts[x] += 1
         counts[pair] += 2
         return (sets, pair) if max(counts) <= 4 else None
@@ -153,11 +182,15 @@ def _hand_sets(rng: random.Random) -> tuple[list[tuple[str, int]], int] | None:
         pool = list(range(s, s + 9)) + list(range(27, 34))
     elif theme == "two_suits":
         a, b = rng.sample(SUITS, 2)
-        pool = list(range(a, a + 9)) + list(range(b, b + 9)) + (list(range(27, 34)) if rng.random() < 0.5 else [])
+        pool = (
+            list(range(a, a + 9))
+            + list(range(b, b + 9))
+            + (list(range(27, 34)) if rng.random() < 0.5 else [])
+        )
     sets = _seed_sets(rng) if rng.random() < 0.7 else []
     counts = [0] * 34
     for kind, t in sets:
-        for x in ([t, t + 1, t + 2] if kind == "chow" else [t] * 3):
+        for x in [t, t + 1, t + 2] if kind == "chow" else [t] * 3:
             counts[x] += 1
     if any(c > 4 for c in counts):
         return None
@@ -165,7 +198,13 @@ def _hand_sets(rng: random.Random) -> tuple[list[tuple[str, int]], int] | None:
     while len(sets) < 4 and tries < 60:
         tries += 1
         t = rng.choice(pool)
-        if rng.random() < 0.5 and t < 27 and t % 9 <= 6 and t + 2 in pool or (t < 27 and t % 9 <= 6 and rng.random() < 0.15):
+        if (
+            rng.random() < 0.5
+            and t < 27
+            and t % 9 <= 6
+            and t + 2 in pool
+            or (t < 27 and t % 9 <= 6 and rng.random() < 0.15)
+        ):
             tiles = [t, t + 1, t + 2]
             kind = "chow"
         else:
@@ -196,7 +235,14 @@ def random_mcr_hand(rng: random.Random) -> dict[str, Any] | None:
             b = rng.randrange(3)
             kinds = [s + b + i for i in range(7)]
         else:
-            pool = rng.choice([list(range(34)), list(range(27)), list(ORPHANS), list(range(27, 34)) + list(range(9))])
+            pool = rng.choice(
+                [
+                    list(range(34)),
+                    list(range(27)),
+                    list(ORPHANS),
+                    list(range(27, 34)) + list(range(9)),
+                ]
+            )
             kinds = [rng.choice(pool) for _ in range(7)]
         tiles = [t for k in kinds for t in (k, k)]
         if max(tiles.count(x) for x in tiles) > 4:
@@ -233,16 +279,20 @@ def random_mcr_hand(rng: random.Random) -> dict[str, Any] | None:
         rng.shuffle(order)
         total_counts = [0] * 34
         for kind, t in sets:
-            for x in ([t, t + 1, t + 2] if kind == "chow" else [t] * 3):
+            for x in [t, t + 1, t + 2] if kind == "chow" else [t] * 3:
                 total_counts[x] += 1
         total_counts[pair] += 2
         for i, (kind, t) in enumerate(sets):
             if kind == "pung" and total_counts[t] == 3 and rng.random() < kong_rate:
                 total_counts[t] += 1
-                melds.append({"kind": "kong", "tiles": [tile_to_str(t)] * 4, "concealed": rng.random() < 0.5})
+                melds.append(
+                    {"kind": "kong", "tiles": [tile_to_str(t)] * 4, "concealed": rng.random() < 0.5}
+                )
             elif order.index(i) < n_melds:
                 ts = [t, t + 1, t + 2] if kind == "chow" else [t] * 3
-                melds.append({"kind": kind, "tiles": [tile_to_str(x) for x in ts], "concealed": False})
+                melds.append(
+                    {"kind": kind, "tiles": [tile_to_str(x) for x in ts], "concealed": False}
+                )
             else:
                 tiles += [t, t + 1, t + 2] if kind == "chow" else [t] * 3
     if form < 0.18 and form >= 0.13 and rng.random() < 0.3:
@@ -261,8 +311,10 @@ def random_mcr_hand(rng: random.Random) -> dict[str, Any] | None:
     if r < 0.08:
         if ctx["win"] == "self_draw" and has_kong:
             ctx["kong_replacement"] = True
-        elif ctx["win"] == "discard" and win not in tiles and not any(
-            tile_to_str(win) in m["tiles"] for m in melds
+        elif (
+            ctx["win"] == "discard"
+            and win not in tiles
+            and not any(tile_to_str(win) in m["tiles"] for m in melds)
         ):
             ctx["robbing_kong"] = True
     if rng.random() < 0.06 and win not in tiles:

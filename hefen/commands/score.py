@@ -1,0 +1,255 @@
+"""``hefen score``: score a hand from the compact notation, or a JSON batch."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ..hand import HandError
+from ..notation import parse_hand
+from ..result import Result
+from ..scoring import score
+from ..tiles import tile_to_str
+
+__all__ = ["register", "hand_object_from_args", "add_context_flags", "render_result"]
+
+MAX_LINE = 1 << 20  # a JSON line over 1 MiB is refused, not parsed
+
+
+def add_context_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--rules", choices=("mcr", "hk", "tw"), default="mcr", help="ruleset (default mcr)"
+    )
+    p.add_argument(
+        "--self-drawn", action="store_true", help="won by self-draw (default: on a discard)"
+    )
+    p.add_argument("--seat", default="E", help="seat wind of the winner: E S W N (default E)")
+    p.add_argument("--round", default="E", help="round (prevalent) wind (default E)")
+    p.add_argument("--discarder", help="seat wind of the player who discarded")
+    p.add_argument("--dealer", help="seat wind of the dealer (default E)")
+    p.add_argument("--streak", type=int, help="dealer streak (TW)")
+    p.add_argument(
+        "--last-tile", action="store_true", help="last tile of the wall (drawn or discarded)"
+    )
+    p.add_argument("--kong-replacement", action="store_true", help="won on a kong replacement tile")
+    p.add_argument(
+        "--double-kong-replacement",
+        action="store_true",
+        help="kong on a replacement, won on the next",
+    )
+    p.add_argument("--robbing-kong", action="store_true", help="won by robbing a kong")
+    p.add_argument(
+        "--last-of-kind",
+        action="store_true",
+        help="the other three copies of the winning tile are visible",
+    )
+    p.add_argument("--heavenly", action="store_true")
+    p.add_argument("--earthly", action="store_true")
+    p.add_argument("--human", action="store_true")
+    p.add_argument("--declared-ready", choices=("tian_ting", "di_ting"))
+    p.add_argument(
+        "-o",
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="table setting, e.g. -o variant=mil -o cap=10 (repeatable)",
+    )
+
+
+def _option_value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def context_and_options(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The context and options objects the command-line flags describe."""
+    ctx: dict[str, Any] = {
+        "win": "self_draw" if args.self_drawn else "discard",
+        "seat_wind": args.seat,
+        "round_wind": args.round,
+    }
+    for flag, key in (
+        ("last_tile", "last_tile_of_wall"),
+        ("kong_replacement", "kong_replacement"),
+        ("double_kong_replacement", "double_kong_replacement"),
+        ("robbing_kong", "robbing_kong"),
+        ("last_of_kind", "last_of_kind"),
+        ("heavenly", "heavenly"),
+        ("earthly", "earthly"),
+        ("human", "human"),
+    ):
+        if getattr(args, flag):
+            ctx[key] = True
+    if args.discarder:
+        ctx["discarder"] = args.discarder
+    if args.dealer:
+        ctx["dealer"] = args.dealer
+    if args.streak is not None:
+        ctx["dealer_streak"] = args.streak
+    if args.declared_ready:
+        ctx["declared_ready"] = args.declared_ready
+    options: dict[str, Any] = {}
+    for item in args.option:
+        if "=" not in item:
+            raise HandError(f"An option is written NAME=VALUE, not '{item}'.")
+        k, v = item.split("=", 1)
+        options[k.strip()] = _option_value(v.strip())
+    return ctx, options
+
+
+def hand_object_from_args(
+    notation: str, args: argparse.Namespace, need_win: bool = True
+) -> dict[str, Any]:
+    """Build the interchange object from the compact notation and flags."""
+    parsed = parse_hand(notation)
+    if need_win and parsed.win_tile is None:
+        raise HandError("Mark the winning tile with '+', e.g. '123m456p789sEECC +E'.")
+    ctx, options = context_and_options(args)
+    obj: dict[str, Any] = {
+        "rules": args.rules,
+        "hand": [tile_to_str(t) for t in parsed.concealed],
+        "melds": [m.to_dict() for m in parsed.melds],
+        "flowers": [tile_to_str(t) for t in parsed.flowers],
+        "context": ctx,
+        "options": options,
+    }
+    if parsed.win_tile is not None:
+        obj["win_tile"] = tile_to_str(parsed.win_tile)
+    return obj
+
+
+def render_result(r: Result, lang: str = "en") -> str:
+    if not r.valid:
+        return f"Not a valid hand: {r.error}"
+    lines = []
+    width = max([len(p.names.get(lang, p.name)) for p in r.patterns] + [10])
+    for p in r.patterns:
+        name = p.names.get(lang, p.name) if p.names else p.name
+        times = f" x{p.count}" if p.count > 1 else ""
+        uses = f"  ({', '.join(p.uses)})" if p.uses else ""
+        lines.append(f"  {name:<{width}}  {p.value:>3}{times}{uses}")
+    lines.append(f"  {'Total':<{width}}  {r.total:>3} {r.unit}" + (" (limit)" if r.limit else ""))
+    if not r.winning:
+        lines.append("  Not a winning hand under these settings.")
+    for n in r.notes:
+        lines.append(f"  Note: {n}")
+    if r.payments:
+        lines.append("  Payments: " + ", ".join(f"{p.frm}->{p.to} {p.amount}" for p in r.payments))
+    return "\n".join(lines)
+
+
+def run_json_batch(fn: Any, stream: Any = None, out: Any = None) -> int:
+    """One JSON object per line in, one result line out; blank lines skipped;
+    a bad line gives its error object and the batch goes on."""
+    stream = stream or sys.stdin
+    out = out or sys.stdout
+    for line in stream:
+        if not line.strip():
+            continue
+        if len(line) > MAX_LINE:
+            res: dict[str, Any] = {"valid": False, "error": "The input line is longer than 1 MiB."}
+        else:
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as e:
+                res = {
+                    "valid": False,
+                    "error": f"The line is not valid JSON ({e.msg} at column {e.colno}).",
+                }
+            else:
+                try:
+                    res = fn(obj)
+                except Exception as e:  # a bug must not end the batch
+                    res = {
+                        "valid": False,
+                        "error": f"Internal error while scoring this hand: {e!r}.",
+                    }
+        out.write(json.dumps(res, ensure_ascii=False) + "\n")
+        out.flush()
+    return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    if args.json:
+        return run_json_batch(lambda obj: score(obj).to_dict())
+    if args.photo:
+        return _run_photo(args)
+    if not args.hand:
+        print(
+            "hefen score: give a hand, e.g. hefen score '123m456p789sEECC +E', or --json.",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        obj = hand_object_from_args(args.hand, args)
+    except HandError as e:
+        print(f"Not a valid hand: {e}", file=sys.stderr)
+        return 2
+    r = score(obj)
+    print(render_result(r, args.lang))
+    return 0 if r.valid else 1
+
+
+def _run_photo(args: argparse.Namespace) -> int:
+    from .. import photo
+
+    try:
+        rec = photo.recognize(args.photo)
+    except photo.PhotoError as e:
+        print(f"Could not read the photo: {e}", file=sys.stderr)
+        return 2
+    tiles = [t for t in rec.to_dict()["tiles"] if not t.endswith("h")]
+    flowers = [t for t in rec.to_dict()["tiles"] if t.endswith("h")]
+    print("Recognised: " + " ".join(rec.to_dict()["tiles"]))
+    win = args.win or (tiles[-1] if tiles else None)
+    if win is None or win not in tiles:
+        print(
+            "The winning tile is not among the recognised tiles; give it with --win.",
+            file=sys.stderr,
+        )
+        return 2
+    tiles.remove(win)
+    try:
+        ctx, options = context_and_options(args)
+    except HandError as e:
+        print(f"Not a valid hand: {e}", file=sys.stderr)
+        return 2
+    obj = {
+        "rules": args.rules,
+        "hand": tiles,
+        "melds": [],
+        "win_tile": win,
+        "flowers": flowers,
+        "context": ctx,
+        "options": options,
+    }
+    r = score(obj)
+    print(render_result(r, args.lang))
+    return 0 if r.valid else 1
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "score",
+        help="score a hand",
+        description=(
+            "Score a hand written in the compact notation, e.g.\n"
+            "  hefen score '123m456p789sEECC [EEE] +E' --self-drawn\n"
+            "or read interchange objects, one per line, with --json."
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("hand", nargs="?", help="the hand in compact notation (see docs/notation.md)")
+    p.add_argument("--json", action="store_true", help="read JSON objects from stdin, one per line")
+    p.add_argument("--photo", help="recognise the tiles in a photo, then score them")
+    p.add_argument("--win", help="with --photo: the winning tile (default: the last tile found)")
+    p.add_argument(
+        "--lang", choices=("en", "zh", "hi"), default="en", help="pattern names language"
+    )
+    add_context_flags(p)
+    p.set_defaults(func=_run)
