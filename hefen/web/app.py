@@ -9,6 +9,7 @@ vanilla JavaScript under ``static/``.
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -19,11 +20,12 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from hefen import svg
-from hefen.web import i18n, rulesets
+from hefen.web import i18n, rulesets, tables
 from hefen.web.models import ErrorOut, ScoreRequest, ScoreResult
 
 __all__ = ["MAX_BODY", "create_app"]
@@ -164,15 +166,20 @@ class Pages:
         return response
 
 
-def create_app(database_url: str | None = None) -> FastAPI:
+def create_app(database_url: str | None = None, *, store: Any = None) -> FastAPI:
     """The web application. ``database_url`` goes to the table library
-    (None: its default, SQLite unless ``HEFEN_DATABASE_URL`` says otherwise)."""
+    (None: its default, SQLite unless ``HEFEN_DATABASE_URL`` says otherwise);
+    ``store`` is an already open :class:`hefen.table.TableStore` to use instead.
+    The database is opened on first use."""
     app = FastAPI(
         title="hefen",
         summary="Mahjong scoring and shared score tables (MCR, Hong Kong, Taiwanese).",
         version="0.1.0",
     )
     app.state.database_url = database_url
+    app.state.store = store
+    app.state.store_lock = threading.Lock()
+    app.state.hub = tables.Hub()
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     pages = Pages()
     app.state.pages = pages
@@ -221,10 +228,21 @@ def create_app(database_url: str | None = None) -> FastAPI:
         return pages.render(request, "home.html")
 
     @app.get("/calc", response_class=HTMLResponse, include_in_schema=False)
-    def calculator(request: Request, rules: str = "mcr") -> Response:
+    async def calculator(request: Request, rules: str = "mcr", table: str = "") -> Response:
+        if table:
+            store = await run_in_threadpool(tables.store_of, request.app)
+            try:
+                state = await run_in_threadpool(tables.load, store, table)
+            except StarletteHTTPException:
+                return RedirectResponse("/calc")
+            data = tables.state_dict(state)
+            return pages.render(request, "calc.html", **calc_context(state.ruleset, data))
         if rules not in rulesets.RULESETS:
             return RedirectResponse("/calc")
         return pages.render(request, "calc.html", **calc_context(rules))
+
+    app.include_router(tables.router)
+    tables.table_pages(app)
 
     @app.get("/healthz", include_in_schema=False)
     def health() -> dict[str, str]:

@@ -12,7 +12,7 @@ cookie, the browser's ``Accept-Language``, English.
 from __future__ import annotations
 
 import gettext
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from babel.core import negotiate_locale
@@ -36,7 +36,7 @@ LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "messages"
 
 
-@lru_cache(maxsize=None)
+@cache
 def translations(lang: str) -> gettext.NullTranslations:
     """The compiled catalog of ``lang`` (English: the identity)."""
     if lang == DEFAULT or lang not in LANGS:

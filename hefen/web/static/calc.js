@@ -97,10 +97,28 @@
     $("count").textContent = fmt(M.tiles, { n: held() + (st.win ? 1 : 0), need: need() + 1 });
   }
 
+  function tableSeats() {
+    const winner = parseInt($("t_winner").value, 10);
+    const discarder = currentWin() === "discard" ? parseInt($("t_discarder").value, 10) : null;
+    return { winner: winner, discarder: discarder };
+  }
   function readContext() {
     const ctx = {};
     const on = document.querySelector('#win-kind [aria-checked="true"]');
     ctx.win = on ? on.dataset.win : "discard";
+    if (data.table) {  // the table knows the winds, the dealer and the streak
+      const t = data.table, s = tableSeats(), winds = t.next.seat_winds;
+      ctx.seat_wind = winds[s.winner];
+      ctx.round_wind = t.next.round_wind;
+      ctx.dealer = winds[t.next.dealer];
+      if (st.rules === "tw") ctx.dealer_streak = t.next.dealer_streak;
+      if (s.discarder !== null) ctx.discarder = winds[s.discarder];
+      document.querySelectorAll("#switches input[data-switch]").forEach((el) => {
+        if (el.checked && visible(el)) ctx[el.dataset.switch] = true;
+      });
+      if (st.rules === "tw" && $("declared_ready").value) ctx.declared_ready = $("declared_ready").value;
+      return ctx;
+    }
     ctx.seat_wind = $("seat_wind").value;
     ctx.round_wind = $("round_wind").value;
     const disc = $("discarder").value;
@@ -142,6 +160,7 @@
     });
     document.querySelectorAll("#win-kind button").forEach(() => {});
     $("discarder").closest("label").hidden = currentWin() !== "discard";
+    if (data.table) $("t_discarder").closest("label").hidden = currentWin() !== "discard";
   }
   function currentWin() {
     const on = document.querySelector('#win-kind [aria-checked="true"]');
@@ -294,6 +313,25 @@
     st.hand = []; st.melds = []; st.win = null; st.flowers = [];
     changed();
   });
+  if (data.table) {
+    const code = data.table.code;
+    let mine = {};
+    try { mine = JSON.parse(localStorage.getItem("hefen.table." + code) || "{}"); } catch (e) { mine = {}; }
+    if (mine.seat !== undefined) $("t_winner").value = String(mine.seat);
+    $("btn-record").addEventListener("click", async () => {
+      if (!st.last) return;
+      const s = tableSeats();
+      const token = (mine.token !== undefined && [s.winner, s.discarder].includes(mine.seat)) ? mine.token : (mine.host || mine.token);
+      const r = await fetch("/api/tables/" + code + "/hands", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: "Bearer " + (token || "") },
+        body: JSON.stringify({ winner: s.winner, discarder: s.discarder, hand: st.last.hand }),
+      });
+      const res = await r.json().catch(() => ({}));
+      if (!r.ok) { flash(res.error || r.statusText); return; }
+      location.href = "/t/" + code;
+    });
+  }
   window.hefenCalc = { state: st, handObject: handObject, setContext: (ctx) => {
     for (const k of ["seat_wind", "round_wind", "dealer", "discarder"]) if (k in ctx) $(k).value = ctx[k];
     changed();

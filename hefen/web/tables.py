@@ -1,0 +1,475 @@
+"""Shared score tables on the web: the JSON API, the live WebSocket feed and
+the table pages, on top of :mod:`hefen.table`.
+
+Tokens travel in ``Authorization: Bearer <token>``. The table library lets
+any token of a table record, undo and correct hands; the web adds the
+seat rule: a win is recorded by the winner's or the discarder's seat (or
+the host), a seat is freed by its own player (or the host). A token that
+does not belong to the table, or acts for another seat, gets 403.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import threading
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+
+from hefen.web import rulesets
+from hefen.web.models import ErrorOut
+
+__all__ = ["Hub", "router", "table_pages"]
+
+bearer = HTTPBearer(auto_error=False, description="The host's or a seat's table token.")
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorOut, "description": "The table cannot do this"},
+    403: {"model": ErrorOut, "description": "Missing token, or not this seat's token"},
+    404: {"model": ErrorOut, "description": "No such table"},
+    409: {"model": ErrorOut, "description": "The seat is taken"},
+    422: {"model": ErrorOut, "description": "Malformed request"},
+}
+
+
+# --------------------------------------------------------------------- models
+class CreateTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    ruleset: Literal["mcr", "hk", "tw"]
+    names: list[str | None] = Field(default_factory=list, max_length=4)
+    options: dict[str, Any] = Field(default_factory=dict)
+    dealer_keeps_on_draw: bool = True
+
+
+class JoinSeat(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seat: int = Field(ge=0, le=3)
+    name: str | None = None
+
+
+class SeatOnly(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seat: int = Field(ge=0, le=3)
+
+
+class RecordWin(BaseModel):
+    """A win: give ``hand`` (an interchange object, scored with the table's
+    context and settings) or ``value`` (points, fan or tai entered directly)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    winner: int = Field(ge=0, le=3)
+    discarder: int | None = Field(None, ge=0, le=3, description="None: self-draw")
+    hand: dict[str, Any] | None = None
+    value: int | None = Field(None, ge=0)
+
+
+class Undo(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    hand_id: int | None = None
+
+
+class TableOut(BaseModel):
+    """The table state (``hefen.table.TableState.to_dict()``)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    code: str
+    ruleset: str
+    settings: dict[str, Any]
+    seats: list[dict[str, Any]]
+    hands: list[dict[str, Any]]
+    balances: list[int | float]
+    next: dict[str, Any]
+    version: int
+
+
+class CreatedOut(BaseModel):
+    code: str
+    host_token: str
+    join_url: str
+    table: TableOut
+
+
+class JoinedOut(BaseModel):
+    code: str
+    seat: int
+    token: str
+    table: TableOut
+
+
+class WhoAmI(BaseModel):
+    host: bool
+    seat: int | None
+
+
+class HandOut(BaseModel):
+    hand: dict[str, Any]
+    table: TableOut
+
+
+# ------------------------------------------------------------------------ hub
+class Hub:
+    """The open WebSocket connections of each table; pushes the state on change."""
+
+    def __init__(self) -> None:
+        self.rooms: dict[str, set[WebSocket]] = {}
+        self.lock = threading.Lock()
+
+    def add(self, code: str, ws: WebSocket) -> None:
+        with self.lock:
+            self.rooms.setdefault(code, set()).add(ws)
+
+    def remove(self, code: str, ws: WebSocket) -> None:
+        with self.lock:
+            room = self.rooms.get(code)
+            if room:
+                room.discard(ws)
+                if not room:
+                    del self.rooms[code]
+
+    async def broadcast(self, code: str, message: dict[str, Any]) -> None:
+        with self.lock:
+            targets = list(self.rooms.get(code, ()))
+        if not targets:
+            return
+
+        async def send(ws: WebSocket) -> None:
+            try:
+                await ws.send_json(message)
+            except Exception:  # noqa: BLE001 - a closed phone: forget it
+                self.remove(code, ws)
+
+        await asyncio.gather(*(send(ws) for ws in targets))
+
+
+# ------------------------------------------------------------------- helpers
+def get_store(request: Request) -> Any:
+    return store_of(request.app)
+
+
+def store_of(app: FastAPI) -> Any:
+    store = getattr(app.state, "store", None)
+    if store is None:
+        with app.state.store_lock:
+            store = getattr(app.state, "store", None)
+            if store is None:
+                from hefen.table import open_store
+
+                store = open_store(app.state.database_url)
+                app.state.store = store
+    return store
+
+
+def table_error(exc: Exception, status: int = 400) -> HTTPException:
+    return HTTPException(status, str(exc))
+
+
+def load(store: Any, code: str) -> Any:
+    from hefen.table import TableError
+
+    try:
+        return store.get(code)
+    except TableError as exc:
+        raise table_error(exc, 404) from exc
+
+
+def token_of(creds: HTTPAuthorizationCredentials | None) -> str:
+    if creds is None or not creds.credentials:
+        raise HTTPException(403, "This action needs your table token")
+    return creds.credentials
+
+
+def actor_of(store: Any, state: Any, token: str) -> Any:
+    from hefen.table import TableError
+    from hefen.table.core import authorize
+
+    try:
+        return authorize(state, token)
+    except TableError as exc:
+        raise table_error(exc, 403) from exc
+
+
+def state_dict(state: Any) -> dict[str, Any]:
+    data: dict[str, Any] = state.to_dict()
+    return data
+
+
+async def changed(request: Request, state: Any) -> dict[str, Any]:
+    data = state_dict(state)
+    await request.app.state.hub.broadcast(state.code, {"type": "table", "table": data})
+    return data
+
+
+def join_url(request: Request, code: str) -> str:
+    return str(request.url_for("table_page", code=code))
+
+
+Store = Annotated[Any, Depends(get_store)]
+Creds = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+
+# ------------------------------------------------------------------------ API
+router = APIRouter(prefix="/api/tables", tags=["tables"], responses=ERRORS)
+
+
+@router.post("", status_code=201, response_model=CreatedOut)
+async def create_table(body: CreateTable, request: Request, store: Store) -> Any:
+    """Open a table; the answer holds the join code and the host's secret token."""
+    from hefen.table import TableError
+
+    try:
+        options = rulesets.clean_options(body.ruleset, body.options)
+        created = await run_in_threadpool(
+            store.create_table,
+            body.ruleset,
+            options=options,
+            names=body.names or None,
+            dealer_keeps_on_draw=body.dealer_keeps_on_draw,
+        )
+    except (TableError, ValueError) as exc:
+        raise table_error(exc) from exc
+    return {
+        "code": created.code,
+        "host_token": created.host_token,
+        "join_url": join_url(request, created.code),
+        "table": state_dict(created.state),
+    }
+
+
+@router.get("/{code}", response_model=TableOut)
+async def get_table(code: str, store: Store) -> Any:
+    """The table: seats, settings, history, balances and the next hand's position."""
+    return state_dict(await run_in_threadpool(load, store, code))
+
+
+@router.get("/{code}/whoami", response_model=WhoAmI)
+async def whoami(
+    code: str,
+    store: Store,
+    creds: Creds,
+) -> Any:
+    """Whom the token belongs to: the host, or a seat."""
+    state = await run_in_threadpool(load, store, code)
+    actor = actor_of(store, state, token_of(creds))
+    return {"host": actor.host, "seat": actor.seat}
+
+
+@router.post("/{code}/join", response_model=JoinedOut)
+async def join_seat(code: str, body: JoinSeat, request: Request, store: Store) -> Any:
+    """Take a free seat; the answer holds that seat's secret token."""
+    from hefen.table import TableError
+
+    state = await run_in_threadpool(load, store, code)
+    if state.seats[body.seat].joined:
+        raise HTTPException(
+            409, f"Seat {body.seat} ({state.seats[body.seat].name}) is already taken"
+        )
+    try:
+        joined = await run_in_threadpool(store.join, state.code, body.seat, body.name or None)
+    except TableError as exc:
+        raise table_error(exc, 409 if "taken" in str(exc) else 400) from exc
+    table = await changed(request, joined.state)
+    return {"code": joined.code, "seat": joined.seat, "token": joined.token, "table": table}
+
+
+@router.post("/{code}/release", response_model=TableOut)
+async def release_seat(
+    code: str,
+    body: SeatOnly,
+    request: Request,
+    store: Store,
+    creds: Creds,
+) -> Any:
+    """Free a seat: by its own player or the host."""
+    from hefen.table import TableError
+
+    token = token_of(creds)
+    state = await run_in_threadpool(load, store, code)
+    actor = actor_of(store, state, token)
+    if not actor.host and actor.seat != body.seat:
+        raise HTTPException(403, "Only the seat's own player or the host can free this seat")
+    try:
+        new = await run_in_threadpool(store.release_seat, state.code, token, body.seat)
+    except TableError as exc:
+        raise table_error(exc) from exc
+    return await changed(request, new)
+
+
+@router.post("/{code}/hands", status_code=201, response_model=HandOut)
+async def record_win(
+    code: str,
+    body: RecordWin,
+    request: Request,
+    store: Store,
+    creds: Creds,
+) -> Any:
+    """Record the next hand as a win, by the winner's or discarder's seat or the host."""
+    from hefen.table import TableError
+
+    token = token_of(creds)
+    state = await run_in_threadpool(load, store, code)
+    actor = actor_of(store, state, token)
+    if not actor.host and actor.seat not in (body.winner, body.discarder):
+        raise HTTPException(403, "Only the winner, the discarder or the host can record this win")
+    try:
+        record = await run_in_threadpool(
+            lambda: store.record_win(
+                state.code,
+                token,
+                winner=body.winner,
+                discarder=body.discarder,
+                hand=body.hand,
+                value=body.value,
+            )
+        )
+        new = await run_in_threadpool(store.get, state.code)
+    except TableError as exc:
+        raise table_error(exc) from exc
+    return {"hand": record.to_dict(), "table": await changed(request, new)}
+
+
+@router.post("/{code}/draw", status_code=201, response_model=HandOut)
+async def record_draw(
+    code: str,
+    request: Request,
+    store: Store,
+    creds: Creds,
+) -> Any:
+    """Record the next hand as drawn (any seat of the table)."""
+    from hefen.table import TableError
+
+    token = token_of(creds)
+    state = await run_in_threadpool(load, store, code)
+    actor_of(store, state, token)
+    try:
+        record = await run_in_threadpool(store.record_draw, state.code, token)
+        new = await run_in_threadpool(store.get, state.code)
+    except TableError as exc:
+        raise table_error(exc) from exc
+    return {"hand": record.to_dict(), "table": await changed(request, new)}
+
+
+@router.post("/{code}/undo", response_model=HandOut)
+async def undo(
+    code: str,
+    request: Request,
+    store: Store,
+    creds: Creds,
+    body: Undo | None = None,
+) -> Any:
+    """Undo the latest hand (it stays in the audit trail)."""
+    from hefen.table import TableError
+
+    token = token_of(creds)
+    state = await run_in_threadpool(load, store, code)
+    actor_of(store, state, token)
+    try:
+        record = await run_in_threadpool(
+            store.undo, state.code, token, body.hand_id if body else None
+        )
+        new = await run_in_threadpool(store.get, state.code)
+    except TableError as exc:
+        raise table_error(exc) from exc
+    return {"hand": record.to_dict(), "table": await changed(request, new)}
+
+
+@router.get(
+    "/{code}/qr.svg",
+    response_class=Response,
+    responses={200: {"content": {"image/svg+xml": {}}, "description": "QR code of the join link"}},
+)
+async def qr_code(code: str, request: Request, store: Store) -> Response:
+    """The join link as a QR code (SVG)."""
+    state = await run_in_threadpool(load, store, code)
+    return Response(qr_svg(join_url(request, state.code)), media_type="image/svg+xml")
+
+
+def qr_svg(text: str) -> str:
+    """``text`` as a QR code in SVG, drawn by the ``qrcode`` package."""
+    import qrcode
+    import qrcode.image.svg
+
+    img = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathFillImage, box_size=10, border=2)
+    buf = io.BytesIO()
+    img.save(buf)
+    return buf.getvalue().decode()
+
+
+# ------------------------------------------------------------------ websocket
+async def table_feed(websocket: WebSocket, code: str) -> None:
+    """Live updates of one table: the state now, then again after every change."""
+    app = websocket.app
+    store = await run_in_threadpool(store_of, app)
+    try:
+        state = await run_in_threadpool(load, store, code)
+    except HTTPException:
+        await websocket.close(code=4404)
+        return
+    await websocket.accept()
+    hub: Hub = app.state.hub
+    hub.add(state.code, websocket)
+    try:
+        await websocket.send_json({"type": "table", "table": state_dict(state)})
+        while True:
+            text = await websocket.receive_text()
+            if text == "ping":
+                await websocket.send_json({"type": "pong"})
+    except WebSocketDisconnect:
+        pass
+    finally:
+        hub.remove(state.code, websocket)
+        with contextlib.suppress(Exception):
+            await websocket.close()
+
+
+# ---------------------------------------------------------------------- pages
+def table_pages(app: FastAPI) -> None:
+    """Register the table pages and the WebSocket route on ``app``."""
+    pages = app.state.pages
+    app.add_api_websocket_route("/ws/tables/{code}", table_feed)
+
+    @app.get("/tables/new", response_class=HTMLResponse, include_in_schema=False)
+    def new_table(request: Request, ruleset: str = "mcr") -> HTMLResponse:
+        return pages.render(
+            request,
+            "table_new.html",
+            ruleset=ruleset if ruleset in rulesets.RULESETS else "mcr",
+            options=rulesets.OPTIONS,
+        )
+
+    @app.get("/t", include_in_schema=False)
+    def find_table(code: str = "") -> Response:
+        from hefen.table import TableError, normalize_code
+
+        try:
+            return RedirectResponse(f"/t/{normalize_code(code)}", status_code=303)
+        except TableError:
+            return RedirectResponse("/?bad_code=1", status_code=303)
+
+    @app.get("/t/{code}", response_class=HTMLResponse, include_in_schema=False, name="table_page")
+    async def table_page(code: str, request: Request) -> Response:
+        store = await run_in_threadpool(store_of, request.app)
+        try:
+            state = await run_in_threadpool(load, store, code)
+        except HTTPException:
+            return pages.render(request, "table_missing.html", code=code)
+        if state.code != code:
+            return RedirectResponse(f"/t/{state.code}", status_code=303)
+        return pages.render(
+            request,
+            "table.html",
+            table=state_dict(state),
+            qr=qr_svg(join_url(request, state.code)),
+            join=join_url(request, state.code),
+        )
