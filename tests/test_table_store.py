@@ -262,6 +262,7 @@ def test_concurrent_writers_never_lose_or_duplicate(store: TableStore) -> None:
     state = store.get(code)
     assert len(state.hands) == 20 and [h.number for h in state.hands] == list(range(1, 21))
     assert [e.seq for e in store.events(code)] == list(range(1, 26))
+    assert store.version(code) == 25 == state.version
     assert sum(state.balances) == 0
 
 

@@ -16,6 +16,7 @@ Public API (stable; see ``docs/table.md`` for the rules behind it)::
     store.correct(t.code, t.host_token, rec.id, winner=2, discarder=3, value=5)
     store.change_settings(t.code, t.host_token, options={"per_tai": 20})
     state = store.get(t.code)                 # TableState: seats, hands, balances, next
+    store.version(t.code)                     # cheap int to poll; changes iff the table did
     store.events(t.code)                      # the audit trail (list[Event])
     store.export_csv(t.code); store.export_json(t.code)
 

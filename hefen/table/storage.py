@@ -243,6 +243,22 @@ class TableStore:
             _, events = self._load(conn, code)
         return core.fold(events)
 
+    def version(self, code: Any) -> int:
+        """The ``seq`` of the table's last event: cheap to poll, changes iff the table did."""
+        code = normalize_code(code)
+        with self.engine.connect() as conn:
+            table_id = conn.execute(
+                sa.select(tables_table.c.id).where(tables_table.c.code == code)
+            ).scalar_one_or_none()
+            if table_id is None:
+                raise TableError(f"There is no table with the code {code}.")
+            seq = conn.execute(
+                sa.select(sa.func.max(events_table.c.seq)).where(
+                    events_table.c.table_id == table_id
+                )
+            ).scalar_one()
+        return int(seq)
+
     def events(self, code: Any) -> list[Event]:
         """The table's full event log, oldest first (the audit trail)."""
         code = normalize_code(code)
