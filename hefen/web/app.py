@@ -25,7 +25,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from hefen import svg
-from hefen.web import i18n, rulesets, tables
+from hefen.web import i18n, rules_page, rulesets, tables
 from hefen.web.models import ErrorOut, ScoreRequest, ScoreResult
 
 __all__ = ["MAX_BODY", "create_app"]
@@ -150,11 +150,16 @@ class Pages:
             )
             self.envs[lang] = env
 
+    def language(self, request: Request) -> str:
+        return i18n.pick_language(
+            request.query_params.get("lang"),
+            request.cookies.get(i18n.COOKIE),
+            request.headers.get("accept-language"),
+        )
+
     def render(self, request: Request, name: str, **ctx: Any) -> HTMLResponse:
         query = request.query_params.get("lang")
-        lang = i18n.pick_language(
-            query, request.cookies.get(i18n.COOKIE), request.headers.get("accept-language")
-        )
+        lang = self.language(request)
         env = self.envs[lang]
         links = {code: str(request.url.include_query_params(lang=code)) for code in i18n.LANGS}
         html = env.get_template(name).render(
@@ -241,8 +246,39 @@ def create_app(database_url: str | None = None, *, store: Any = None) -> FastAPI
             return RedirectResponse("/calc")
         return pages.render(request, "calc.html", **calc_context(rules))
 
+    @app.get("/rules/{ruleset}", response_class=HTMLResponse, include_in_schema=False)
+    async def rules(request: Request, ruleset: str, table: str = "") -> Response:
+        if ruleset not in rulesets.RULESETS:
+            return RedirectResponse("/rules/mcr")
+        data = None
+        settings = rulesets.default_options(ruleset)
+        if table:
+            store = await run_in_threadpool(tables.store_of, request.app)
+            try:
+                state = await run_in_threadpool(tables.load, store, table)
+            except StarletteHTTPException:
+                state = None
+            if state is not None and state.ruleset == ruleset:
+                data = tables.state_dict(state)
+                settings = {**settings, **data["settings"]["options"]}
+        lang = pages.language(request)
+        return pages.render(
+            request,
+            "rules.html",
+            rules=ruleset,
+            table=data,
+            settings=settings,
+            options=rulesets.OPTIONS[ruleset],
+            units=rulesets.UNITS,
+            rows=rules_page.pattern_rows(ruleset, lang, settings),
+        )
+
     app.include_router(tables.router)
     tables.table_pages(app)
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> Response:
+        return Response(svg.tile("C", 32), media_type="image/svg+xml")
 
     @app.get("/healthz", include_in_schema=False)
     def health() -> dict[str, str]:
