@@ -4,6 +4,7 @@ entered directly."""
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 from collections.abc import Iterator
 from pathlib import Path
@@ -51,8 +52,10 @@ def _engine_for(ruleset: str) -> None:
 
     if not hasattr(hefen, "score"):
         pytest.skip("hefen.score (the scoring engine) is not available")
-    if ruleset != "mcr" and importlib.util.find_spec(f"hefen.{ruleset}") is None:
-        pytest.skip(f"the {ruleset} scorer (hefen.{ruleset}) is not available yet")
+    if importlib.util.find_spec(f"hefen.{ruleset}") is None or not hasattr(
+        importlib.import_module(f"hefen.{ruleset}"), "score"
+    ):
+        pytest.skip(f"the {ruleset} scorer (hefen.{ruleset}.score) is not available yet")
 
 
 @pytest.fixture

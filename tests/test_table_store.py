@@ -81,6 +81,10 @@ def test_create_join_and_tokens(store: TableStore) -> None:
     other = store.join(t.code, 2, "Cy")
     with pytest.raises(TableError, match="own player or the host"):
         store.release_seat(t.code, other.token, 1)
+    with pytest.raises(TableError, match="own player or the host can rename"):
+        store.rename_seat(t.code, other.token, 1, "Boo")
+    assert store.rename_seat(t.code, j.token, 1, "Bob").seats[1].name == "Bob"
+    assert store.rename_seat(t.code, t.host_token, 2, "Cyd").seats[2].name == "Cyd"
     state = store.release_seat(t.code, j.token, 1)
     assert not state.seats[1].joined
     with pytest.raises(TableError, match="does not belong"):
@@ -280,6 +284,17 @@ def test_default_database_url(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -
     finally:
         s.close()
     assert (tmp_path / "xdg" / "hefen" / "hefen.sqlite3").exists()
+
+
+def test_in_memory_store_is_shared_across_threads() -> None:
+    s = open_store("sqlite://")
+    code = s.create_table("mcr").code
+    seen: list[str] = []
+    t = threading.Thread(target=lambda: seen.append(s.get(code).ruleset))
+    t.start()
+    t.join()
+    assert seen == ["mcr"]
+    s.close()
 
 
 def test_reopen_is_idempotent(tmp_path: Path) -> None:

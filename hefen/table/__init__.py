@@ -28,7 +28,8 @@ Seats are numbered 0–3 in turn order; seat ``i`` starts with wind
 Tokens: the creator gets the host token; each joined seat gets its own.
 Any token of the table may record, undo and correct hands (the event names
 who did it); only the host changes settings; a seat is freed by its own
-player or the host. Reading (``get``, ``events``, exports) needs only the
+player or the host (``release_seat``), and renamed likewise
+(``rename_seat``). Reading (``get``, ``events``, exports) needs only the
 join code.
 
 Every failure is a :class:`TableError` with one clear sentence, raised

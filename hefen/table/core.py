@@ -37,6 +37,7 @@ EVENT_KINDS: tuple[str, ...] = (
     "table_created",
     "player_joined",
     "seat_released",
+    "player_renamed",
     "settings_changed",
     "hand_recorded",
     "hand_undone",
@@ -263,6 +264,8 @@ def fold(events: Sequence[Event]) -> TableState:
             hashes[q["seat"]] = q["token_hash"]
         elif ev.kind == "seat_released":
             hashes[q["seat"]] = None
+        elif ev.kind == "player_renamed":
+            names[q["seat"]] = q["name"]
         elif ev.kind == "settings_changed":
             settings = _settings_from(ruleset, q["settings"])
         elif ev.kind == "hand_recorded":
@@ -437,6 +440,13 @@ def plan_release(state: TableState, actor: Actor, seat: Any) -> dict[str, Any]:
     if not state.seats[seat].joined:
         raise TableError(f"Seat {seat} is not taken.")
     return {"seat": seat}
+
+
+def plan_rename(state: TableState, actor: Actor, seat: Any, name: Any) -> dict[str, Any]:
+    seat = check_seat(seat)
+    if not actor.host and actor.seat != seat:
+        raise TableError("Only the seat's own player or the host can rename this seat.")
+    return {"seat": seat, "name": check_name(name)}
 
 
 def plan_settings(

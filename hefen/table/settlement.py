@@ -67,9 +67,9 @@ def hk_multiplier(fan: int, *, half_spicy: bool = False) -> int:
     if fan < 0:
         raise TableError("A hand cannot have negative fan.")
     if not half_spicy or fan <= 4:
-        return 2**fan
+        return 1 << fan
     extra = fan - 4
-    value = 16 * 2 ** (extra // 2)
+    value = 16 << (extra // 2)
     return value * 3 // 2 if extra % 2 else value
 
 

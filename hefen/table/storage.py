@@ -80,9 +80,15 @@ def default_database_url() -> str:
 
 def create_db_engine(url: str, **kwargs: Any) -> Engine:
     """An engine for ``url``; SQLite files get WAL, a busy timeout and full sync."""
+    memory = url.startswith("sqlite") and (
+        url in ("sqlite://", "sqlite+pysqlite://") or ":memory:" in url
+    )
+    if memory and "poolclass" not in kwargs:
+        # one shared in-memory database for every thread (tests, throw-away tables)
+        kwargs["poolclass"] = sa.pool.StaticPool
+        kwargs.setdefault("connect_args", {}).setdefault("check_same_thread", False)
     engine = sa.create_engine(url, **kwargs)
     if engine.dialect.name == "sqlite":
-        memory = url in ("sqlite://", "sqlite:///:memory:") or ":memory:" in url
 
         @sa.event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -347,6 +353,16 @@ class TableStore:
         def plan(state: TableState) -> tuple[str, dict[str, Any], str]:
             actor = core.authorize(state, token)
             return "seat_released", core.plan_release(state, actor, seat), actor.label
+
+        state, _ = self._append(code, plan)
+        return state
+
+    def rename_seat(self, code: Any, token: str, seat: int, name: str) -> TableState:
+        """Change a seat's player name; by the seat's player or the host."""
+
+        def plan(state: TableState) -> tuple[str, dict[str, Any], str]:
+            actor = core.authorize(state, token)
+            return "player_renamed", core.plan_rename(state, actor, seat, name), actor.label
 
         state, _ = self._append(code, plan)
         return state
