@@ -371,11 +371,17 @@ class Hand:
         need = self.size
         with_win = held + (1 if self.win_tile is not None and not flower_win else 0)
         if held != need:
-            total_need = need + (1 if self.win_tile is not None else 0)
+            total_need = need + (1 if self.win_tile is not None and not flower_win else 0)
             raise HandError(
                 f"The hand has {with_win} tiles (a kong counting as three) "
                 f"where {self.rules.upper()} needs {total_need}"
-                + (" with the winning tile." if self.win_tile is not None else ".")
+                + (
+                    " beside the winning bonus tile."
+                    if flower_win
+                    else " with the winning tile."
+                    if self.win_tile is not None
+                    else "."
+                )
             )
         c = self.counts()
         for t, n in enumerate(c):
