@@ -215,6 +215,18 @@
     showResult(obj, res);
   }
 
+  // "123m" → 1m 2m 3m, "EEE" → E E E, "1h" → 1h; null when not tile notation
+  function parseSet(text) {
+    const out = [];
+    let digits = "";
+    for (const ch of text) {
+      if (/[1-9]/.test(ch)) digits += ch;
+      else if ("mpsh".includes(ch) && digits) { for (const d of digits) out.push(d + ch); digits = ""; }
+      else if ("ESWNCFP".includes(ch) && !digits) out.push(ch);
+      else return null;
+    }
+    return digits || !out.length || out.some((t) => !ORDER.includes(t)) ? null : out;
+  }
   function patternName(p) {
     return (p.names && p.names[lang]) || p.name;
   }
@@ -248,7 +260,15 @@
       if (p.uses && p.uses.length) {
         const u = document.createElement("div");
         u.className = "uses";
-        u.textContent = p.uses.join(" · ");
+        for (const set of p.uses) {
+          const tiles = parseSet(set);
+          const g = document.createElement("span");
+          g.className = "set";
+          g.title = set;
+          if (tiles) g.innerHTML = tiles.map((t) => svgOf(t)).join("");
+          else g.textContent = set;
+          u.appendChild(g);
+        }
         li.appendChild(u);
       }
       list.appendChild(li);

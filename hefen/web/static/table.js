@@ -109,8 +109,8 @@
         o.textContent = s.name + " (" + M.winds[windOf(i)] + ")";
         sel.appendChild(o);
       });
-      if (keep !== "") sel.value = keep;
-      else if (id === "winner" && mine.seat !== undefined) sel.value = String(mine.seat);
+      if (id === "winner" && !sel.dataset.touched && mine.seat !== undefined) sel.value = String(mine.seat);
+      else if (keep !== "") sel.value = keep;
     }
     const hist = $("history");
     hist.textContent = "";
@@ -161,6 +161,7 @@
     const res = await act("/hands", { winner: winner, discarder: discarder, value: value }, [winner, discarder]);
     if (res) $("value").value = "";
   });
+  $("winner").addEventListener("change", () => { $("winner").dataset.touched = "1"; });
   $("btn-draw").addEventListener("click", () => act("/draw", {}, [mine.seat]));
   $("btn-undo").addEventListener("click", () => act("/undo", {}, [mine.seat]));
 
