@@ -191,8 +191,11 @@ def _run(args: argparse.Namespace) -> int:
         print(f"Not a valid hand: {e}", file=sys.stderr)
         return 2
     r = score(obj)
+    if not r.valid:
+        print(f"Not a valid hand: {r.error}", file=sys.stderr)
+        return 2
     print(render_result(r, args.lang))
-    return 0 if r.valid else 1
+    return 0
 
 
 def _run_photo(args: argparse.Namespace) -> int:

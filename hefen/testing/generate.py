@@ -89,6 +89,8 @@ def _template(rng: random.Random) -> tuple[list[tuple[str, int]], int]:
     """Whole hands for the rarest patterns."""
     s, s2, s3 = rng.sample(SUITS, 3)
     k = rng.randrange(14)
+    if k == 13 and rng.random() < 0.7:
+        k = 12
     if k == 0:  # pure terminal chows
         return [("chow", s), ("chow", s), ("chow", s + 6), ("chow", s + 6)], s + 4
     if k == 1:  # three-suited terminal chows
@@ -154,7 +156,13 @@ def _template(rng: random.Random) -> tuple[list[tuple[str, int]], int]:
     if k == 11:  # all honors
         ts = rng.sample(range(27, 34), 5)
         return [("pung", t) for t in ts[:4]], ts[4]
-    # chicken-ish: mixed chows and pungs with no relation
+    if k == 12:  # chicken-ish: unrelated chows and a simple pung, an honour pair
+        r1 = rng.randrange(7)
+        r2 = (r1 + rng.choice((2, 4))) % 7
+        sets = [("chow", s + r1), ("chow", s2 + r2), ("pung", s3 + 1 + rng.randrange(7))]
+        sets.append(("chow", s3 + (r1 + 3) % 7))
+        return sets, rng.choice(list(WINDS) + list(DRAGONS))
+    # mixed chows and pungs with no particular relation
     return [
         ("chow", s + rng.randrange(7)),
         ("chow", s2 + rng.randrange(7)),
