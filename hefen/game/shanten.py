@@ -1,0 +1,139 @@
+"""A small, fast shanten counter for the engine's bots.
+
+``shanten(counts, sets_needed)`` is the number of tile exchanges a hand is
+away from being ready (0 = ready, -1 = complete), over the standard form of
+``sets_needed`` sets and a pair; :func:`shanten_any` adds seven pairs and
+thirteen orphans (MCR and Hong Kong, a concealed 13-tile hand only).
+
+Each suit is searched on its own (cached by its nine counts) for the Pareto
+set of (sets, partial sets, pair) it can give; the suits are then combined.
+When ``hefen.analysis`` lands it gives the fuller picture (knitted forms,
+wait kinds); the bots use it where it is installed (see :mod:`.bots`).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..tiles import NUM_KINDS, ORPHANS
+
+__all__ = ["shanten", "shanten_any", "useful_tiles"]
+
+Option = tuple[int, int, int]  # (sets, partial sets, pair 0/1)
+
+
+def _pareto(options: set[Option]) -> tuple[Option, ...]:
+    keep = []
+    for o in options:
+        if not any(p != o and p[0] >= o[0] and p[1] >= o[1] and p[2] >= o[2] for p in options):
+            keep.append(o)
+    return tuple(sorted(keep))
+
+
+@lru_cache(maxsize=1 << 17)
+def _suit(counts: tuple[int, ...]) -> tuple[Option, ...]:
+    """Pareto-best (sets, partials, pair) splits of one suit's nine counts."""
+    i = 0
+    while i < 9 and counts[i] == 0:
+        i += 1
+    if i == 9:
+        return ((0, 0, 0),)
+    c = list(counts)
+    out: set[Option] = set()
+
+    def sub(delta: list[tuple[int, int]], add: Option) -> None:
+        for j, n in delta:
+            c[j] -= n
+        for m, t, p in _suit(tuple(c)):
+            if add[2] and p:
+                continue
+            out.add((m + add[0], t + add[1], p + add[2]))
+        for j, n in delta:
+            c[j] += n
+
+    n = c[i]
+    if n >= 3:
+        sub([(i, 3)], (1, 0, 0))
+    if i <= 6 and c[i + 1] and c[i + 2]:
+        sub([(i, 1), (i + 1, 1), (i + 2, 1)], (1, 0, 0))
+    if n >= 2:
+        sub([(i, 2)], (0, 0, 1))
+        sub([(i, 2)], (0, 1, 0))
+    if i <= 7 and c[i + 1]:
+        sub([(i, 1), (i + 1, 1)], (0, 1, 0))
+    if i <= 6 and c[i + 2]:
+        sub([(i, 1), (i + 2, 1)], (0, 1, 0))
+    sub([(i, 1)], (0, 0, 0))  # an isolated tile
+    return _pareto(out)
+
+
+def _honors(counts: tuple[int, ...]) -> tuple[Option, ...]:
+    m = sum(1 for n in counts if n >= 3)
+    twos = sum(1 for n in counts if n == 2)
+    opts = {(m, twos, 0)}
+    if twos:
+        opts.add((m, twos - 1, 1))
+    return tuple(opts)
+
+
+@lru_cache(maxsize=1 << 18)
+def _standard(counts: tuple[int, ...], sets_needed: int) -> int:
+    k = sets_needed
+    groups = (
+        _suit(counts[0:9]),
+        _suit(counts[9:18]),
+        _suit(counts[18:27]),
+        _honors(counts[27:34]),
+    )
+    # combine the suits; sets are capped at k and partial sets at k - sets,
+    # which keeps the states few (the cap only drops what cannot count)
+    acc: set[Option] = {(0, 0, 0)}
+    for g in groups:
+        nxt: set[Option] = set()
+        for am, at, ap in acc:
+            for bm, bt, bp in g:
+                if ap and bp:
+                    continue
+                m = min(am + bm, k)
+                nxt.add((m, min(at + bt, k - m), ap + bp))
+        acc = nxt
+    return min(2 * k - 2 * m - t - p for m, t, p in acc)
+
+
+def shanten(counts: list[int] | tuple[int, ...], sets_needed: int) -> int:
+    """Standard-form shanten of the concealed ``counts`` needing ``sets_needed``
+    more sets and a pair (-1: complete, 0: ready)."""
+    return _standard(tuple(counts), sets_needed)
+
+
+def shanten_any(counts: list[int] | tuple[int, ...], sets_needed: int, special: bool) -> int:
+    """The best of the standard form and, when ``special`` and the hand has no
+    melds (``sets_needed == 4``), seven pairs and thirteen orphans."""
+    s = _standard(tuple(counts), sets_needed)
+    if special and sets_needed == 4:
+        kinds = sum(1 for n in counts if n)
+        pairs = sum(1 for n in counts if n >= 2)
+        s = min(s, 6 - pairs + max(0, 7 - kinds))
+        orphan_kinds = sum(1 for t in ORPHANS if counts[t])
+        orphan_pair = any(counts[t] >= 2 for t in ORPHANS)
+        s = min(s, 13 - orphan_kinds - (1 if orphan_pair else 0))
+    return s
+
+
+def useful_tiles(
+    counts: list[int], sets_needed: int, special: bool, unseen: list[int] | None = None
+) -> tuple[int, int]:
+    """(kinds, copies) of tiles that lower the shanten of a hand one tile
+    short of a set; copies counts ``unseen`` (4 each when not given)."""
+    base = shanten_any(counts, sets_needed, special)
+    kinds = copies = 0
+    c = list(counts)
+    for t in range(NUM_KINDS):
+        if c[t] >= 4:
+            continue
+        c[t] += 1
+        if shanten_any(c, sets_needed, special) < base:
+            kinds += 1
+            copies += unseen[t] if unseen is not None else 4 - counts[t]
+        c[t] -= 1
+    return kinds, copies
