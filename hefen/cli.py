@@ -16,6 +16,7 @@ from collections.abc import Sequence
 COMMAND_MODULES: list[str] = [
     "hefen.commands.score",
     "hefen.commands.serve",
+    "hefen.commands.game",
 ]
 
 

@@ -270,6 +270,9 @@ class Game:
         self.discard_count = 0
         self.outcome: Outcome | None = None
         self.actions: list[Action] = []
+        #: what happened, for a readable replay: ("draw", seat, tile, source),
+        #: ("flower", seat, tile), ("act", action)
+        self.log: list[tuple[Any, ...]] = []
         self._score_cache: dict[Any, Result] = {}
         self._deal()
 
@@ -365,6 +368,7 @@ class Game:
         p = self.players[seat]
         while is_bonus(tile):
             p.flowers.append(tile)
+            self.log.append(("flower", seat, tile))
             if self.rules == "tw":
                 if len(p.flowers) == 8:
                     self._end_flower_win(seat, None)
@@ -380,6 +384,7 @@ class Game:
     def _take_tile(self, seat: int, tile: int, source: str) -> None:
         p = self.players[seat]
         p.concealed.append(tile)
+        self.log.append(("draw", seat, tile, source))
         self.drawn = tile
         self.draw_source = source
         self.turn = seat
@@ -671,6 +676,7 @@ class Game:
         changes nothing."""
         self.check(action)
         self.actions.append(action)
+        self.log.append(("act", action))
         if self.phase == "discard":
             self._apply_turn(action)
         else:
@@ -1022,6 +1028,17 @@ class Game:
             "concealed_count": len(p.concealed),
             "declared_ready": p.declared_ready,
         }
+
+    def describe(self, entry: tuple[Any, ...]) -> str:
+        """One line of :attr:`log` in words."""
+        if entry[0] == "act":
+            a: Action = entry[1]
+            return f"{self.wind(a.seat)} ({str(a)})"
+        seat = entry[1]
+        if entry[0] == "flower":
+            return f"{self.wind(seat)} (seat {seat}) sets aside {tile_to_str(entry[2])}"
+        kind = {"wall": "draws", "flower": "draws"}.get(entry[3], "draws a replacement")
+        return f"{self.wind(seat)} (seat {seat}) {kind} {tile_to_str(entry[2])}"
 
     def public_view(self) -> dict[str, Any]:
         """What a spectator may see: no concealed tile of any seat, and the
