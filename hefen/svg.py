@@ -126,7 +126,7 @@ def _dot(x: float, y: float, r: float, color: str) -> str:
 
 
 # (x, y, colour) positions of the dots on 2p..9p, in the 60 x 80 box.
-_DOT_LAYOUT: dict[int, list[tuple[float, float, str]]] = {
+_DOT_LAYOUT: dict[int, list[tuple[int, int, str]]] = {
     2: [(30, 24, GREEN), (30, 56, BLUE)],
     3: [(16, 18, BLUE), (30, 40, RED), (44, 62, GREEN)],
     4: [(18, 24, BLUE), (42, 24, GREEN), (18, 56, GREEN), (42, 56, BLUE)],
@@ -161,7 +161,7 @@ def _stick(x: float, y: float, color: str, h: float = 20.0) -> str:
     )
 
 
-_STICK_LAYOUT: dict[int, list[tuple[float, float, str]]] = {
+_STICK_LAYOUT: dict[int, list[tuple[int, int, str]]] = {
     2: [(30, 26, GREEN), (30, 54, BLUE)],
     3: [(30, 26, GREEN), (19, 54, BLUE), (41, 54, BLUE)],
     4: [(x, y, c) for y, c in ((26, GREEN), (54, BLUE)) for x in (19, 41)],

@@ -4,7 +4,7 @@ document). The score models mirror the interchange format of
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -37,7 +37,7 @@ class Context(Strict):
     declared_ready: Literal["tian_ting", "di_ting"] | None = None
     discarder: Wind | None = None
     dealer: Wind = "E"
-    dealer_streak: int = Field(0, ge=0)
+    dealer_streak: int = Field(default=0, ge=0)
 
 
 class ScoreRequest(Strict):
@@ -45,20 +45,23 @@ class ScoreRequest(Strict):
 
     model_config = ConfigDict(
         extra="forbid",
-        json_schema_extra={
-            "examples": [
-                {
-                    "rules": "mcr",
-                    "hand": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s"]
-                    + ["C", "C", "E", "E"],
-                    "melds": [],
-                    "win_tile": "E",
-                    "flowers": ["1h"],
-                    "context": {"win": "discard", "seat_wind": "E", "round_wind": "E"},
-                    "options": {},
-                }
-            ]
-        },
+        json_schema_extra=cast(
+            Any,
+            {
+                "examples": [
+                    {
+                        "rules": "mcr",
+                        "hand": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "C", "C"]
+                        + ["E", "E"],
+                        "melds": [],
+                        "win_tile": "E",
+                        "flowers": ["1h"],
+                        "context": {"win": "discard", "seat_wind": "E", "round_wind": "E"},
+                        "options": {},
+                    }
+                ]
+            },
+        ),
     )
 
     rules: Rules
@@ -66,7 +69,7 @@ class ScoreRequest(Strict):
     melds: list[Meld] = []
     win_tile: str
     flowers: list[str] = []
-    context: Context = Context()
+    context: Context = Field(default_factory=Context)
     options: dict[str, Any] = {}
 
 

@@ -32,9 +32,9 @@ def _name(spec: Any, lang: str) -> tuple[str, str]:
     names = getattr(spec, "names", None)
     if isinstance(names, dict):
         en = names.get("en") or getattr(spec, "name_en", "") or getattr(spec, "name", "")
-        return names.get(lang) or en, en
+        return str(names.get(lang) or en), str(en)
     en = getattr(spec, "name_en", None) or getattr(spec, "name", None) or spec.id
-    return getattr(spec, f"name_{lang}", None) or en, en
+    return str(getattr(spec, f"name_{lang}", None) or en), str(en)
 
 
 def _mcr_rows(lang: str, options: dict[str, Any]) -> list[PatternRow]:
