@@ -48,6 +48,13 @@ def test_table_settings_are_marked(client: TestClient) -> None:
 
 
 def test_other_rulesets_render(client: TestClient) -> None:
+    import importlib
+
     for r in ("hk", "tw"):
-        assert client.get(f"/rules/{r}").status_code == 200
+        page = client.get(f"/rules/{r}?lang=zh")
+        assert page.status_code == 200
+        table = getattr(importlib.import_module(f"hefen.{r}"), "PATTERNS", None)
+        if table:
+            assert page.text.count("data-pattern=") == len(table)
+            assert list(table.values())[0].name_zh in page.text
     assert client.get("/rules/riichi", follow_redirects=False).status_code in (302, 307)

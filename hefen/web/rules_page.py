@@ -80,7 +80,9 @@ def _generic_rows(rules: str, lang: str) -> list[PatternRow] | None:
         if not isinstance(value, int):
             value = None
         name, en = _name(spec, lang)
-        rows.append(PatternRow(spec.id, name, en, value, value, ex.get(spec.id)))
+        group = getattr(spec, "group", None)
+        extra = {"limit": value is None and group == "limit"}
+        rows.append(PatternRow(spec.id, name, en, value, value, ex.get(spec.id), extra))
     return rows
 
 
