@@ -15,6 +15,7 @@ from collections.abc import Sequence
 # sets ``func`` (a callable taking the parsed args and returning an exit code).
 COMMAND_MODULES: list[str] = [
     "hefen.commands.score",
+    "hefen.commands.recognize",
     "hefen.commands.analysis",
     "hefen.commands.serve",
     "hefen.commands.game",

@@ -1,0 +1,332 @@
+"""Find the groups of tiles in a photo with OpenCV.
+
+Tiles are told from the table by colour (against a model of the table fitted to the photo's
+border) and by texture (the drawings on their faces). The rows are turned level, each blob
+of touching tiles becomes one group, and each group's four edges are fitted as lines so that
+a tilted camera's trapezoid can be straightened.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+WORK_SIDE = 640  # long side of the picture the groups are looked for in
+
+
+@dataclass
+class Group:
+    """A row of touching tiles: corners (tl, tr, br, bl) in the photo's pixels."""
+
+    quad: np.ndarray  # 4 x 2 float32
+    row: int = 0
+
+    @property
+    def height(self) -> float:
+        q = self.quad
+        return float((np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2)
+
+    @property
+    def width(self) -> float:
+        q = self.quad
+        return float((np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2)
+
+
+def _table_model(lab: np.ndarray, band: int) -> np.ndarray:
+    """The table's colour everywhere: a quadratic surface fitted to the photo's border."""
+    h, w = lab.shape[:2]
+    sel = np.zeros((h, w), bool)
+    sel[:band] = sel[-band:] = True
+    sel[:, :band] = sel[:, -band:] = True
+    ys, xs = np.nonzero(sel)
+    step = max(1, len(ys) // 4000)
+    ys, xs = ys[::step], xs[::step]
+    u, v = xs / w - 0.5, ys / h - 0.5
+    basis = np.stack([np.ones_like(u), u, v, u * u, v * v, u * v], 1)
+    vals = lab[ys, xs].astype(np.float64)
+    keep = np.ones(len(ys), bool)
+    coef = np.zeros((6, 3))
+    for _ in range(3):
+        coef, *_ = np.linalg.lstsq(basis[keep], vals[keep], rcond=None)
+        resid = np.linalg.norm(vals - basis @ coef, axis=1)
+        limit = 2.5 * (np.median(resid[keep]) + 1.0)
+        keep = resid < limit
+        if keep.sum() < 50:
+            break
+    # evaluate on a coarse grid and enlarge: the surface is smooth
+    gu, gv = np.meshgrid(np.linspace(-0.5, 0.5, 33), np.linspace(-0.5, 0.5, 33))
+    coarse = np.stack([np.ones_like(gu), gu, gv, gu * gu, gv * gv, gu * gv], -1) @ coef
+    return cv2.resize(coarse.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _border_stats(img: np.ndarray, band: int) -> np.ndarray:
+    return np.concatenate(
+        [img[:band].ravel(), img[-band:].ravel(), img[:, :band].ravel(), img[:, -band:].ravel()]
+    )
+
+
+def tile_mask(rgb_small: np.ndarray) -> np.ndarray:
+    """Pixels that look like tiles rather than table (uint8 0/255)."""
+    h, w = rgb_small.shape[:2]
+    band = max(3, round(0.03 * min(h, w)))
+    lab = cv2.cvtColor(rgb_small, cv2.COLOR_RGB2Lab).astype(np.float32)
+    table = _table_model(lab, band)
+    d = (lab - table) * np.array([1.0, 2.0, 2.0], np.float32)
+    diff = cv2.GaussianBlur(np.sqrt((d * d).sum(-1)), (0, 0), 1.2)
+    border = _border_stats(diff, band)
+    med = float(np.median(border))
+    mad = float(np.median(np.abs(border - med))) * 1.4826
+    colour = diff > max(24.0, med + 6 * mad, float(np.percentile(border, 99)) * 1.3)
+
+    grey = cv2.cvtColor(rgb_small, cv2.COLOR_RGB2GRAY).astype(np.float32)
+    grey = cv2.GaussianBlur(grey, (0, 0), 0.8)
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1)
+    texture = cv2.blur(np.sqrt(gx * gx + gy * gy), (7, 7))
+    tb = _border_stats(texture, band)
+    busy = texture > max(40.0, float(np.percentile(tb, 99.5)) * 1.5)
+    # outlines: faint edges that join up (a tile's rim on a pale table)
+    mag = np.sqrt(gx * gx + gy * gy)
+    hi = max(24.0, float(np.percentile(_border_stats(mag, band), 99.5)) * 1.5)
+    edges = cv2.Canny(np.clip(grey, 0, 255).astype(np.uint8), hi / 2.5, hi, L2gradient=True)
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8)) > 0
+    # On a pale table the colour cue is weak and the outlines are needed; elsewhere they
+    # only add the table's own texture.
+    table_colour = np.median(lab[:band].reshape(-1, 3), axis=0)
+    pale = float(np.linalg.norm((table_colour - [240.0, 128.0, 134.0]) * [1.0, 2.0, 2.0])) < 70
+    if pale:
+        # lighting gradients on a pale table look like tiles to the colour cue: use hue only
+        hue = np.linalg.norm(d[:, :, 1:], axis=-1) > 36.0
+        mask = hue | busy | edges
+    else:
+        # Tile faces are ivory: pale and nearly grey, unlike felt or wood.
+        chroma = np.hypot(lab[:, :, 1] - 128.0, lab[:, :, 2] - 128.0)
+        light = lab[:, :, 0] > max(90.0, float(table_colour[0]) + 20.0)
+        ivory = (chroma < 24.0) & light & colour
+        ivory = cv2.morphologyEx(ivory.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        mask = ivory > 0
+    mask = mask.astype(np.uint8) * 255
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
+def _fill(mask: np.ndarray) -> np.ndarray:
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = np.zeros_like(mask)
+    cv2.drawContours(out, contours, -1, 255, -1)
+    return out
+
+
+def _blobs(mask: np.ndarray, min_area: float) -> list[tuple[np.ndarray, tuple]]:
+    """(contour, minAreaRect) of each filled blob at least ``min_area`` big."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    return [(c, cv2.minAreaRect(c)) for c in contours if cv2.contourArea(c) >= min_area]
+
+
+def _edge_angle(p: np.ndarray, q: np.ndarray) -> float:
+    """Direction from p to q in degrees, folded into [-90, 90)."""
+    a = math.degrees(math.atan2(float(q[1] - p[1]), float(q[0] - p[0])))
+    return (a + 90.0) % 180.0 - 90.0
+
+
+def _row_angle_and_height(blobs: list[tuple[np.ndarray, tuple]]) -> tuple[float, float] | None:
+    """The rows' direction (degrees) and the tiles' height, from the elongated blobs."""
+    angles, heights, weights = [], [], []
+    singles = []
+    for contour, rect in blobs:
+        pts = cv2.boxPoints(rect)
+        e1, e2 = np.linalg.norm(pts[1] - pts[0]), np.linalg.norm(pts[2] - pts[1])
+        long_side, short_side = max(e1, e2), min(e1, e2)
+        if short_side <= 0:
+            continue
+        along = (pts[0], pts[1]) if e1 >= e2 else (pts[1], pts[2])
+        across = (pts[1], pts[2]) if e1 >= e2 else (pts[0], pts[1])
+        area = cv2.contourArea(contour)
+        if long_side / short_side >= 1.25:
+            angles.append(_edge_angle(*along))
+            heights.append(short_side)
+            weights.append(area)
+        else:  # one tile standing upright: its short side runs along the row
+            singles.append((_edge_angle(*across), long_side, area))
+    if not angles:
+        for a, hgt, area in singles:
+            angles.append(a)
+            heights.append(hgt)
+            weights.append(area)
+    if not angles:
+        return None
+
+    def weighted_median(values: list[float]) -> float:
+        order = np.argsort(values)
+        cum = np.cumsum(np.asarray(weights, np.float64)[order])
+        return float(np.asarray(values)[order][np.searchsorted(cum, cum[-1] / 2)])
+
+    return weighted_median(angles), weighted_median(heights)
+
+
+def _fit_edge(coords: np.ndarray, values: np.ndarray) -> tuple[float, float]:
+    """Robust straight line values = a * coords + b."""
+    if len(coords) < 2:
+        return 0.0, float(np.median(values)) if len(values) else 0.0
+    a, b = np.polyfit(coords, values, 1)
+    for _ in range(2):
+        resid = np.abs(values - (a * coords + b))
+        keep = resid <= max(1.5, 2.0 * float(np.median(resid)))
+        if keep.sum() < 2:
+            break
+        a, b = np.polyfit(coords[keep], values[keep], 1)
+    return float(a), float(b)
+
+
+def _quad(blob: np.ndarray) -> np.ndarray | None:
+    """Corners of a level blob (uint8 mask cut to its bounding box) from its four edges."""
+    h, w = blob.shape
+    on = blob > 0
+    cols = np.nonzero(on.any(0))[0]
+    rows = np.nonzero(on.any(1))[0]
+    if len(cols) < 3 or len(rows) < 3:
+        return None
+    c_lo, c_hi = cols[0] + 0.12 * (cols[-1] - cols[0]), cols[-1] - 0.12 * (cols[-1] - cols[0])
+    cs = np.array([c for c in cols if c_lo <= c <= c_hi] or list(cols))
+    top = np.argmax(on[:, cs], axis=0).astype(np.float64)
+    bottom = (h - 1 - np.argmax(on[::-1, cs], axis=0)).astype(np.float64) + 1
+    r_lo, r_hi = rows[0] + 0.2 * (rows[-1] - rows[0]), rows[-1] - 0.2 * (rows[-1] - rows[0])
+    rs = np.array([r for r in rows if r_lo <= r <= r_hi] or list(rows))
+    left = np.argmax(on[rs, :], axis=1).astype(np.float64)
+    right = (w - 1 - np.argmax(on[rs, ::-1], axis=1)).astype(np.float64) + 1
+    ta, tb = _fit_edge(cs.astype(np.float64), top)
+    ba, bb = _fit_edge(cs.astype(np.float64), bottom)
+    la, lb = _fit_edge(rs.astype(np.float64), left)
+    ra, rb = _fit_edge(rs.astype(np.float64), right)
+
+    def meet(ya: float, yb: float, xa: float, xb: float) -> tuple[float, float]:
+        # y = ya * x + yb and x = xa * y + xb
+        y = (ya * xb + yb) / (1 - ya * xa) if abs(1 - ya * xa) > 1e-6 else yb
+        return xa * y + xb, y
+
+    pts = [meet(ta, tb, la, lb), meet(ta, tb, ra, rb), meet(ba, bb, ra, rb), meet(ba, bb, la, lb)]
+    quad = np.array(pts, np.float32)
+    if not np.isfinite(quad).all():
+        return None
+    return quad
+
+
+def _split_rows(
+    x: int, y: int, blob: np.ndarray, tile_h: float
+) -> list[tuple[int, int, np.ndarray]]:
+    """Cut a blob that is two rows run together at its thinnest line."""
+    bh = blob.shape[0]
+    if bh <= 1.6 * tile_h:
+        return [(x, y, blob)]
+    profile = blob.sum(1).astype(np.float64)
+    lo, hi = int(0.6 * tile_h), int(bh - 0.6 * tile_h)
+    if hi <= lo:
+        return [(x, y, blob)]
+    cut = lo + int(np.argmin(profile[lo:hi]))
+    out = []
+    for top, part in ((0, blob[:cut]), (cut, blob[cut:])):
+        rows = np.nonzero(part.any(1))[0]
+        cols = np.nonzero(part.any(0))[0]
+        if len(rows) == 0:
+            continue
+        sub = part[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1]
+        out += _split_rows(x + int(cols[0]), y + top + int(rows[0]), sub, tile_h)
+    return out
+
+
+def find_groups(rgb: np.ndarray) -> tuple[list[Group], float]:
+    """The groups of tiles in an RGB photo, in reading order, and the tiles' height (pixels)."""
+    h, w = rgb.shape[:2]
+    scale = min(1.0, WORK_SIDE / max(h, w))
+    small = cv2.resize(rgb, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    sh, sw = small.shape[:2]
+    mask = tile_mask(small)
+    first = _fill(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)))
+    blobs = _blobs(first, min_area=0.0015 * sh * sw)
+    found = _row_angle_and_height(blobs)
+    if found is None:
+        return [], 0.0
+    angle, tile_h = found
+
+    # Turn the picture so that the rows are level, and join each group's tiles.
+    centre = (sw / 2, sh / 2)
+    rot = cv2.getRotationMatrix2D(centre, angle, 1.0)
+    cos, sin = abs(rot[0, 0]), abs(rot[0, 1])
+    lw, lh = int(sh * sin + sw * cos) + 2, int(sh * cos + sw * sin) + 2
+    rot[0, 2] += lw / 2 - centre[0]
+    rot[1, 2] += lh / 2 - centre[1]
+    level = cv2.warpAffine(mask, rot, (lw, lh), flags=cv2.INTER_NEAREST)
+    kw = max(3, round(0.14 * tile_h)) | 1
+    kh = max(3, round(0.22 * tile_h)) | 1
+    level = cv2.morphologyEx(level, cv2.MORPH_CLOSE, np.ones((kh, kw), np.uint8))
+    level = cv2.morphologyEx(level, cv2.MORPH_OPEN, np.ones((3, max(3, kw)), np.uint8))
+    level = _fill(level)
+    back = cv2.invertAffineTransform(rot)
+
+    groups: list[Group] = []
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(level, connectivity=8)
+    pieces: list[tuple[int, int, np.ndarray]] = []
+    for i in range(1, n):
+        x, y, bw, bh, _ = (int(v) for v in stats[i])
+        blob = (labels[y : y + bh, x : x + bw] == i).astype(np.uint8)
+        pieces += _split_rows(x, y, blob, tile_h)
+    for x, y, blob in pieces:
+        bh, bw = blob.shape
+        if bh < 0.55 * tile_h or bh > 1.7 * tile_h or bw < 0.4 * tile_h:
+            continue
+        if blob.sum() < 0.3 * tile_h * tile_h:
+            continue
+        quad = _quad(blob)
+        box = np.array([[0, 0], [bw, 0], [bw, bh], [0, bh]], np.float32)
+        if quad is None or np.abs(quad - box).max() > 0.3 * tile_h:
+            quad = box
+        quad += np.array([x, y], np.float32)
+        pts = cv2.transform(quad.reshape(-1, 1, 2), back).reshape(-1, 2) / scale
+        groups.append(Group(quad=pts.astype(np.float32)))
+    if not groups:
+        return [], 0.0
+
+    # Reading order: rows top to bottom (in the level picture), then left to right.
+    def level_centre(g: Group) -> np.ndarray:
+        c = g.quad.mean(0) * scale
+        return rot[:, :2] @ c + rot[:, 2]
+
+    centres = [level_centre(g) for g in groups]
+    order = sorted(range(len(groups)), key=lambda k: centres[k][1])
+    row = 0
+    row_y = centres[order[0]][1]
+    for k in order:
+        if centres[k][1] - row_y > 0.6 * tile_h:
+            row += 1
+            row_y = centres[k][1]
+        groups[k].row = row
+    ordered = sorted(range(len(groups)), key=lambda k: (groups[k].row, centres[k][0]))
+    return [groups[k] for k in ordered], tile_h / scale
+
+
+def rectify(grey: np.ndarray, quad: np.ndarray, height: int) -> np.ndarray:
+    """The group straightened into a level strip ``height`` pixels high."""
+    g = Group(quad)
+    width = max(1, round(height * g.width / max(g.height, 1.0)))
+    dst = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
+    m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
+    return cv2.warpPerspective(
+        grey, m, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+
+
+def cell_quads(quad: np.ndarray, n: int) -> list[np.ndarray]:
+    """Split a group's quad into ``n`` equal tiles (equal in the straightened strip)."""
+    tl, tr, br, bl = (quad[i].astype(np.float64) for i in range(4))
+    g = Group(quad)
+    width = g.width / max(g.height, 1.0)
+    src = np.array([[0, 0], [width, 0], [width, 1], [0, 1]], np.float32)
+    m = cv2.getPerspectiveTransform(src, np.array([tl, tr, br, bl], np.float32))
+    out = []
+    for i in range(n):
+        x0, x1 = width * i / n, width * (i + 1) / n
+        pts = np.array([[[x0, 0], [x1, 0], [x1, 1], [x0, 1]]], np.float32)
+        out.append(cv2.perspectiveTransform(pts, m)[0])
+    return out

@@ -1,0 +1,65 @@
+"""The shipped tile classifier: an int8 ONNX CNN run with onnxruntime."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from hefen.photo.classes import MODEL_CLASSES
+from hefen.photo.errors import PhotoError
+
+MODEL_DIR = Path(__file__).resolve().parent / "model"
+CROP_W, CROP_H = 48, 64
+
+
+class TileClassifier:
+    """Probabilities over :data:`~hefen.photo.classes.MODEL_CLASSES` for grey tile crops."""
+
+    def __init__(self, model_dir: Path = MODEL_DIR) -> None:
+        import onnxruntime as ort
+
+        meta = json.loads((model_dir / "model.json").read_text())
+        data = (model_dir / "tiles.onnx").read_bytes()
+        if hashlib.sha256(data).hexdigest() != meta["sha256"]:
+            raise PhotoError("The photo model file does not match its recorded checksum.")
+        if tuple(meta["classes"]) != MODEL_CLASSES:
+            raise PhotoError("The photo model's classes are not the ones this version expects.")
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
+        self.session = ort.InferenceSession(
+            data, sess_options=options, providers=["CPUExecutionProvider"]
+        )
+        self.meta = meta
+        self._lock = threading.Lock()
+
+    def probabilities(self, crops: np.ndarray) -> np.ndarray:
+        """``crops``: N x 64 x 48 uint8 grey; returns N x 43 probabilities."""
+        if len(crops) == 0:
+            return np.zeros((0, len(MODEL_CLASSES)), np.float32)
+        f = crops.astype(np.float32)
+        mean = f.mean(axis=(1, 2), keepdims=True)
+        sd = f.std(axis=(1, 2), keepdims=True) + 8.0
+        x = ((f - mean) / sd)[:, None]
+        with self._lock:
+            out = self.session.run(None, {"crops": x})[0]
+        return np.asarray(out, np.float32)
+
+
+@cache
+def classifier() -> TileClassifier:
+    """The shipped classifier, loaded once."""
+    return TileClassifier()
+
+
+def to_crop(grey: np.ndarray) -> np.ndarray:
+    """Resize a grey picture of one tile to the classifier's input size."""
+    h, w = grey.shape[:2]
+    interp = cv2.INTER_AREA if h > CROP_H else cv2.INTER_LINEAR
+    return cv2.resize(grey, (CROP_W, CROP_H), interpolation=interp)

@@ -1,0 +1,296 @@
+"""Recognise the mahjong tiles in a photo: find groups, split them into tiles, classify."""
+
+from __future__ import annotations
+
+import io
+import math
+import os
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+from hefen.photo.classes import TILE_CODES, copies_allowed
+from hefen.photo.detect import Group, cell_quads, find_groups, rectify
+from hefen.photo.errors import PhotoError
+from hefen.photo.model import CROP_H, CROP_W, classifier, to_crop
+
+MAX_BYTES = 20 * 1024 * 1024
+MAX_PIXELS = 25_000_000
+#: A tile's width over its height (face plus the side seen below it) lies in this range.
+TILE_RATIO = (0.45, 0.92)
+#: Groups whose tiles the classifier is this unsure of, on average, are not tiles.
+MIN_GROUP_CONFIDENCE = 0.35
+WORK_TILE_H = 96  # the photo is reduced so that a tile is about this many pixels high
+
+ImageInput = bytes | bytearray | str | os.PathLike[str] | np.ndarray
+
+
+@dataclass(frozen=True)
+class RecognizedTile:
+    """One tile found in a photo."""
+
+    tile: str
+    confidence: float
+    alternatives: tuple[tuple[str, float], ...]
+    box: tuple[int, int, int, int]  # x, y, width, height in the photo's pixels
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "tile": self.tile,
+            "confidence": round(self.confidence, 4),
+            "alternatives": [[code, round(p, 4)] for code, p in self.alternatives],
+            "box": list(self.box),
+        }
+
+
+@dataclass(frozen=True)
+class TileGroup:
+    """Tiles that touch each other: the concealed hand, a meld, the flowers."""
+
+    tiles: tuple[RecognizedTile, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"tiles": [t.to_dict() for t in self.tiles]}
+
+
+@dataclass(frozen=True)
+class Recognition:
+    """Everything recognised in one photo, group by group in reading order."""
+
+    groups: tuple[TileGroup, ...]
+
+    @property
+    def tiles(self) -> list[str]:
+        return [t.tile for g in self.groups for t in g.tiles]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"groups": [g.to_dict() for g in self.groups], "tiles": self.tiles}
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _check_size(width: int, height: int) -> None:
+    if width * height > MAX_PIXELS:
+        raise PhotoError(
+            f"The photo is too large ({width}x{height} pixels); the limit is 25 megapixels."
+        )
+
+
+def _decode(data: bytes) -> np.ndarray:
+    if len(data) > MAX_BYTES:
+        raise PhotoError("The photo file is larger than 20 MB.")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as im:
+                _check_size(*im.size)
+                im = ImageOps.exif_transpose(im)
+                return np.asarray(im.convert("RGB"))
+    except PhotoError:
+        raise
+    except (UnidentifiedImageError, Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise PhotoError("The file is not an image that can be read.") from None
+    except (OSError, ValueError, SyntaxError) as exc:
+        raise PhotoError("The image file is damaged or incomplete.") from exc
+
+
+def load_image(image: ImageInput) -> np.ndarray:
+    """Any accepted photo as an H x W x 3 RGB uint8 array, or :class:`PhotoError`."""
+    if isinstance(image, bytes | bytearray):
+        return _decode(bytes(image))
+    if isinstance(image, str | os.PathLike):
+        path = Path(image)
+        if not path.is_file():
+            raise PhotoError(f"There is no file at {path}.")
+        if path.stat().st_size > MAX_BYTES:
+            raise PhotoError("The photo file is larger than 20 MB.")
+        return _decode(path.read_bytes())
+    if isinstance(image, np.ndarray):
+        arr = image
+        if arr.ndim == 2:
+            arr = np.repeat(arr[:, :, None], 3, axis=2)
+        if arr.ndim != 3 or arr.shape[2] not in (3, 4) or min(arr.shape[:2]) < 1:
+            raise PhotoError("The array is not an H x W, H x W x 3 or H x W x 4 image.")
+        _check_size(arr.shape[1], arr.shape[0])
+        if arr.dtype != np.uint8:
+            if not np.issubdtype(arr.dtype, np.number):
+                raise PhotoError("The array does not hold pixel values.")
+            f = arr.astype(np.float64)
+            if not np.isfinite(f).all():
+                raise PhotoError("The array holds values that are not numbers.")
+            if f.max() <= 1.0:
+                f = f * 255.0
+            arr = np.clip(f, 0, 255).astype(np.uint8)
+        return np.ascontiguousarray(arr[:, :, :3])
+    raise PhotoError("The photo must be image bytes, a file path or a numpy array.")
+
+
+# --------------------------------------------------------------------------- recognising
+
+
+def _ranked(p: np.ndarray) -> list[int]:
+    return [int(k) for k in np.argsort(-p[: len(TILE_CODES)], kind="stable")]
+
+
+def _alternatives(p: np.ndarray, chosen: int, k: int = 3) -> tuple[tuple[str, float], ...]:
+    out = [(TILE_CODES[i], float(p[i])) for i in _ranked(p) if i != chosen]
+    return tuple(out[:k])
+
+
+def _box(quad: np.ndarray, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    x0, y0 = np.floor(quad.min(0)).astype(int)
+    x1, y1 = np.ceil(quad.max(0)).astype(int)
+    x0, y0 = max(0, int(x0)), max(0, int(y0))
+    x1, y1 = min(shape[1], int(x1)), min(shape[0], int(y1))
+    return x0, y0, max(0, x1 - x0), max(0, y1 - y0)
+
+
+def _counts_to_try(strip_w: int) -> range:
+    r = strip_w / CROP_H
+    lo = max(1, math.floor(r / TILE_RATIO[1]))
+    hi = max(lo, min(30, math.ceil(r / TILE_RATIO[0])))
+    return range(lo, hi + 1)
+
+
+def _cells(strip: np.ndarray, n: int) -> list[np.ndarray]:
+    w = strip.shape[1]
+    edges = [round(w * i / n) for i in range(n + 1)]
+    return [to_crop(strip[:, edges[i] : max(edges[i + 1], edges[i] + 1)]) for i in range(n)]
+
+
+def choose_tiles(probs: list[np.ndarray]) -> list[int]:
+    """For each tile's probabilities, the class to report: the most likely one that the
+    set still has a copy of (four of each tile, one of each bonus tile), most confident first."""
+    left = {code: copies_allowed(code) for code in TILE_CODES}
+    chosen = [0] * len(probs)
+    order = sorted(range(len(probs)), key=lambda i: -float(probs[i][: len(TILE_CODES)].max()))
+    for i in order:
+        ranked = _ranked(probs[i])
+        pick = next((k for k in ranked if left[TILE_CODES[k]] > 0), ranked[0])
+        left[TILE_CODES[pick]] -= 1
+        chosen[i] = pick
+    return chosen
+
+
+def _group_tiles(grey: np.ndarray, group: Group) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """The most plausible split of one group into tiles: (probabilities, cell quads)."""
+    strip = rectify(grey, group.quad, CROP_H)
+    counts = list(_counts_to_try(strip.shape[1]))
+    crops: list[np.ndarray] = []
+    for n in counts:
+        crops += _cells(strip, n)
+    probs = classifier().probabilities(np.stack(crops))
+    best_score, best_n, best_start = -math.inf, counts[0], 0
+    start = 0
+    for n in counts:
+        real = probs[start : start + n, : len(TILE_CODES)].max(1)
+        score = float(np.mean(np.log(real + 1e-6)))
+        if score > best_score:
+            best_score, best_n, best_start = score, n, start
+        start += n
+    if math.exp(best_score) < MIN_GROUP_CONFIDENCE:
+        return [], []
+    chosen = probs[best_start : best_start + best_n]
+    return list(chosen), cell_quads(group.quad, best_n)
+
+
+def recognize(image: ImageInput) -> Recognition:
+    """Find and identify every tile in a photo of a mahjong hand.
+
+    ``image`` is the encoded file (bytes), its path, or an RGB (or grey, or RGBA) array.
+    Raises :class:`PhotoError` when the photo cannot be read or shows no tiles.
+    """
+    rgb = load_image(image)
+    try:
+        return _recognize(rgb)
+    except PhotoError:
+        raise
+    except (cv2.error, ValueError, FloatingPointError, MemoryError) as exc:
+        raise PhotoError("The photo could not be analysed.") from exc
+
+
+def _recognize(rgb: np.ndarray) -> Recognition:
+    if min(rgb.shape[:2]) < 16:
+        raise PhotoError("The photo is too small to show mahjong tiles.")
+    groups, tile_h = find_groups(rgb)
+    if not groups:
+        raise PhotoError("No mahjong tiles were found in the photo.")
+    factor = min(1.0, WORK_TILE_H / max(tile_h, 1.0))
+    grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+    if factor < 1.0:
+        h, w = grey.shape
+        grey = cv2.resize(
+            grey,
+            (max(1, round(w * factor)), max(1, round(h * factor))),
+            interpolation=cv2.INTER_AREA,
+        )
+    found: list[tuple[list[np.ndarray], list[np.ndarray]]] = []
+    for g in groups:
+        probs, quads = _group_tiles(grey, Group(g.quad * factor, g.row))
+        if probs:
+            found.append((probs, [q / factor for q in quads]))
+    if not found:
+        raise PhotoError("No mahjong tiles were found in the photo.")
+    flat = [p for probs, _ in found for p in probs]
+    picks = iter(choose_tiles(flat))
+    out = []
+    for probs, quads in found:
+        tiles = []
+        for p, q in zip(probs, quads, strict=True):
+            k = next(picks)
+            tiles.append(
+                RecognizedTile(
+                    tile=TILE_CODES[k],
+                    confidence=float(p[k]),
+                    alternatives=_alternatives(p, k),
+                    box=_box(q, rgb.shape),
+                )
+            )
+        out.append(TileGroup(tuple(tiles)))
+    return Recognition(tuple(out))
+
+
+def classify_tile(image: ImageInput) -> tuple[str, float, tuple[tuple[str, float], ...]]:
+    """Identify a picture of one tile: (tile code, confidence, top-3 alternatives).
+
+    The picture may be a tight crop of the tile or show it on a table; if a tile can be
+    found in it, that is what is classified, else the whole picture.
+    """
+    rgb = load_image(image)
+    try:
+        grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+        crops = [to_crop(grey)]
+        try:
+            groups, _ = find_groups(rgb)
+        except (cv2.error, ValueError):
+            groups = []
+        if groups:
+            biggest = max(groups, key=lambda g: g.width * g.height)
+            crops.append(to_crop(rectify(grey, biggest.quad, CROP_H * 2)))
+        probs = classifier().probabilities(np.stack(crops))
+    except PhotoError:
+        raise
+    except (cv2.error, ValueError, MemoryError) as exc:
+        raise PhotoError("The picture could not be analysed.") from exc
+    best = max(range(len(probs)), key=lambda i: float(probs[i][: len(TILE_CODES)].max()))
+    p = probs[best]
+    k = _ranked(p)[0]
+    return TILE_CODES[k], float(p[k]), _alternatives(p, k)
+
+
+__all__ = [
+    "CROP_W",
+    "ImageInput",
+    "Recognition",
+    "RecognizedTile",
+    "TileGroup",
+    "classify_tile",
+    "load_image",
+    "recognize",
+]

@@ -1,0 +1,693 @@
+"""Synthetic photos of mahjong tiles, for training and testing the recogniser.
+
+Tile faces come from the freely licensed artwork in ``shared/tiles`` (read in place, never
+copied into the package): three art styles, ``samoheen`` (PNG, CC0), ``xhokir`` (PNG,
+CC BY 4.0) and ``fonts`` (the four I.Mahjong tile fonts, M+ licence). Everything else -- tile
+bodies, tables, perspective, light, blur, noise, JPEG loss -- is drawn procedurally here.
+
+Two products:
+
+* :func:`tile_crop` -- one classifier training example: a crop of a tile (or, for the
+  "not a tile" class, a badly placed crop) taken the way the recogniser cuts a photo.
+* :func:`hand_photo` -- a whole photo of a hand laid out in groups, with the true tiles and
+  their positions.
+
+Images are RGB ``uint8`` arrays. Only numpy, OpenCV and Pillow are used.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from hefen.photo.classes import BONUS, HONORS, SUITED, TILE_CODES, copies_allowed
+
+STYLES: tuple[str, ...] = ("samoheen", "xhokir", "fonts")
+CROP_W, CROP_H = 48, 64
+ART_H = 200  # height the artwork is kept at after loading
+
+_WORDS = {"characters": "m", "circles": "p", "bamboos": "s"}
+_SAMOHEEN_NAMED = {
+    "white-dragon": "P",
+    "green-dragon": "F",
+    "red-dragon": "C",
+    "east-wind": "E",
+    "south-wind": "S",
+    "west-wind": "W",
+    "north-wind": "N",
+    "spring": "1h",
+    "summer": "2h",
+    "autumn": "3h",
+    "winter": "4h",
+    "plum": "5h",
+    "orchid": "6h",
+    "chrysanthemum": "7h",
+    "bamboo": "8h",
+}
+_XHOKIR_NAMED = {
+    "Ton": "E",
+    "Nan": "S",
+    "Shaa": "W",
+    "Pei": "N",
+    "Chun": "C",
+    "Hatsu": "F",
+    "Haku": "P",
+    "Season1": "1h",
+    "Season2": "2h",
+    "Season3": "3h",
+    "Season4": "4h",
+    "Flower1": "5h",
+    "Flower2": "6h",
+    "Flower3": "7h",
+    "Flower4": "8h",
+}
+_XHOKIR_SUITS = {"Man": "m", "Pin": "p", "Sou": "s"}
+_FONT_FILES = ("I.MahjongHK.otf", "I.MahjongTW.otf", "I.MahjongCAN.otf", "I.MahjongJP.otf")
+# Unicode Mahjong Tiles block, U+1F000 onwards.
+_UNICODE_ORDER = (
+    ["E", "S", "W", "N", "C", "F", "P"]
+    + [f"{n}m" for n in range(1, 10)]
+    + [f"{n}s" for n in range(1, 10)]
+    + [f"{n}p" for n in range(1, 10)]
+    + ["5h", "6h", "8h", "7h", "1h", "2h", "3h", "4h"]
+)
+_INKS = np.array(
+    [[20, 20, 20], [30, 40, 150], [20, 110, 40], [190, 30, 30], [40, 40, 90], [150, 20, 60]],
+    np.float32,
+)
+
+
+def default_tiles_dir() -> Path:
+    """``shared/tiles`` beside the repository checkout."""
+    return Path(__file__).resolve().parents[3] / "shared" / "tiles"
+
+
+@dataclass
+class Face:
+    """One tile's artwork: colours and coverage, or (for fonts) ink components to colour."""
+
+    rgb: np.ndarray  # float32 H x W x 3, 0..255
+    alpha: np.ndarray  # float32 H x W, 0..1
+    labels: np.ndarray | None = None  # int32 H x W: ink component of each pixel (fonts)
+    n_labels: int = 0
+
+
+@dataclass
+class Art:
+    """The faces of one or more art styles: ``faces[code]`` lists every drawing of it."""
+
+    faces: dict[str, list[Face]] = field(default_factory=dict)
+
+    def add(self, code: str, face: Face) -> None:
+        self.faces.setdefault(code, []).append(face)
+
+
+def _face_from_rgba(rgba: np.ndarray) -> Face:
+    h, w = rgba.shape[:2]
+    new_w = max(1, round(w * ART_H / h))
+    small = cv2.resize(rgba, (new_w, ART_H), interpolation=cv2.INTER_AREA).astype(np.float32)
+    return Face(rgb=small[:, :, :3].copy(), alpha=small[:, :, 3] / 255.0)
+
+
+def _load_png(path: Path) -> Face:
+    with Image.open(path) as im:
+        return _face_from_rgba(np.asarray(im.convert("RGBA")))
+
+
+def _load_samoheen(folder: Path, art: Art) -> None:
+    for path in sorted((folder / "png").glob("*.png")):
+        name = path.stem.split("-", 1)[1]
+        if name in _SAMOHEEN_NAMED:
+            code = _SAMOHEEN_NAMED[name]
+        else:
+            word, number = name.rsplit("-", 1)
+            code = number + _WORDS[word]
+        art.add(code, _load_png(path))
+
+
+def _load_xhokir(folder: Path, art: Art) -> None:
+    for path in sorted((folder / "png").glob("*.png")):
+        stem = path.stem
+        if stem in _XHOKIR_NAMED:
+            code = _XHOKIR_NAMED[stem]
+        elif stem[:3] in _XHOKIR_SUITS:
+            code = stem[3] + _XHOKIR_SUITS[stem[:3]]  # Man5-Dora is another 5m
+        else:
+            continue  # Back, Front, Blank
+        art.add(code, _load_png(path))
+
+
+def _font_face(font: ImageFont.FreeTypeFont, char: str) -> Face:
+    mask_im = Image.new("L", (420, 560), 0)
+    ImageDraw.Draw(mask_im).text((20, 20), char, font=font, fill=255)
+    mask = np.asarray(mask_im)
+    ys, xs = np.nonzero(mask > 127)
+    mask = mask[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    # The glyph draws the tile's outline; keep only what is inside it.
+    h, w = mask.shape
+    row = mask[h // 2] > 127
+    stroke = int(np.argmin(row))  # first pixel past the outline
+    cut = stroke + max(3, stroke // 2)
+    inner = mask[cut : h - cut, cut : w - cut]
+    n, labels = cv2.connectedComponents((inner > 100).astype(np.uint8), connectivity=8)
+    # Let anti-aliased edge pixels take the colour of the nearest component.
+    labels = labels.astype(np.int32)
+    if n > 1:
+        dist_labels = cv2.distanceTransformWithLabels(
+            (labels == 0).astype(np.uint8), cv2.DIST_L2, 3, labelType=cv2.DIST_LABEL_PIXEL
+        )[1]
+        # map pixel-seed labels back to component labels
+        seed_comp = np.zeros(dist_labels.max() + 1, np.int32)
+        seeds = labels == 0
+        seed_comp[dist_labels[~seeds]] = labels[~seeds]
+        labels = seed_comp[dist_labels]
+    rgba = np.zeros((*inner.shape, 4), np.uint8)
+    rgba[:, :, 3] = inner
+    face = _face_from_rgba(rgba)
+    face.labels = cv2.resize(
+        labels, (face.alpha.shape[1], face.alpha.shape[0]), interpolation=cv2.INTER_NEAREST
+    )
+    face.n_labels = max(n, 1)
+    return face
+
+
+def _load_fonts(folder: Path, art: Art) -> None:
+    for filename in _FONT_FILES:
+        font = ImageFont.truetype(str(folder / filename), 400)
+        for i, code in enumerate(_UNICODE_ORDER):
+            art.add(code, _font_face(font, chr(0x1F000 + i)))
+
+
+_LOADERS = {
+    "samoheen": ("samoheen_hk", _load_samoheen),
+    "xhokir": ("xhokir_fluffystuff", _load_xhokir),
+    "fonts": ("imahjong_fonts", _load_fonts),
+}
+
+
+def load_art(styles: tuple[str, ...] | list[str] = STYLES, tiles_dir: Path | None = None) -> Art:
+    """Load the artwork of ``styles`` from ``tiles_dir`` (default: ``shared/tiles``)."""
+    root = tiles_dir or default_tiles_dir()
+    art = Art()
+    for style in styles:
+        folder, loader = _LOADERS[style]
+        loader(root / folder, art)
+    missing = [c for c in TILE_CODES if c not in art.faces]
+    if missing:
+        raise FileNotFoundError(f"tile artwork under {root} lacks {', '.join(missing)}")
+    return art
+
+
+# --------------------------------------------------------------------------- drawing
+
+
+def _smooth_noise(rng: np.random.Generator, h: int, w: int, cells: int) -> np.ndarray:
+    """Low-frequency noise in about -1..1."""
+    small = rng.standard_normal((cells + 2, cells + 2)).astype(np.float32)
+    big = cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+    return big / 1.5
+
+
+def background(rng: np.random.Generator, h: int, w: int, kind: str | None = None) -> np.ndarray:
+    """A table surface: ``felt``, ``wood`` or ``light`` (random when ``kind`` is None)."""
+    kind = kind or str(rng.choice(["felt", "wood", "light"], p=[0.4, 0.35, 0.25]))
+    if kind == "felt":
+        base = np.array(
+            [(30, 110, 60), (25, 70, 130), (120, 30, 35), (70, 70, 75), (20, 80, 90)][
+                rng.integers(5)
+            ],
+            np.float32,
+        ) * rng.uniform(0.6, 1.3)
+        img = np.empty((h, w, 3), np.float32)
+        img[:] = base
+        img *= 1 + 0.12 * _smooth_noise(rng, h, w, 4)[:, :, None]
+        fibre = rng.normal(0, rng.uniform(3, 10), (h, w)).astype(np.float32)
+        img += cv2.GaussianBlur(fibre, (0, 0), 0.7)[:, :, None]
+    elif kind == "wood":
+        base = np.array(
+            [(150, 100, 60), (110, 70, 40), (190, 150, 100), (80, 50, 35)][rng.integers(4)],
+            np.float32,
+        ) * rng.uniform(0.8, 1.15)
+        yy = np.arange(h, dtype=np.float32)[:, None] + np.zeros((1, w), np.float32)
+        warp = _smooth_noise(rng, h, w, 3) * rng.uniform(5, 40)
+        period = rng.uniform(5, 30)
+        grain = np.sin(2 * math.pi * (yy + warp) / period)
+        grain += 0.5 * np.sin(2 * math.pi * (yy + 1.7 * warp) / (period * 0.37))
+        img = base[None, None, :] * (1 + rng.uniform(0.05, 0.15) * grain[:, :, None])
+        img += rng.normal(0, 3, (h, w, 1)).astype(np.float32)
+        if rng.random() < 0.5:
+            img = np.ascontiguousarray(np.transpose(img, (1, 0, 2)))
+            img = cv2.resize(img, (w, h))
+    else:
+        level = rng.uniform(175, 245)
+        tint = rng.uniform(-12, 12, 3).astype(np.float32)
+        img = np.empty((h, w, 3), np.float32)
+        img[:] = level + tint
+        img *= 1 + 0.05 * _smooth_noise(rng, h, w, 3)[:, :, None]
+        img += rng.normal(0, 2, (h, w, 1)).astype(np.float32)
+    return np.clip(img, 0, 255)
+
+
+class TableBank:
+    """Pre-drawn tables to cut backgrounds from, much faster than drawing each one."""
+
+    def __init__(self, rng: np.random.Generator, count: int = 48, size: int = 512) -> None:
+        self.size = size
+        self.images = [background(rng, size, size) for _ in range(count)]
+
+    def cut(self, rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+        img = self.images[rng.integers(len(self.images))]
+        if h > self.size or w > self.size:
+            f = max(h, w) / self.size
+            img = cv2.resize(img, (math.ceil(self.size * f) + 1, math.ceil(self.size * f) + 1))
+        y = int(rng.integers(0, img.shape[0] - h + 1))
+        x = int(rng.integers(0, img.shape[1] - w + 1))
+        return img[y : y + h, x : x + w].copy()
+
+
+@dataclass
+class TileLook:
+    """How the tiles of one set are made: body colour, back colour, thickness, shape."""
+
+    body: np.ndarray
+    back: np.ndarray
+    thickness: float  # side strip seen below the face, as a fraction of the face height
+    back_part: float  # fraction of that strip in the back colour
+    aspect: float  # face width / height
+    ink_scale: float  # symbol size relative to the face
+
+    @staticmethod
+    def random(rng: np.random.Generator) -> TileLook:
+        body = np.array([246, 243, 232], np.float32) + rng.uniform(-14, 8, 3).astype(np.float32)
+        backs = [(30, 120, 70), (30, 80, 160), (220, 170, 40), (230, 120, 40), (200, 200, 200)]
+        back = np.array(backs[rng.integers(len(backs))], np.float32) * rng.uniform(0.7, 1.1)
+        return TileLook(
+            body=body,
+            back=back,
+            thickness=float(rng.choice([0.0, rng.uniform(0.05, 0.35)], p=[0.2, 0.8])),
+            back_part=float(rng.uniform(0.3, 0.7)),
+            aspect=float(rng.uniform(0.70, 0.80)),
+            ink_scale=float(rng.uniform(0.82, 0.98)),
+        )
+
+
+def draw_face(rng: np.random.Generator, face: Face, look: TileLook, w: int, h: int) -> np.ndarray:
+    """The face of a tile, ``h`` x ``w`` RGB float32, artwork on the body colour."""
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = look.body
+    sw = max(2, round(w * look.ink_scale * rng.uniform(0.95, 1.05)))
+    sh = max(2, round(h * look.ink_scale * rng.uniform(0.95, 1.05)))
+    if face.labels is not None:
+        if rng.random() < 0.4:
+            colours = np.repeat(_INKS[rng.integers(len(_INKS))][None], face.n_labels + 1, 0)
+        else:
+            colours = _INKS[rng.integers(len(_INKS), size=face.n_labels + 1)]
+        rgb = colours[face.labels]
+    else:
+        rgb = face.rgb
+        if rng.random() < 0.15:
+            rgb = rgb[:, :, rng.permutation(3)]
+    rgb = cv2.resize(rgb, (sw, sh), interpolation=cv2.INTER_AREA)
+    alpha = cv2.resize(face.alpha, (sw, sh), interpolation=cv2.INTER_AREA)[:, :, None]
+    x0 = (w - sw) // 2 + int(rng.integers(-1, 2) * w * 0.02)
+    y0 = (h - sh) // 2 + int(rng.integers(-1, 2) * h * 0.02)
+    xa, ya = max(0, x0), max(0, y0)
+    xb, yb = min(w, x0 + sw), min(h, y0 + sh)
+    sub_rgb = rgb[ya - y0 : yb - y0, xa - x0 : xb - x0]
+    sub_a = alpha[ya - y0 : yb - y0, xa - x0 : xb - x0]
+    img[ya:yb, xa:xb] = img[ya:yb, xa:xb] * (1 - sub_a) + sub_rgb * sub_a
+    # Slight shading towards the rim, as a real tile face curves away.
+    img *= _rim_shade(w, h)
+    return img
+
+
+@functools.lru_cache(maxsize=512)
+def _rim_shade(w: int, h: int) -> np.ndarray:
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    edge = np.minimum.reduce([xx, w - 1 - xx, yy, h - 1 - yy]) / max(2.0, 0.08 * w)
+    return (0.85 + 0.15 * np.clip(edge, 0, 1))[:, :, None]
+
+
+@functools.lru_cache(maxsize=512)
+def _rounded_mask(w: int, h: int, radius: float) -> np.ndarray:
+    scale = 4
+    big = np.zeros((h * scale, w * scale), np.uint8)
+    r = max(1, int(radius * scale))
+    cv2.rectangle(big, (r, 0), (w * scale - 1 - r, h * scale - 1), 255, -1)
+    cv2.rectangle(big, (0, r), (w * scale - 1, h * scale - 1 - r), 255, -1)
+    for cx, cy in [(r, r), (w * scale - 1 - r, r), (r, h * scale - 1 - r)]:
+        cv2.circle(big, (cx, cy), r, 255, -1)
+    cv2.circle(big, (w * scale - 1 - r, h * scale - 1 - r), r, 255, -1)
+    return cv2.resize(big, (w, h), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
+
+
+def draw_tile(
+    rng: np.random.Generator, face: Face, look: TileLook, w: int, h: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """A whole tile seen from the front: face plus the side strip below it.
+
+    Returns (RGB float32, coverage 0..1), both ``h + thickness`` rows high.
+    """
+    t = round(h * look.thickness)
+    total = h + t
+    img = np.empty((total, w, 3), np.float32)
+    img[:h] = draw_face(rng, face, look, w, h)
+    if t:
+        body_rows = max(0, round(t * (1 - look.back_part)))
+        img[h : h + body_rows] = look.body * 0.8
+        img[h + body_rows :] = look.back * 0.85
+    mask = _rounded_mask(w, total, radius=0.09 * w)
+    face_mask = _rounded_mask(w, h, radius=0.09 * w)
+    # dark seam between face and side
+    if t:
+        seam = np.zeros((total, w), np.float32)
+        seam[:h] = 1 - face_mask
+        seam[h:] = 0
+        img *= (1 - 0.3 * seam)[:, :, None]
+    return img, mask
+
+
+@dataclass
+class Placed:
+    """A tile drawn into a photo: its code and its body's corners (tl, tr, br, bl), x/y."""
+
+    code: str
+    quad: np.ndarray
+
+
+@dataclass
+class Scene:
+    """A flat layout of tiles on a table, before the camera sees it."""
+
+    canvas: np.ndarray  # RGB float32
+    tiles: list[Placed]
+    groups: list[list[int]]  # indices into tiles
+    tile_h: float  # body height (face + side) on the canvas
+
+
+def layout_scene(
+    rng: np.random.Generator,
+    art: Art,
+    groups: list[list[str]],
+    rows: list[list[int]] | None = None,
+    face_h: int = 80,
+    margin: float = 1.2,
+    gap_range: tuple[float, float] = (0.35, 1.2),
+    look: TileLook | None = None,
+    table: str | None = None,
+    tables: TableBank | None = None,
+) -> Scene:
+    """Lay ``groups`` of tiles out in ``rows`` (lists of group indices) on a table."""
+    look = look or TileLook.random(rng)
+    rows = rows or [list(range(len(groups)))]
+    fw = round(face_h * look.aspect)
+    th = face_h + round(face_h * look.thickness)
+    shadow_dx, shadow_dy = rng.uniform(-0.08, 0.08) * th, rng.uniform(0.0, 0.1) * th
+    positions: list[tuple[int, int, str, int]] = []  # x, y, code, group index
+    y = margin * th
+    row_widths = []
+    row_bottom = y
+    for row in rows:
+        x = margin * th
+        for k, gi in enumerate(row):
+            if k:
+                x += rng.uniform(*gap_range) * fw
+            for j, code in enumerate(groups[gi]):
+                if j:
+                    x += rng.uniform(0.0, 0.04) * fw
+                positions.append((round(x), round(y), code, gi))
+                x += fw
+        row_widths.append(x)
+        row_bottom = y + th
+        y += th + rng.uniform(0.4, 1.0) * th
+    width = round(max(row_widths) + margin * th)
+    height = round(row_bottom + margin * th)
+    if tables is not None and table is None:
+        canvas = tables.cut(rng, height, width)
+    else:
+        canvas = background(rng, height, width, table)
+    shadow = np.zeros((height, width), np.float32)
+    for x, y0, _, _ in positions:
+        sx, sy = round(x + shadow_dx), round(y0 + shadow_dy)
+        shadow[max(0, sy) : sy + th, max(0, sx) : sx + fw] = 1
+    shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, 0.06 * th))
+    canvas *= (1 - rng.uniform(0.2, 0.5) * shadow)[:, :, None]
+    placed: list[Placed] = []
+    group_members: list[list[int]] = [[] for _ in groups]
+    for x, y0, code, gi in positions:
+        faces = art.faces[code]
+        img, mask = draw_tile(rng, faces[rng.integers(len(faces))], look, fw, face_h)
+        region = canvas[y0 : y0 + th, x : x + fw]
+        m = mask[:, :, None]
+        region[:] = region * (1 - m) + img * m
+        quad = np.array([[x, y0], [x + fw, y0], [x + fw, y0 + th], [x, y0 + th]], np.float32)
+        group_members[gi].append(len(placed))
+        placed.append(Placed(code, quad))
+    return Scene(canvas=canvas, tiles=placed, groups=group_members, tile_h=th)
+
+
+def _camera(
+    rng: np.random.Generator,
+    w: int,
+    h: int,
+    scale: float,
+    max_rotation: float,
+    max_tilt: float,
+) -> np.ndarray:
+    """A homography: rotate about the centre, scale, and tilt by moving the corners."""
+    angle = math.radians(rng.uniform(-max_rotation, max_rotation))
+    c, s = math.cos(angle) * scale, math.sin(angle) * scale
+    rot = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]], np.float64)
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    # keystone: the far (top) edge shorter than the near one, plus a random wobble
+    keystone = rng.uniform(0, max_tilt) * w
+    dst = src.copy()
+    dst[0, 0] += keystone
+    dst[1, 0] -= keystone
+    dst += rng.uniform(-max_tilt * 0.4, max_tilt * 0.4, (4, 2)).astype(np.float32) * [w, h]
+    tilt = cv2.getPerspectiveTransform(src, dst).astype(np.float64)
+    return rot @ tilt
+
+
+def _apply(hom: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    return cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float64), hom).reshape(-1, 2)
+
+
+def degrade(rng: np.random.Generator, img: np.ndarray, strength: float = 1.0) -> np.ndarray:
+    """Light, blur, noise and JPEG loss; float RGB in, uint8 RGB out."""
+    h, w = img.shape[:2]
+    gain = rng.uniform(0.55, 1.25)
+    grad = 1 + strength * 0.25 * _smooth_noise(rng, h, w, 2)
+    tint = 1 + rng.uniform(-0.08, 0.08, 3).astype(np.float32) * strength
+    img = img * (gain * grad)[:, :, None] * tint
+    sigma = rng.uniform(0, 1.0) * strength
+    if sigma > 0.3:
+        img = cv2.GaussianBlur(img, (0, 0), sigma)
+    img += rng.standard_normal(img.shape, dtype=np.float32) * (rng.uniform(0, 7) * strength)
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    if rng.random() < 0.8:
+        quality = int(rng.integers(35, 95))
+        ok, buf = cv2.imencode(".jpg", out[:, :, ::-1], [cv2.IMWRITE_JPEG_QUALITY, quality])
+        if ok:
+            out = cv2.imdecode(buf, cv2.IMREAD_COLOR)[:, :, ::-1]
+    return np.ascontiguousarray(out)
+
+
+# --------------------------------------------------------------------------- products
+
+
+@dataclass
+class HandPhoto:
+    """A synthetic photo and what is in it."""
+
+    image: np.ndarray  # RGB uint8
+    groups: list[list[str]]
+    quads: list[list[np.ndarray]]  # per group, per tile: 4 x 2 corners in the image
+
+    @property
+    def tiles(self) -> list[str]:
+        return [t for g in self.groups for t in g]
+
+    def jpeg(self, quality: int = 90) -> bytes:
+        buf = io.BytesIO()
+        Image.fromarray(self.image).save(buf, format="JPEG", quality=quality)
+        return buf.getvalue()
+
+
+def random_hand(rng: np.random.Generator) -> tuple[list[list[str]], list[list[int]]]:
+    """A plausible hand: concealed tiles, 0-4 exposed melds, 0-4 flowers; and its rows."""
+    counts = {c: copies_allowed(c) for c in TILE_CODES}
+
+    def take(code: str) -> bool:
+        if counts[code] <= 0:
+            return False
+        counts[code] -= 1
+        return True
+
+    melds: list[list[str]] = []
+    n_melds = int(rng.choice([0, 1, 2, 3, 4], p=[0.35, 0.25, 0.2, 0.12, 0.08]))
+    for _ in range(n_melds):
+        for _attempt in range(20):
+            if rng.random() < 0.45:
+                suit = "mps"[rng.integers(3)]
+                start = int(rng.integers(1, 8))
+                meld = [f"{start + i}{suit}" for i in range(3)]
+            else:
+                code = str(rng.choice(SUITED + HONORS))
+                meld = [code] * (4 if rng.random() < 0.15 else 3)
+            if all(counts[c] >= meld.count(c) for c in set(meld)):
+                for c in meld:
+                    take(c)
+                melds.append(meld)
+                break
+    concealed_n = 14 - 3 * len(melds)
+    concealed: list[str] = []
+    pool = list(SUITED + HONORS)
+    while len(concealed) < concealed_n:
+        code = pool[rng.integers(len(pool))]
+        if take(code):
+            concealed.append(code)
+    order = {c: i for i, c in enumerate(TILE_CODES)}
+    concealed.sort(key=order.__getitem__)
+    n_flowers = int(rng.choice([0, 1, 2, 3, 4], p=[0.4, 0.25, 0.15, 0.1, 0.1]))
+    flowers = sorted(rng.choice(BONUS, size=n_flowers, replace=False).tolist(), key=order.get)
+    groups = [concealed] + melds + ([flowers] if flowers else [])
+    if len(groups) > 1 and rng.random() < 0.35:
+        rows = [[0], list(range(1, len(groups)))]
+    else:
+        rows = [list(range(len(groups)))]
+    return groups, rows
+
+
+def hand_photo(
+    rng: np.random.Generator,
+    art: Art,
+    groups: list[list[str]] | None = None,
+    rows: list[list[int]] | None = None,
+    long_side: tuple[int, int] = (900, 1600),
+    max_rotation: float = 12.0,
+    max_tilt: float = 0.06,
+    table: str | None = None,
+) -> HandPhoto:
+    """A photo of a hand (random unless ``groups`` given), with every tile's corners."""
+    if groups is None:
+        groups, rows = random_hand(rng)
+    scene = layout_scene(
+        rng,
+        art,
+        groups,
+        rows,
+        face_h=int(rng.integers(70, 110)),
+        margin=2.5,
+        gap_range=(0.5, 1.4),
+        table=table,
+    )
+    h, w = scene.canvas.shape[:2]
+    target = rng.uniform(*long_side)
+    all_pts = np.concatenate([t.quad for t in scene.tiles])
+    x0, y0 = all_pts.min(0)
+    x1, y1 = all_pts.max(0)
+    # Scale so the tiles and a margin fill the photo's long side.
+    margin = rng.uniform(0.3, 1.0) * scene.tile_h
+    span = max(x1 - x0, y1 - y0) + 2 * margin
+    hom = _camera(rng, w, h, target / span, max_rotation, max_tilt)
+    pts = _apply(hom, all_pts)
+    lo = pts.min(0) - margin * target / span
+    hi = pts.max(0) + margin * target / span
+    shift = np.array([[1, 0, -lo[0]], [0, 1, -lo[1]], [0, 0, 1]], np.float64)
+    hom = shift @ hom
+    size = (int(hi[0] - lo[0]), int(hi[1] - lo[1]))
+    img = cv2.warpPerspective(
+        scene.canvas, hom, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REFLECT
+    )
+    img = degrade(rng, img, strength=0.7)
+    quads = [[_apply(hom, scene.tiles[i].quad).astype(np.float32) for i in g] for g in scene.groups]
+    return HandPhoto(image=img, groups=[list(g) for g in groups], quads=quads)
+
+
+def tile_crop(
+    rng: np.random.Generator,
+    art: Art,
+    code: str | None = None,
+    tables: TableBank | None = None,
+) -> np.ndarray:
+    """A ``CROP_H`` x ``CROP_W`` grey crop as the recogniser cuts it from a photo.
+
+    With ``code`` a tile code, the crop shows that tile (with the jitter of a real cut); with
+    ``code`` None it is a bad cut -- across two tiles, half a tile, two tiles, or table -- the
+    classifier's "not a tile" class.
+    """
+    target = code or str(rng.choice(TILE_CODES))
+    left, right = (str(c) for c in rng.choice(TILE_CODES, 2))
+    groups: list[list[str]] = [[left]]
+    if rng.random() < 0.2:
+        groups.append([target])
+    else:
+        groups[0].append(target)
+    if rng.random() < 0.2:
+        groups.append([right])
+    else:
+        groups[-1].append(right)
+    scene = layout_scene(
+        rng, art, groups, face_h=64, margin=0.8, gap_range=(0.3, 1.0), tables=tables
+    )
+    body = scene.tiles[1].quad.astype(np.float64).copy()
+    bw = body[1, 0] - body[0, 0]
+    bh = body[3, 1] - body[0, 1]
+    # the cut the recogniser would make, with its jitter
+    cut = body.copy()
+    cut[[0, 3], 0] += rng.normal(0, 0.05) * bw
+    cut[[1, 2], 0] += rng.normal(0, 0.05) * bw
+    cut[[0, 1], 1] += rng.normal(0, 0.04) * bh
+    cut[[2, 3], 1] += rng.normal(0, 0.04) * bh
+    if rng.random() < 0.4:  # the coloured back was not taken for tile: cut at the face
+        face_bottom = body[0, 1] + 64
+        cut[[2, 3], 1] -= rng.uniform(0, 1) * (body[2, 1] - face_bottom)
+    if code is None:
+        kind = rng.integers(4)
+        if kind == 0:  # across two tiles
+            cut[:, 0] += rng.choice([-1, 1]) * rng.uniform(0.3, 0.7) * bw
+        elif kind == 1:  # half a tile
+            if rng.integers(2):
+                cut[[1, 2], 0] -= rng.uniform(0.35, 0.6) * bw
+            else:
+                cut[[0, 3], 0] += rng.uniform(0.35, 0.6) * bw
+        elif kind == 2:  # two tiles as one
+            cut[[1, 2], 0] += rng.uniform(0.8, 1.2) * bw
+        else:  # table beside or below the tiles
+            cut[:, 1] += rng.choice([-1, 1]) * rng.uniform(1.1, 1.6) * bh
+    h, w = scene.canvas.shape[:2]
+    tile_px = rng.uniform(30, 100)  # tile body height in the photo
+    hom = _camera(rng, w, h, tile_px / scene.tile_h, 20.0, 0.05)
+    around = _apply(hom, np.concatenate([body, cut]).astype(np.float32))
+    lo = around.min(0) - 0.3 * tile_px
+    hi = around.max(0) + 0.3 * tile_px
+    shift = np.array([[1, 0, -lo[0]], [0, 1, -lo[1]], [0, 0, 1]], np.float64)
+    hom = shift @ hom
+    size = (int(hi[0] - lo[0]) + 1, int(hi[1] - lo[1]) + 1)
+    flags = cv2.INTER_AREA if tile_px < scene.tile_h else cv2.INTER_LINEAR
+    img = cv2.warpPerspective(scene.canvas, hom, size, flags=flags, borderMode=cv2.BORDER_REFLECT)
+    img = degrade(rng, img)
+    cut_img = _apply(hom, cut.astype(np.float32)).astype(np.float32)
+    dst = np.array([[0, 0], [CROP_W, 0], [CROP_W, CROP_H], [0, CROP_H]], np.float32)
+    m = cv2.getPerspectiveTransform(cut_img, dst)
+    crop = cv2.warpPerspective(
+        img, m, (CROP_W, CROP_H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    return cv2.cvtColor(crop, cv2.COLOR_RGB2GRAY)
+
+
+def clean_tile(
+    rng: np.random.Generator, art: Art, code: str, size: tuple[int, int] = (120, 160)
+) -> np.ndarray:
+    """A straight, well-lit picture of one tile on a table (for single-tile classification)."""
+    scene = layout_scene(rng, art, [[code]], face_h=size[1], margin=0.15, table="felt")
+    img = np.clip(scene.canvas, 0, 255).astype(np.uint8)
+    return img

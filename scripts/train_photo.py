@@ -1,0 +1,286 @@
+"""Train the photo recogniser's tile classifier and ship it as ONNX.
+
+Synthetic crops are drawn from the tile artwork in ``../shared/tiles`` (see
+:mod:`hefen.photo.synth`), a small CNN is trained on them with PyTorch on the CPU, exported
+to ONNX, int8-quantised with onnxruntime when that keeps its accuracy, and written with its
+class order and sha256 to ``hefen/photo/model/``. Everything is seeded: the same command
+gives the same model on the same machine (PyTorch's CPU kernels may differ in the last bits
+across machines).
+
+Needs the training extras: ``pip install torch==2.13.0 onnx``.
+
+    python scripts/train_photo.py                 # the shipped model, ~7 minutes on 2 cores
+    python scripts/train_photo.py --styles samoheen,fonts --out /tmp/m   # leave xhokir out
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import sys
+import tempfile
+import time
+from multiprocessing import get_context
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from hefen.photo import synth  # noqa: E402
+from hefen.photo.classes import MODEL_CLASSES, TILE_CODES  # noqa: E402
+
+CHUNK = 500
+_ART: synth.Art | None = None
+
+
+def _init_worker(styles: tuple[str, ...], tiles_dir: str | None) -> None:
+    global _ART
+    import cv2
+
+    cv2.setNumThreads(1)
+    _ART = synth.load_art(styles, Path(tiles_dir) if tiles_dir else None)
+
+
+def _make_chunk(job: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarray]:
+    """``CHUNK`` crops from their own seed, so the data set does not depend on scheduling."""
+    seed, count, junk_fraction = job
+    assert _ART is not None
+    rng = np.random.default_rng(seed)
+    tables = synth.TableBank(rng, count=6, size=320)
+    xs = np.empty((count, synth.CROP_H, synth.CROP_W), np.uint8)
+    ys = np.empty(count, np.int64)
+    for i in range(count):
+        if rng.random() < junk_fraction:
+            xs[i] = synth.tile_crop(rng, _ART, None, tables)
+            ys[i] = len(TILE_CODES)
+        else:
+            k = int(rng.integers(len(TILE_CODES)))
+            xs[i] = synth.tile_crop(rng, _ART, TILE_CODES[k], tables)
+            ys[i] = k
+    return xs, ys
+
+
+def make_data(
+    seed: int,
+    count: int,
+    styles: tuple[str, ...],
+    workers: int,
+    junk_fraction: float,
+    tiles_dir: str | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    jobs = []
+    for i, start in enumerate(range(0, count, CHUNK)):
+        jobs.append((seed * 100_003 + i, min(CHUNK, count - start), junk_fraction))
+    ctx = get_context("fork")
+    with ctx.Pool(workers, initializer=_init_worker, initargs=(styles, tiles_dir)) as pool:
+        parts = pool.map(_make_chunk, jobs, chunksize=1)
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
+def normalise(x: np.ndarray) -> np.ndarray:
+    """uint8 crops N x H x W -> float32 N x 1 x H x W, each crop to mean 0, sd 1."""
+    f = x.astype(np.float32)
+    mean = f.mean(axis=(1, 2), keepdims=True)
+    sd = f.std(axis=(1, 2), keepdims=True) + 8.0
+    return ((f - mean) / sd)[:, None]
+
+
+def build_model():  # type: ignore[no-untyped-def]
+    import torch.nn as nn
+
+    def block(i: int, o: int) -> list[nn.Module]:
+        return [nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU()]
+
+    c = (16, 32, 64, 128)
+    layers: list[nn.Module] = []
+    prev = 1
+    for ch in c:
+        layers += block(prev, ch) + [nn.MaxPool2d(2)]
+        prev = ch
+    h, w = synth.CROP_H // 16, synth.CROP_W // 16
+    layers += [nn.Flatten(), nn.Dropout(0.2), nn.Linear(c[-1] * h * w, len(MODEL_CLASSES))]
+    return nn.Sequential(*layers)
+
+
+def train(args: argparse.Namespace) -> None:
+    import torch
+    import torch.nn.functional as F
+
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.workers)
+    styles = tuple(args.styles.split(","))
+    t0 = time.time()
+    x, y = make_data(args.seed, args.crops, styles, args.workers, args.junk, args.tiles_dir)
+    xv, yv = make_data(
+        args.seed + 1, args.val_crops, styles, args.workers, args.junk, args.tiles_dir
+    )
+    print(f"data: {len(x)} train, {len(xv)} val crops in {time.time() - t0:.0f}s", flush=True)
+    xt, yt = torch.from_numpy(normalise(x)), torch.from_numpy(y)
+    xvt = torch.from_numpy(normalise(xv))
+    model = build_model()
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    steps = args.epochs * ((len(x) + args.batch - 1) // args.batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps)
+    gen = torch.Generator().manual_seed(args.seed)
+    t1 = time.time()
+    for epoch in range(args.epochs):
+        model.train()
+        perm = torch.randperm(len(x), generator=gen)
+        total = 0.0
+        for i in range(0, len(x), args.batch):
+            idx = perm[i : i + args.batch]
+            xb = xt[idx]
+            # a few pixels of shift, as a cut never lands exactly
+            dx, dy = (int(v) for v in torch.randint(-2, 3, (2,), generator=gen))
+            xb = torch.roll(xb, shifts=(dy, dx), dims=(2, 3))
+            loss = F.cross_entropy(model(xb), yt[idx], label_smoothing=0.05)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item() * len(idx)
+        acc = accuracy(model, xvt, yv)
+        print(
+            f"epoch {epoch + 1}: loss {total / len(x):.3f}, val {acc:.4f}, {time.time() - t1:.0f}s",
+            flush=True,
+        )
+    export(model, args, xvt, yv, xv, styles, time.time() - t0)
+
+
+def predict_torch(model, xv):  # type: ignore[no-untyped-def]
+    import torch
+
+    model.eval()
+    with torch.no_grad():
+        return torch.cat([model(xv[i : i + 512]) for i in range(0, len(xv), 512)]).numpy()
+
+
+def accuracy(model, xv, yv: np.ndarray) -> float:  # type: ignore[no-untyped-def]
+    return float((predict_torch(model, xv).argmax(1) == yv).mean())
+
+
+class _Reader:
+    """Calibration crops for onnxruntime's static quantisation."""
+
+    def __init__(self, x: np.ndarray) -> None:
+        self.batches = iter([{"crops": x[i : i + 64]} for i in range(0, len(x), 64)])
+
+    def get_next(self) -> dict[str, np.ndarray] | None:
+        return next(self.batches, None)
+
+
+def onnx_accuracy(path: Path, x: np.ndarray, y: np.ndarray) -> float:
+    import onnxruntime as ort
+
+    sess = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    probs = np.concatenate(
+        [sess.run(None, {"crops": x[i : i + 512]})[0] for i in range(0, len(x), 512)]
+    )
+    return float((probs.argmax(1) == y).mean())
+
+
+def export(model, args, xvt, yv, xv_raw, styles, seconds) -> None:  # type: ignore[no-untyped-def]
+    import torch
+    from onnxruntime.quantization import CalibrationMethod, QuantFormat, QuantType, quantize_static
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    class WithSoftmax(torch.nn.Module):
+        def __init__(self, net: torch.nn.Module) -> None:
+            super().__init__()
+            self.net = net
+
+        def forward(self, crops: torch.Tensor) -> torch.Tensor:
+            return torch.softmax(self.net(crops), dim=1)
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    model.eval()
+    xv = xvt.numpy()
+    with tempfile.TemporaryDirectory() as tmp:
+        fp32 = Path(tmp) / "fp32.onnx"
+        torch.onnx.export(
+            WithSoftmax(model),
+            (xvt[:1],),
+            str(fp32),
+            dynamo=False,
+            input_names=["crops"],
+            output_names=["probs"],
+            dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}},
+            opset_version=17,
+        )
+        acc_fp32 = onnx_accuracy(fp32, xv, yv)
+        pre = Path(tmp) / "pre.onnx"
+        quant_pre_process(str(fp32), str(pre))
+        int8 = Path(tmp) / "int8.onnx"
+        rng = np.random.default_rng(args.seed)
+        calib = xv[rng.permutation(len(xv))[:1024]]
+        quantize_static(
+            str(pre),
+            str(int8),
+            _Reader(calib),
+            quant_format=QuantFormat.QDQ,
+            activation_type=QuantType.QUInt8,
+            weight_type=QuantType.QInt8,
+            per_channel=True,
+            calibrate_method=CalibrationMethod.MinMax,
+        )
+        acc_int8 = onnx_accuracy(int8, xv, yv)
+        quantised = acc_int8 >= acc_fp32 - 0.003
+        chosen = int8 if quantised else fp32
+        data = chosen.read_bytes()
+    print(
+        f"onnx fp32 val {acc_fp32:.4f}, int8 val {acc_int8:.4f}; shipping "
+        f"{'int8' if quantised else 'fp32'}",
+        flush=True,
+    )
+    (out / "tiles.onnx").write_bytes(data)
+    meta = {
+        "classes": list(MODEL_CLASSES),
+        "not_a_tile": MODEL_CLASSES[-1],
+        "input": {
+            "name": "crops",
+            "shape": [None, 1, synth.CROP_H, synth.CROP_W],
+            "grey": True,
+            "normalise": "per crop: (x - mean) / (std + 8), x in 0..255",
+        },
+        "output": "probs",
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "bytes": len(data),
+        "int8": quantised,
+        "validation_accuracy": {"fp32": round(acc_fp32, 4), "int8": round(acc_int8, 4)},
+        "training": {
+            "script": "scripts/train_photo.py",
+            "seed": args.seed,
+            "styles": list(styles),
+            "crops": args.crops,
+            "epochs": args.epochs,
+            "seconds": round(seconds),
+            "torch": torch.__version__,
+        },
+    }
+    (out / "model.json").write_text(json.dumps(meta, indent=2) + "\n")
+    print(f"wrote {out / 'tiles.onnx'} ({len(data)} bytes)", flush=True)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--seed", type=int, default=5)
+    p.add_argument("--crops", type=int, default=48_000)
+    p.add_argument("--val-crops", type=int, default=3_000)
+    p.add_argument("--epochs", type=int, default=6)
+    p.add_argument("--batch", type=int, default=128)
+    p.add_argument("--lr", type=float, default=3e-3)
+    p.add_argument("--junk", type=float, default=0.12, help="share of not-a-tile crops")
+    p.add_argument("--styles", default=",".join(synth.STYLES))
+    p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    p.add_argument("--tiles-dir", default=None, help="default: ../shared/tiles")
+    p.add_argument("--out", default=str(ROOT / "hefen" / "photo" / "model"))
+    train(p.parse_args())
+
+
+if __name__ == "__main__":
+    main()
