@@ -203,6 +203,16 @@ def _parse_drawn(d: dict[str, Any]) -> Hand:
     """A hand holding one tile more than between turns: validate it through
     the core by setting one tile aside as if it were the winning tile."""
     raw = d.get("hand")
+    rules = d.get("rules", "mcr")
+    melds = d.get("melds", [])
+    if isinstance(raw, list) and isinstance(melds, list) and rules in CONCEALED_SIZE:
+        held = len(raw) + 3 * len(melds) + (1 if d.get("win_tile") is not None else 0)
+        need = CONCEALED_SIZE[rules] + 1
+        if held != need:
+            raise HandError(
+                f"The hand has {held} tiles (a kong counting as three) where {rules.upper()} "
+                f"needs {need} with the tile just drawn."
+            )
     drawn_code = d.pop("win_tile", None)
     if drawn_code is None:
         if not isinstance(raw, list) or not raw:
