@@ -166,7 +166,10 @@ def run_simulate(args: argparse.Namespace) -> int:
                 }
                 print(json.dumps(line, ensure_ascii=False), file=out)
 
-        match.play(lambda game, seat, bots=bots: bots[seat].choose(game, seat), on_hand)
+        def choose(game: Game, seat: int, bots: list[Any] = bots) -> Any:
+            return bots[seat].choose(game, seat)
+
+        match.play(choose, on_hand)
         if args.record and g == 0:
             with open(args.record, "w", encoding="utf-8") as fh:
                 fh.write(dumps(match_lines(match)))

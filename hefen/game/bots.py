@@ -231,34 +231,34 @@ class StrongBot:
 
     def _best_discard(
         self, game: Game, seat: int, tiles: list[int], candidates: list[int], melds: int
-    ) -> tuple[int, tuple[float, ...]]:
+    ) -> tuple[int, tuple[float, float, float]]:
         unseen = self._unseen(game, seat)
         threats = self._threats(game, seat)
-        scored: list[tuple[tuple[float, ...], int]] = []
+        scored: list[tuple[int, int]] = []
         for t in candidates:
             rest = list(tiles)
             rest.remove(t)
-            sh = self._shanten(game, seat, rest, melds)
-            scored.append(((sh, 0.0, 0.0), t))
-        best_sh = min(k[0] for k, _ in scored)
-        out: list[tuple[tuple[float, ...], int]] = []
-        for (sh, _, _), t in scored:
+            scored.append((self._shanten(game, seat, rest, melds), t))
+        best_sh = min(sh for sh, _ in scored)
+        out: list[tuple[tuple[float, float, float], int]] = []
+        for sh, t in scored:
             if sh > best_sh + (1 if threats else 0):
                 continue
             rest = list(tiles)
             rest.remove(t)
             danger = self._danger(game, threats, t, unseen)
+            key: tuple[float, float, float]
             if threats and best_sh >= 2:
-                key = (danger, sh, 0.0)  # fold: safety first
+                key = (danger, float(sh), 0.0)  # fold: safety first
             else:
                 value = 0.0
                 if sh == 0 and melds == len(game.players[seat].melds):
-                    value = -self._winning_waits(game, seat, rest, unseen)
+                    value = -float(self._winning_waits(game, seat, rest, unseen))
                 uke = -self._ukeire(game, seat, rest, unseen) if sh == best_sh else 0
-                key = (sh, value, uke + danger * 2)
+                key = (float(sh), value, uke + danger * 2)
             out.append((key, t))
-        key, tile = min(out, key=lambda x: (x[0], -x[1]))
-        return tile, key
+        best_key, tile = min(out, key=lambda x: (x[0], -x[1]))
+        return tile, best_key
 
     def _turn(self, game: Game, seat: int, legal: list[Action]) -> Action:
         p = game.players[seat]

@@ -233,6 +233,7 @@ class Game:
         seat_winds: tuple[int, int, int, int] | None = None,
         round_wind: int = WINDS[0],
         dealer_streak: int = 0,
+        wall: list[int] | None = None,
     ) -> None:
         if isinstance(settings, str):
             settings = GameSettings(settings)
@@ -250,9 +251,15 @@ class Game:
         self.dealer_streak = dealer_streak
         #: turn order: the seats sorted by wind
         self.order: tuple[int, ...] = tuple(sorted(range(4), key=lambda s: self.seat_winds[s]))
-        wall = full_set(settings.flowers)
-        random.Random(str(seed)).shuffle(wall)
-        self.wall = wall
+        #: an arranged wall (deal order: each seat's hand from the dealer on,
+        #: then the draws; replacements come from the end) instead of a shuffle
+        self.arranged = wall is not None
+        if wall is None:
+            wall = full_set(settings.flowers)
+            random.Random(str(seed)).shuffle(wall)
+        elif sorted(wall) != full_set(settings.flowers):
+            raise ValueError("An arranged wall must hold every tile of the set exactly once.")
+        self.wall = list(wall)
         self.head = 0  # next draw from the front
         self.tail = len(wall)  # replacements from the end: wall[tail - 1]
         self.players = [Player() for _ in range(4)]
@@ -646,6 +653,16 @@ class Game:
         if action in legal:
             return
         wind = self.wind(action.seat)
+        if (
+            action.kind == "chow"
+            and self.phase == "respond"
+            and self.last_discard is not None
+            and action.seat != self.next_seat(self.last_discard[0])
+        ):
+            raise IllegalAction(
+                f"Seat {action.seat} ({wind}) cannot chow: a chow may only be claimed "
+                "from the player on the left."
+            )
         if not legal:
             if self.phase == "discard":
                 raise IllegalAction(

@@ -38,7 +38,7 @@ class RecordError(ValueError):
 
 
 def hand_header(game: Game, number: int = 1) -> dict[str, Any]:
-    return {
+    d: dict[str, Any] = {
         "type": "hand",
         "number": number,
         "seed": game.seed,
@@ -48,6 +48,9 @@ def hand_header(game: Game, number: int = 1) -> dict[str, Any]:
         "dealer_streak": game.dealer_streak,
         "settings": game.settings.to_dict(),
     }
+    if game.arranged:
+        d["wall"] = [tile_to_str(t) for t in game.wall]
+    return d
 
 
 def game_from_header(obj: dict[str, Any]) -> Game:
@@ -59,6 +62,7 @@ def game_from_header(obj: dict[str, Any]) -> Game:
         seat_winds=(winds[0], winds[1], winds[2], winds[3]),
         round_wind=tile_from_str(obj["round_wind"]),
         dealer_streak=int(obj.get("dealer_streak", 0)),
+        wall=[tile_from_str(t) for t in obj["wall"]] if "wall" in obj else None,
     )
 
 
