@@ -28,14 +28,18 @@ OPTIONS = {
     "mcr": st.fixed_dictionaries({"variant": st.sampled_from(["green_book", "mil"])}),
     "hk": st.fixed_dictionaries(
         {
-            "unit": st.sampled_from([1, 2, 0.5, 0.1, 3]),
+            "unit": st.sampled_from([1, 2, 3]),
             "cap": st.sampled_from([8, 10, 13]),
             "half_spicy": st.booleans(),
             "min_fan": st.sampled_from([0, 1, 3]),
         }
     ),
     "tw": st.fixed_dictionaries(
-        {"base": st.sampled_from([30, 50, 0, 2.5]), "per_tai": st.sampled_from([10, 20, 0.1])}
+        {
+            "base": st.sampled_from([30, 50, 0]),
+            "per_tai": st.sampled_from([10, 20, 1]),
+            "dealer_repeat_tai": st.sampled_from([2, 1]),
+        }
     ),
 }
 

@@ -62,9 +62,10 @@ def test_hk_discard_self_draw_cap_unit() -> None:
     assert _pay(spicy) == {"W": 48}
 
 
-def test_hk_half_of_odd_amount_is_exact() -> None:
+def test_hk_half_of_odd_amount_is_rounded_up() -> None:
+    # as hefen.hk settles: only possible at 0 fan with a minimum of 0
     pays = settle("hk", 0, winner="E", discarder=None, options={"min_fan": 0, "unit": 1})
-    assert [p.amount for p in pays] == [0.5, 0.5, 0.5]
+    assert [p.amount for p in pays] == [1, 1, 1]
 
 
 def test_hk_minimum_fan() -> None:
@@ -106,6 +107,17 @@ def test_tw_dealer_pays_extra_only_on_his_transaction() -> None:
     assert _pay(pays) == {"E": 30 + 5 * 10, "S": 50, "N": 50}
     # non-dealer discards to non-dealer: no extra
     assert _pay(settle("tw", 2, winner="W", discarder="N", dealer="E", options=opts)) == {"N": 50}
+    # a table giving 1 tai per repeat: 1 + 1 x 2
+    pays = settle(
+        "tw",
+        5,
+        winner="S",
+        discarder=None,
+        dealer="S",
+        dealer_streak=2,
+        options={"base": 30, "per_tai": 10, "dealer_repeat_tai": 1},
+    )
+    assert _pay(pays) == {"E": 110, "W": 110, "N": 110}
     # chicken hand (0 tai) is paid the base
     assert _pay(settle("tw", 0, winner="W", discarder="N", dealer="E", options=opts)) == {"N": 30}
 

@@ -235,13 +235,14 @@ def test_export_csv_and_json(store: TableStore) -> None:
     assert [r["hand"] for r in rows] == ["1", "2", "3"]
     assert rows[0]["winner"] == "Ann" and rows[0]["discarder"] == "Bo"
     assert rows[1]["result"] == "self-draw" and rows[2]["result"] == "draw"
-    assert rows[1]["W Cy change"] == "1.5" and rows[1]["E Ann balance"] == "7.5"
-    assert rows[2]["S Bo balance"] == "-8.5"
+    assert rows[1]["W Cy change"] == "3" and rows[1]["E Ann balance"] == "7"
+    assert rows[2]["S Bo balance"] == "-9"
     text = store.export_json(code)
     data = json.loads(text)
     assert data["format"] == "hefen-table/1" and data["code"] == code
     assert [h["number"] for h in data["hands"]] == [1, 2, 3]
-    assert data["balances"] == [7.5, -8.5, 1.5, -0.5]
+    assert data["balances"] == [7, -9, 3, -1]
+    assert data["settings"]["effective_options"]["cap"] == 13
     assert len(data["events"]) == 8
     assert "token" not in text and host not in text and not any(t in text for t in tok)
 

@@ -33,8 +33,10 @@ player or the host (``release_seat``), and renamed likewise
 join code.
 
 Every failure is a :class:`TableError` with one clear sentence, raised
-before anything is written. Amounts are ``int``, or ``float`` where a
-Hong Kong self-draw halves an odd amount.
+before anything is written. Options are checked by the scorer's own
+``hefen.<ruleset>.resolve_options``: ``settings.options`` is what the table
+chose, ``settings.effective_options`` all values with defaults. Amounts are
+``int`` (``float`` only if a scorer ever returned a fractional amount).
 
 The pure layer (no database) is importable too: :func:`fold` turns a list
 of :class:`Event` into a :class:`TableState`; :func:`settle` settles a
@@ -59,7 +61,14 @@ from hefen.table.core import (
 from hefen.table.errors import TableError
 from hefen.table.export import to_csv, to_json
 from hefen.table.progression import Position, dealer_keeps, first_position, next_position
-from hefen.table.settings import DEFAULT_OPTIONS, RULESETS, UNITS, Settings, make_settings
+from hefen.table.settings import (
+    RULESETS,
+    UNITS,
+    Settings,
+    default_options,
+    make_settings,
+    resolve_options,
+)
 from hefen.table.settlement import (
     MCR_BASE,
     WINDS,
@@ -86,7 +95,6 @@ from hefen.table.storage import (
 __all__ = [
     "CODE_ALPHABET",
     "DATABASE_URL_ENV",
-    "DEFAULT_OPTIONS",
     "EVENT_KINDS",
     "MCR_BASE",
     "RULESETS",
@@ -111,6 +119,7 @@ __all__ = [
     "create_db_engine",
     "dealer_keeps",
     "default_database_url",
+    "default_options",
     "first_position",
     "fold",
     "hk_amount",
@@ -119,6 +128,7 @@ __all__ = [
     "migrate",
     "next_position",
     "normalize_code",
+    "resolve_options",
     "open_store",
     "settle",
     "to_csv",

@@ -465,9 +465,11 @@ def plan_settings(
         else dealer_keeps_on_draw
     )
     new = make_settings(state.ruleset, merged, keep)
-    if new == state.settings:
+    old_eff = state.settings.effective_options
+    new_eff = new.effective_options
+    changed = sorted(k for k in new_eff if new_eff[k] != old_eff.get(k))
+    if not changed and new.dealer_keeps_on_draw == state.settings.dealer_keeps_on_draw:
         return None
-    changed = sorted(k for k in new.options if new.options[k] != state.settings.options.get(k))
     if new.dealer_keeps_on_draw != state.settings.dealer_keeps_on_draw:
         changed.append("dealer_keeps_on_draw")
     return {"settings": _settings_payload(new), "changed": changed}
@@ -516,7 +518,8 @@ def plan_outcome(
     dis_wind = None if discarder is None else winds[discarder]
     dealer_wind = winds[position.dealer]
     if value is not None:
-        check_value(state.ruleset, value, settings.options)
+        effective = settings.effective_options
+        check_value(state.ruleset, value, effective)
         wind_payments = [
             p.to_dict()
             for p in settle(
@@ -526,7 +529,7 @@ def plan_outcome(
                 discarder=dis_wind,
                 dealer=dealer_wind,
                 dealer_streak=position.dealer_streak,
-                options=settings.options,
+                options=effective,
             )
         ]
         source = "entered"

@@ -9,10 +9,16 @@ half-payments on a self-draw can produce a fraction).
 * MCR: every opponent pays the base of 8; the discarder additionally pays the
   hand's value, or on a self-draw all three do.
 * HK: ``unit × 2^fan`` with the fan capped at ``cap`` (or the half-spicy
-  curve); the discarder pays it all, on a self-draw each of three pays half.
+  curve); the discarder pays it all, on a self-draw each of three pays half
+  (an odd amount's half rounded up, as the scorer does).
 * TW: ``base + tai × per_tai``; the discarder alone, or all three on a
   self-draw; any transaction in which the dealer wins or pays carries
-  ``1 + 2 × streak`` extra tai.
+  ``1 + dealer_repeat_tai × streak`` extra tai (``dealer_repeat_tai`` is 2
+  by default: 1 + 2 × streak).
+
+``options`` are the table's effective options (every option present, as
+:attr:`hefen.table.Settings.effective_options` gives them); missing keys
+take the reference pages' defaults.
 """
 
 from __future__ import annotations
@@ -80,9 +86,10 @@ def hk_amount(fan: int, options: Mapping[str, Any]) -> Fraction:
     return unit * hk_multiplier(min(fan, cap), half_spicy=bool(options.get("half_spicy", False)))
 
 
-def tw_dealer_extra(streak: int) -> int:
-    """Extra tai on a transaction where the dealer wins or pays: 1 + 2 × repeats."""
-    return 1 + 2 * streak
+def tw_dealer_extra(streak: int, repeat_tai: int = 2) -> int:
+    """Extra tai on a transaction where the dealer wins or pays: 1 + 2 × repeats
+    (``repeat_tai`` is the table's ``dealer_repeat_tai``, 2 or 1)."""
+    return 1 + repeat_tai * streak
 
 
 def _check_winds(winner: str, discarder: str | None, dealer: str) -> None:
@@ -158,14 +165,16 @@ def settle(
         if discarder is not None:
             payments.append(Payment(discarder, winner, to_amount(full)))
         else:
+            half = -(-full // 2)  # rounded up, as hefen.hk does
             for wind in _payers(winner, None):
-                payments.append(Payment(wind, winner, to_amount(full / 2)))
+                payments.append(Payment(wind, winner, to_amount(Fraction(half))))
     else:  # tw
         base = to_fraction(opts.get("base", 30))
         per_tai = to_fraction(opts.get("per_tai", 10))
+        extra = tw_dealer_extra(dealer_streak, int(opts.get("dealer_repeat_tai", 2)))
         for wind in _payers(winner, discarder):
             tai = value
             if dealer in (winner, wind):
-                tai += tw_dealer_extra(dealer_streak)
+                tai += extra
             payments.append(Payment(wind, winner, to_amount(base + tai * per_tai)))
     return payments

@@ -99,7 +99,27 @@ def create_db_engine(url: str, **kwargs: Any) -> Engine:
                 cur.execute("PRAGMA journal_mode = WAL")
                 cur.execute("PRAGMA synchronous = FULL")
             cur.close()
+            # SQLAlchemy's pysqlite recipe: let SQLAlchemy, not the driver,
+            # begin transactions, so that a write can BEGIN IMMEDIATE.
+            dbapi_conn.isolation_level = None
 
+        @sa.event.listens_for(engine, "begin")
+        def _sqlite_begin(conn: Connection) -> None:
+            mode = conn.get_execution_options().get(_SQLITE_BEGIN, "")
+            conn.exec_driver_sql(f"BEGIN {mode}".strip())
+
+    return engine
+
+
+_SQLITE_BEGIN = "hefen_sqlite_begin"
+
+
+def _writer(engine: Engine) -> Engine:
+    """The engine for read-then-write transactions: on SQLite they take the
+    write lock at BEGIN (IMMEDIATE), so concurrent writers queue instead of
+    colliding; PostgreSQL locks the table row instead (``FOR UPDATE``)."""
+    if engine.dialect.name == "sqlite":
+        return engine.execution_options(**{_SQLITE_BEGIN: "IMMEDIATE"})
     return engine
 
 
@@ -172,6 +192,7 @@ class TableStore:
 
     def __init__(self, engine: Engine, *, score: ScoreFn | None = None, upgrade: bool = True):
         self.engine = engine
+        self._write_engine = _writer(engine)
         self._score = score
         if upgrade:
             migrate(engine)
@@ -213,7 +234,7 @@ class TableStore:
         code = normalize_code(code)
         for _attempt in range(_RETRIES):
             try:
-                with self.engine.begin() as conn:
+                with self._write_engine.begin() as conn:
                     table_id, events = self._load(conn, code, lock=True)
                     state = core.fold(events)
                     planned = plan(state)
