@@ -3,8 +3,8 @@
 Everything here works on **seat winds** (``"E" "S" "W" "N"``), exactly like
 the ``payments`` list of the result object in ``hand-format.md``; the table
 maps winds to seats. Amounts are exact: computed as :class:`fractions.Fraction`
-and returned as ``int`` when whole, otherwise ``float`` (only Hong Kong's
-half-payments on a self-draw can produce a fraction).
+and returned as ``int`` when whole, otherwise ``float`` (with the scorers'
+whole-number stakes every amount is whole).
 
 * MCR: every opponent pays the base of 8; the discarder additionally pays the
   hand's value, or on a self-draw all three do.
