@@ -98,12 +98,15 @@ class SimpleBot:
 
 
 class StrongBot:
-    """Shanten, useful tiles, hand value and defence."""
+    """Shanten, useful tiles, hand value and defence. ``exact``: count
+    shanten with ``hefen.analysis`` (slower; the default is the engine's own
+    count, see :mod:`hefen.game.shanten`)."""
 
     name = "strong"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, exact: bool = False) -> None:
         self.rng = random.Random(seed)
+        self.exact = exact
 
     # -- what the seat can see
     def _unseen(self, game: Game, seat: int) -> list[int]:
@@ -127,20 +130,20 @@ class StrongBot:
     def _shanten(self, game: Game, seat: int, tiles: list[int], melds: int | None = None) -> int:
         n_melds = len(game.players[seat].melds) if melds is None else melds
         need = game.settings.sets - n_melds
-        return shanten_any(_counts(tiles), need, game.rules != "tw" and n_melds == 0)
+        return shanten_any(_counts(tiles), need, game.rules != "tw" and n_melds == 0, self.exact)
 
     def _ukeire(self, game: Game, seat: int, tiles: list[int], unseen: list[int]) -> int:
         n_melds = len(game.players[seat].melds)
         need = game.settings.sets - n_melds
         special = game.rules != "tw" and n_melds == 0
         c = _counts(tiles)
-        base = shanten_any(c, need, special)
+        base = shanten_any(c, need, special, self.exact)
         total = 0
         for t in _near(c, special):
             if unseen[t] == 0 or c[t] >= 4:
                 continue
             c[t] += 1
-            if shanten_any(c, need, special) < base:
+            if shanten_any(c, need, special, self.exact) < base:
                 total += unseen[t]
             c[t] -= 1
         return total
@@ -317,11 +320,16 @@ class StrongBot:
         return best[1] if best is not None else passing
 
 
-BOTS: dict[str, type[SimpleBot] | type[StrongBot]] = {"simple": SimpleBot, "strong": StrongBot}
+BOTS: tuple[str, ...] = ("simple", "strong", "strong-exact")
 
 
 def make_bot(name: str, seed: int = 0) -> SimpleBot | StrongBot:
-    try:
-        return BOTS[name](seed)
-    except KeyError:
-        raise ValueError(f"Unknown bot {name!r} (use {', '.join(BOTS)}).") from None
+    """``simple``, ``strong``, or ``strong-exact`` (the strong bot counting
+    shanten with ``hefen.analysis``)."""
+    if name == "simple":
+        return SimpleBot(seed)
+    if name == "strong":
+        return StrongBot(seed)
+    if name == "strong-exact":
+        return StrongBot(seed, exact=True)
+    raise ValueError(f"Unknown bot {name!r} (use {', '.join(BOTS)}).")

@@ -1,0 +1,55 @@
+"""``hefen simulate`` and ``hefen replay``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from hefen.cli import main
+
+
+def test_simulate_json_lines_and_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = tmp_path / "game.jsonl"
+    code = main(
+        [
+            "simulate",
+            "--rules",
+            "hk",
+            "--games",
+            "2",
+            "--hands",
+            "2",
+            "--seed",
+            "3",
+            "--bots",
+            "simple",
+            "--json",
+            "--record",
+            str(record),
+        ]
+    )
+    assert code == 0
+    out = capsys.readouterr()
+    lines = [json.loads(x) for x in out.out.splitlines()]
+    assert len(lines) == 4
+    for line in lines:
+        assert set(line) == {"rules", "game", "hand", "result", "winner", "payments", "score"}
+        assert line["result"] in ("win", "draw")
+        assert sum(p["amount"] for p in line["payments"] if p["to"] == line["winner"]) == sum(
+            p["amount"] for p in line["payments"]
+        )
+    assert "games" in out.err  # the summary and progress bar go to stderr with --json
+    assert main(["replay", str(record)]) == 0
+    shown = capsys.readouterr().out
+    assert "Hand 1" in shown and "Final balances" in shown
+
+
+def test_replay_of_a_broken_file_fails_with_a_sentence(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"type": "action", "seat": 0, "kind": "discard", "tile": "1m"}\n')
+    assert main(["replay", str(bad)]) == 1
+    assert "before any hand header" in capsys.readouterr().err
