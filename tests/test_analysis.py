@@ -112,16 +112,18 @@ def test_seven_pairs_with_four_of_a_kind() -> None:
     r = rep.waits[0].discard
     assert r is not None and r.pattern("seven_pairs") is not None and r.pattern("tile_hog")
     assert shanten(obj("1111m22p33p55s77sC")).forms == ("seven_pairs",)
-    # HK follows MCR here unless its ruleset says otherwise; TW has no seven pairs
-    assert shanten(obj("1111m22p33p55s77sC", rules="hk")).shanten == 0
-    assert shanten(obj("1111m22p33p55s77sC", rules="hk")).forms == ("seven_pairs",)
-
-
-def test_seven_pairs_four_can_be_refused_by_the_table() -> None:
-    sit = obj("1111m22p33p55s77sC", rules="hk")
-    sit["options"] = {"seven_pairs_four": False}
-    s = situation(sit)
-    assert not s.four_pairs
+    # HK: a table setting, off by default — then the four are a pung and a
+    # single, and the hand is two tiles from ready
+    assert shanten(obj("1111m22p33p55s77sC", rules="hk")).shanten == 2
+    assert waits(obj("1111m22p33p55s77sC", rules="hk")).waits == ()
+    on = obj("1111m22p33p55s77sC", rules="hk")
+    on["options"] = {"seven_pairs_four_kind": True}
+    rep = waits(on)
+    assert codes(rep.waits) == ["C"] and rep.shanten == 0
+    r = rep.waits[0].discard
+    assert r is not None and r.valid and r.pattern("seven_pairs") is not None
+    # an ordinary seven pairs wait is the same in MCR and HK
+    assert codes(waits(obj("11m22p33p55s77sCCF", rules="hk")).waits) == ["F"]
 
 
 def test_last_copy_wins_get_last_tile_when_three_are_visible() -> None:

@@ -53,21 +53,21 @@ FORM_NAMES = {
 def allow_four_in_seven_pairs(rules: str, options: Mapping[str, Any]) -> bool:
     """Whether four of a kind may stand for two of the seven pairs.
 
-    MCR allows it (the Green Book scores it with Tile Hog).  For HK the
-    ``hefen.hk`` ruleset is asked (``seven_pairs_four`` in its options, or
-    its module constant ``SEVEN_PAIRS_FOUR``); without one HK follows MCR.
-    TW has no seven pairs."""
+    MCR allows it (the Green Book scores it with Tile Hog).  HK follows the
+    table setting ``seven_pairs_four_kind`` of :mod:`hefen.hk` (default
+    there: false).  TW has no seven pairs."""
     if rules == "mcr":
         return True
     if rules == "hk":
-        opt = options.get("seven_pairs_four")
+        opt = options.get("seven_pairs_four_kind")
         if isinstance(opt, bool):
             return opt
         try:
-            from .. import hk  # noqa: PLC0415 - optional, lands separately
-        except ImportError:
+            from .. import hk
+        except ImportError:  # the HK ruleset not installed: read as MCR
             return True
-        return bool(getattr(hk, "SEVEN_PAIRS_FOUR", True))
+        spec = getattr(hk, "OPTIONS", {}).get("seven_pairs_four_kind")
+        return bool(getattr(spec, "default", True))
     return False
 
 
