@@ -76,11 +76,60 @@ def standard_decompositions(counts: Counts) -> tuple[Decomposition, ...]:
     return _split(counts, True)
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=None)
+def _suit_splits(c: tuple[int, ...], pair: bool) -> bool:
+    """Whether one suit's nine counts split into sets (plus a pair if ``pair``)."""
+    i = 0
+    while i < 9 and c[i] == 0:
+        i += 1
+    if i == 9:
+        return not pair
+    lst = list(c)
+    if pair and lst[i] >= 2:
+        lst[i] -= 2
+        if _suit_splits(tuple(lst), False):
+            return True
+        lst[i] += 2
+    if lst[i] >= 3:
+        lst[i] -= 3
+        if _suit_splits(tuple(lst), pair):
+            return True
+        lst[i] += 3
+    if i <= 6 and lst[i + 1] and lst[i + 2]:
+        lst[i] -= 1
+        lst[i + 1] -= 1
+        lst[i + 2] -= 1
+        if _suit_splits(tuple(lst), pair):
+            return True
+    return False
+
+
 def is_standard_complete(counts: Counts) -> bool:
-    if sum(counts) % 3 != 2:
-        return False
-    return bool(_split(counts, True))
+    """Sets and one pair, checked suit by suit (each suit's answer is cached)."""
+    pairs = 0
+    for b in (0, 9, 18):
+        part = counts[b : b + 9]
+        r = sum(part) % 3
+        if r == 1:
+            return False
+        if r == 2:
+            pairs += 1
+            if pairs > 1 or not _suit_splits(part, True):
+                return False
+        elif part != _EMPTY9 and not _suit_splits(part, False):
+            return False
+    for t in range(27, 34):
+        n = counts[t]
+        if n == 2:
+            pairs += 1
+            if pairs > 1:
+                return False
+        elif n not in (0, 3):
+            return False
+    return pairs == 1
+
+
+_EMPTY9 = (0,) * 9
 
 
 def is_seven_pairs(counts: Counts, allow_four: bool = True) -> bool:
@@ -153,13 +202,38 @@ def is_complete(counts: Counts, n_melds: int, forms: frozenset[str]) -> bool:
     return False
 
 
+def _candidates(counts: Counts, n_melds: int, forms: frozenset[str]) -> list[int]:
+    """Tiles that could possibly complete the hand: for sets and pairs only a
+    held tile or a neighbour within two in its suit; the special forms add
+    their own tiles when the hand is shaped for them."""
+    cand = set()
+    for t in range(NUM_KINDS):
+        if counts[t]:
+            cand.add(t)
+            if t < 27:
+                r = t % 9
+                for d in (-2, -1, 1, 2):
+                    if 0 <= r + d <= 8:
+                        cand.add(t + d)
+    if n_melds == 0 and ("thirteen_orphans" in forms or "honors_knitted" in forms):
+        if "thirteen_orphans" in forms and all(counts[t] == 0 for t in range(34) if t not in ORPHANS):
+            cand.update(ORPHANS)
+        if "honors_knitted" in forms and max(counts) <= 1:
+            cand.update(range(NUM_KINDS))
+    if "knitted" in forms and n_melds <= 1:
+        for ks in KNITTED_STRAIGHTS:
+            if sum(1 for t in ks if counts[t]) >= 8:
+                cand.update(ks)
+    return sorted(cand)
+
+
 @lru_cache(maxsize=1 << 16)
 def _completing(
     counts: Counts, n_melds: int, forms: frozenset[str], fifth: bool = False
 ) -> tuple[int, ...]:
     out = []
     c = list(counts)
-    for t in range(NUM_KINDS):
+    for t in _candidates(counts, n_melds, forms):
         if c[t] >= 4 and not fifth:
             continue
         c[t] += 1

@@ -52,14 +52,30 @@ class Group:
         return [t] * {PUNG: 3, KONG: 4, PAIR: 2}[self.kind]
 
     def label(self) -> str:
-        body = "".join(tile_to_str(t)[0] for t in self.tiles()) + tile_to_str(self.tile)[1:]
-        if len(tile_to_str(self.tile)) == 1:
-            body = tile_to_str(self.tile) * len(self.tiles())
-        if self.kind == KONG and self.concealed:
-            return f"({body})"
-        if self.declared:
-            return f"[{body}]"
-        return body
+        key = (self.kind, self.tile, self.kind == KONG and self.concealed, self.declared)
+        lab = _LABELS.get(key)
+        if lab is None:
+            lab = _LABELS[key] = _label(*key)
+        return lab
+
+
+_LABELS: dict[tuple[str, int, bool, bool], str] = {}
+
+
+def _label(kind: str, tile: int, hidden_kong: bool, declared: bool) -> str:
+    """``123m``, ``EEE``, ``[CCC]`` for a meld, ``(1111s)`` for a concealed kong."""
+    n = {CHOW: 3, PUNG: 3, KONG: 4, PAIR: 2}[kind]
+    code = tile_to_str(tile)
+    if len(code) == 1:
+        body = code * n
+    else:
+        ranks = [tile + i for i in range(3)] if kind == CHOW else [tile] * n
+        body = "".join(tile_to_str(t)[0] for t in ranks) + code[1]
+    if hidden_kong:
+        return f"({body})"
+    if declared:
+        return f"[{body}]"
+    return body
 
 
 @dataclass(slots=True)
@@ -348,7 +364,7 @@ def finish(t: Tally, groups: list[Group], values: dict[str, int]) -> None:
     """Apply exclusions (highest pattern first), fold the per-set patterns in,
     and give Chicken Hand when nothing else is left."""
     per_set = list(t.per_set)
-    for pid in _ORDER_ALL:
+    for pid in sorted(t.fans, key=_RANK.__getitem__):
         if t.fans.get(pid, 0) <= 0:
             continue
         spec = PATTERNS[pid]
@@ -377,9 +393,8 @@ def finish(t: Tally, groups: list[Group], values: dict[str, int]) -> None:
         t.add("chicken_hand")
 
 
-_ORDER_ALL = [
-    p for p in sorted(PATTERNS, key=lambda p: (-PATTERNS[p].points_mil, PATTERNS[p].no or 99))
-]
+_ORDER_ALL = sorted(PATTERNS, key=lambda p: (-PATTERNS[p].points_mil, PATTERNS[p].no or 99))
+_RANK = {p: i for i, p in enumerate(_ORDER_ALL)}
 
 __all__ = [
     "Group",
