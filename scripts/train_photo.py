@@ -95,7 +95,7 @@ def build_model():  # type: ignore[no-untyped-def]
     def block(i: int, o: int) -> list[nn.Module]:
         return [nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU()]
 
-    c = (16, 32, 64, 128)
+    c = (16, 24, 48, 96)
     layers: list[nn.Module] = []
     prev = 1
     for ch in c:
@@ -111,13 +111,20 @@ def train(args: argparse.Namespace) -> None:
     import torch.nn.functional as F
 
     torch.manual_seed(args.seed)
-    torch.set_num_threads(args.workers)
+    torch.set_num_threads(args.threads or args.workers)
     styles = tuple(args.styles.split(","))
     t0 = time.time()
-    x, y = make_data(args.seed, args.crops, styles, args.workers, args.junk, args.tiles_dir)
-    xv, yv = make_data(
-        args.seed + 1, args.val_crops, styles, args.workers, args.junk, args.tiles_dir
-    )
+    cache = Path(args.cache) if args.cache else None
+    if cache and cache.exists():
+        with np.load(cache) as data:
+            x, y, xv, yv = data["x"], data["y"], data["xv"], data["yv"]
+    else:
+        x, y = make_data(args.seed, args.crops, styles, args.workers, args.junk, args.tiles_dir)
+        xv, yv = make_data(
+            args.seed + 1, args.val_crops, styles, args.workers, args.junk, args.tiles_dir
+        )
+        if cache:
+            np.savez(cache, x=x, y=y, xv=xv, yv=yv)
     print(f"data: {len(x)} train, {len(xv)} val crops in {time.time() - t0:.0f}s", flush=True)
     xt, yt = torch.from_numpy(normalise(x)), torch.from_numpy(y)
     xvt = torch.from_numpy(normalise(xv))
@@ -269,14 +276,16 @@ def export(model, args, xvt, yv, xv_raw, styles, seconds) -> None:  # type: igno
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--seed", type=int, default=5)
-    p.add_argument("--crops", type=int, default=48_000)
+    p.add_argument("--crops", type=int, default=40_000)
     p.add_argument("--val-crops", type=int, default=3_000)
-    p.add_argument("--epochs", type=int, default=6)
+    p.add_argument("--epochs", type=int, default=5)
     p.add_argument("--batch", type=int, default=128)
     p.add_argument("--lr", type=float, default=3e-3)
     p.add_argument("--junk", type=float, default=0.12, help="share of not-a-tile crops")
     p.add_argument("--styles", default=",".join(synth.STYLES))
     p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    p.add_argument("--threads", type=int, default=0, help="torch threads (default: --workers)")
+    p.add_argument("--cache", default=None, help="keep the generated crops in this .npz")
     p.add_argument("--tiles-dir", default=None, help="default: ../shared/tiles")
     p.add_argument("--out", default=str(ROOT / "hefen" / "photo" / "model"))
     train(p.parse_args())

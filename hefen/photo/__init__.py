@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from hefen.photo.classes import TILE_CODES
 from hefen.photo.errors import PhotoError
-from hefen.photo.recognize import (
+from hefen.photo.pipeline import (
     Recognition,
     RecognizedTile,
     TileGroup,

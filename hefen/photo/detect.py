@@ -50,7 +50,9 @@ def _table_model(lab: np.ndarray, band: int) -> np.ndarray:
     keep = np.ones(len(ys), bool)
     coef = np.zeros((6, 3))
     for _ in range(3):
-        coef, *_ = np.linalg.lstsq(basis[keep], vals[keep], rcond=None)
+        a = basis[keep]
+        # normal equations: a 6 x 6 solve (lstsq's threaded BLAS is slow on a busy machine)
+        coef = np.linalg.solve(a.T @ a + 1e-9 * np.eye(6), a.T @ vals[keep])
         resid = np.linalg.norm(vals - basis @ coef, axis=1)
         limit = 2.5 * (np.median(resid[keep]) + 1.0)
         keep = resid < limit
@@ -166,18 +168,26 @@ def _row_angle_and_height(blobs: list[tuple[np.ndarray, tuple]]) -> tuple[float,
     return weighted_median(angles), weighted_median(heights)
 
 
+def _line(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """Least-squares y = a * x + b."""
+    xm, ym = float(x.mean()), float(y.mean())
+    var = float(((x - xm) ** 2).sum())
+    a = float(((x - xm) * (y - ym)).sum()) / var if var > 0 else 0.0
+    return a, ym - a * xm
+
+
 def _fit_edge(coords: np.ndarray, values: np.ndarray) -> tuple[float, float]:
     """Robust straight line values = a * coords + b."""
     if len(coords) < 2:
         return 0.0, float(np.median(values)) if len(values) else 0.0
-    a, b = np.polyfit(coords, values, 1)
+    a, b = _line(coords, values)
     for _ in range(2):
         resid = np.abs(values - (a * coords + b))
         keep = resid <= max(1.5, 2.0 * float(np.median(resid)))
         if keep.sum() < 2:
             break
-        a, b = np.polyfit(coords[keep], values[keep], 1)
-    return float(a), float(b)
+        a, b = _line(coords[keep], values[keep])
+    return a, b
 
 
 def _quad(blob: np.ndarray) -> np.ndarray | None:

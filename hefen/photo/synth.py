@@ -650,6 +650,10 @@ def tile_crop(
     if rng.random() < 0.4:  # the coloured back was not taken for tile: cut at the face
         face_bottom = body[0, 1] + 64
         cut[[2, 3], 1] -= rng.uniform(0, 1) * (body[2, 1] - face_bottom)
+    if rng.random() < 0.3:  # shadow or table below the tiles taken for tile
+        cut[[2, 3], 1] += rng.uniform(0, 0.35) * bh
+    if rng.random() < 0.15:
+        cut[[0, 1], 1] -= rng.uniform(0, 0.15) * bh
     if code is None:
         kind = rng.integers(4)
         if kind == 0:  # across two tiles

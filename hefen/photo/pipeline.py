@@ -25,6 +25,8 @@ MAX_PIXELS = 25_000_000
 TILE_RATIO = (0.45, 0.92)
 #: Groups whose tiles the classifier is this unsure of, on average, are not tiles.
 MIN_GROUP_CONFIDENCE = 0.35
+#: A split whose tiles the classifier is this sure of (geometric mean) is not second-guessed.
+SURE_SPLIT = 0.8
 WORK_TILE_H = 96  # the photo is reduced so that a tile is about this many pixels high
 
 ImageInput = bytes | bytearray | str | os.PathLike[str] | np.ndarray
@@ -178,26 +180,67 @@ def choose_tiles(probs: list[np.ndarray]) -> list[int]:
     return chosen
 
 
-def _group_tiles(grey: np.ndarray, group: Group) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """The most plausible split of one group into tiles: (probabilities, cell quads)."""
-    strip = rectify(grey, group.quad, CROP_H)
-    counts = list(_counts_to_try(strip.shape[1]))
+def tile_pitch(strip: np.ndarray) -> float | None:
+    """The spacing of the tiles along a straightened strip, from the repeating seams between
+    them (autocorrelation of the vertical edges), or None when nothing repeats."""
+    grad = np.abs(cv2.Sobel(strip.astype(np.float32), cv2.CV_32F, 1, 0, ksize=3)).mean(0)
+    lo, hi = round(TILE_RATIO[0] * CROP_H), round(TILE_RATIO[1] * CROP_H)
+    if len(grad) < 2 * hi:
+        return None
+    smooth = cv2.blur(grad.reshape(1, -1), (31, 1)).ravel()
+    g = grad - smooth
+    g = g - g.mean()
+    denom = float((g * g).sum())
+    if denom <= 0:
+        return None
+    corr = np.array([float((g[:-lag] * g[lag:]).sum()) / denom for lag in range(lo, hi + 1)])
+    k = int(np.argmax(corr))
+    return float(lo + k) if corr[k] > 0.1 else None
+
+
+def _score_counts(strip: np.ndarray, counts: list[int]) -> tuple[float, int, np.ndarray]:
+    """(score, count, probabilities) of the best of ``counts`` equal splits of the strip."""
     crops: list[np.ndarray] = []
     for n in counts:
         crops += _cells(strip, n)
     probs = classifier().probabilities(np.stack(crops))
-    best_score, best_n, best_start = -math.inf, counts[0], 0
+    best: tuple[float, int, np.ndarray] = (-math.inf, counts[0], probs[: counts[0]])
     start = 0
     for n in counts:
         real = probs[start : start + n, : len(TILE_CODES)].max(1)
         score = float(np.mean(np.log(real + 1e-6)))
-        if score > best_score:
-            best_score, best_n, best_start = score, n, start
+        if score > best[0]:
+            best = (score, n, probs[start : start + n])
         start += n
-    if math.exp(best_score) < MIN_GROUP_CONFIDENCE:
+    return best
+
+
+def _group_tiles(grey: np.ndarray, group: Group) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """The most plausible split of one group into tiles: (probabilities, cell quads).
+
+    The tile count is the one whose equal split the classifier is most sure of: first the
+    counts near the seams' spacing, then, if none of those convinces, every plausible count.
+    """
+    strip = rectify(grey, group.quad, CROP_H)
+    counts = list(_counts_to_try(strip.shape[1]))
+    pitch = tile_pitch(strip)
+    tried: list[int] = []
+    best: tuple[float, int, np.ndarray] = (-math.inf, counts[0], np.zeros((0, 1)))
+    if pitch is not None:
+        guess = strip.shape[1] / pitch
+        near = [n for n in counts if abs(n - guess) <= 1.01]
+        if near:
+            best = _score_counts(strip, near)
+            tried = near
+    if math.exp(best[0]) < SURE_SPLIT:
+        rest = [n for n in counts if n not in tried]
+        if rest:
+            other = _score_counts(strip, rest)
+            best = max(best, other, key=lambda b: b[0])
+    score, n, probs = best
+    if math.exp(score) < MIN_GROUP_CONFIDENCE:
         return [], []
-    chosen = probs[best_start : best_start + best_n]
-    return list(chosen), cell_quads(group.quad, best_n)
+    return list(probs), cell_quads(group.quad, n)
 
 
 def recognize(image: ImageInput) -> Recognition:
