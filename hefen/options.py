@@ -1,4 +1,4 @@
-"""Table settings (``options``) of the Hong Kong and Taiwanese rulesets:
+"""Table settings (``options``) of the rulesets:
 each a name, a default and the values it accepts, checked with one-sentence
 errors."""
 
@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..hand import HandError
+from .hand import HandError
 
 __all__ = ["Option", "resolve", "choice", "whole_number", "boolean"]
 

@@ -57,6 +57,7 @@ from typing import Any
 from ..decompose import is_seven_pairs, is_thirteen_orphans
 from ..hand import Hand, HandError
 from ..notation import format_tiles
+from ..options import Option, boolean, choice, resolve, whole_number
 from ..result import PatternHit, Payment, Result
 from ..tiles import (
     DRAGONS,
@@ -67,7 +68,6 @@ from ..tiles import (
     suit_of,
     tile_to_str,
 )
-from .options import Option, boolean, choice, resolve, whole_number
 from .reading import Reading, standard_readings, standing_counts
 from .table import PatternSpec, load_table
 

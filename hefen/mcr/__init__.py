@@ -40,7 +40,8 @@ from ..decompose import (
 from ..decompose import (
     PUNG as D_PUNG,
 )
-from ..hand import Hand, HandError
+from ..hand import Hand
+from ..options import Option, boolean, choice, resolve
 from ..result import PatternHit, Payment, Result
 from ..tiles import NUM_KINDS, WINDS, is_terminal_or_honor, tile_to_str
 from .detect import (
@@ -67,31 +68,36 @@ __all__ = ["score", "OPTIONS", "PATTERNS", "MIN_POINTS", "BASE"]
 MIN_POINTS = 8
 BASE = 8
 
-OPTIONS: dict[str, dict[str, Any]] = {
-    "variant": {"default": "green_book", "choices": ("green_book", "mil")},
-    "knitted_wait": {"default": None, "choices": (None, "whole_hand", "remainder")},
-    "seven_pairs_tile_hog": {"default": True, "choices": (True, False)},
-    "impossible_waits": {"default": None, "choices": (None, "ignore", "count")},
+OPTIONS: dict[str, Option] = {
+    o.name: o
+    for o in (
+        choice("variant", "green_book", ("green_book", "mil"), "Green Book or MIL pattern values"),
+        choice(
+            "knitted_wait",
+            None,
+            (None, "whole_hand", "remainder"),
+            "single wait beside a knitted straight (default: by variant)",
+        ),
+        boolean("seven_pairs_tile_hog", True, "four of a kind in Seven Pairs scores Tile Hog"),
+        choice(
+            "impossible_waits",
+            None,
+            (None, "ignore", "count"),
+            "whether a fifth copy counts as a wait (default: by variant)",
+        ),
+    )
 }
 
 
 def resolve_options(raw: dict[str, Any]) -> dict[str, Any]:
-    unknown = set(raw) - set(OPTIONS)
-    if unknown:
-        raise HandError(f"Unknown MCR option '{sorted(unknown)[0]}' (known: {', '.join(OPTIONS)}).")
-    out = {}
-    for name, spec in OPTIONS.items():
-        v = raw.get(name, spec["default"])
-        if v not in spec["choices"] or (
-            isinstance(v, bool) != isinstance(spec["default"], bool) and spec["default"] is not None
-        ):
-            allowed = ", ".join(repr(c) for c in spec["choices"] if c is not None)
-            raise HandError(f"MCR option {name} must be one of {allowed}, not {v!r}.")
-        out[name] = v
+    """The table's MCR settings with defaults filled in (readings that follow
+    the variant get the variant's reading)."""
+    out = resolve("mcr", OPTIONS, raw)
+    mil = out["variant"] == "mil"
     if out["knitted_wait"] is None:
-        out["knitted_wait"] = "remainder" if out["variant"] == "mil" else "whole_hand"
+        out["knitted_wait"] = "remainder" if mil else "whole_hand"
     if out["impossible_waits"] is None:
-        out["impossible_waits"] = "count" if out["variant"] == "mil" else "ignore"
+        out["impossible_waits"] = "count" if mil else "ignore"
     return out
 
 

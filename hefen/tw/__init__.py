@@ -53,10 +53,10 @@ from typing import Any
 
 from ..decompose import FORMS_STANDARD, completing_tiles
 from ..hand import Hand, HandError
-from ..hk.options import Option, boolean, choice, resolve, whole_number
 from ..hk.reading import Reading, set_of_meld, standard_readings
 from ..hk.table import PatternSpec, load_table
 from ..notation import format_tiles
+from ..options import Option, boolean, choice, resolve, whole_number
 from ..result import PatternHit, Payment, Result
 from ..tiles import (
     DRAGONS,
