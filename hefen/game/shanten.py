@@ -14,6 +14,7 @@ wait kinds); the bots use it where it is installed (see :mod:`.bots`).
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import itemgetter
 
 from ..tiles import NUM_KINDS, ORPHANS
 
@@ -76,37 +77,39 @@ def _suit(counts: tuple[int, ...]) -> tuple[Option, ...]:
     return _pareto(out)
 
 
+@lru_cache(maxsize=1 << 12)
 def _honors(counts: tuple[int, ...]) -> tuple[Option, ...]:
     m = sum(1 for n in counts if n >= 3)
     twos = sum(1 for n in counts if n == 2)
-    opts = {(m, twos, 0)}
     if twos:
-        opts.add((m, twos - 1, 1))
-    return tuple(opts)
+        return ((m, twos - 1, 1), (m, twos, 0))
+    return ((m, twos, 0),)
 
 
-@lru_cache(maxsize=1 << 18)
+@lru_cache(maxsize=1 << 16)
+def _combine(a: tuple[Option, ...], b: tuple[Option, ...], k: int) -> tuple[Option, ...]:
+    """The (sets, partials, pair) options of two groups together; sets are
+    capped at ``k`` and partial sets at ``k - sets``, which keeps the states
+    few (the cap only drops what cannot count)."""
+    out: set[Option] = set()
+    for am, at, ap in a:
+        for bm, bt, bp in b:
+            if ap and bp:
+                continue
+            m = min(am + bm, k)
+            out.add((m, min(at + bt, k - m), ap + bp))
+    return tuple(sorted(out))
+
+
 def _standard(counts: tuple[int, ...], sets_needed: int) -> int:
     k = sets_needed
-    groups = (
-        _suit(counts[0:9]),
-        _suit(counts[9:18]),
-        _suit(counts[18:27]),
-        _honors(counts[27:34]),
-    )
-    # combine the suits; sets are capped at k and partial sets at k - sets,
-    # which keeps the states few (the cap only drops what cannot count)
-    acc: set[Option] = {(0, 0, 0)}
-    for g in groups:
-        nxt: set[Option] = set()
-        for am, at, ap in acc:
-            for bm, bt, bp in g:
-                if ap and bp:
-                    continue
-                m = min(am + bm, k)
-                nxt.add((m, min(at + bt, k - m), ap + bp))
-        acc = nxt
-    return min(2 * k - 2 * m - t - p for m, t, p in acc)
+    acc = _combine(_combine(_suit(counts[0:9]), _suit(counts[9:18]), k), _suit(counts[18:27]), k)
+    return _best(_combine(acc, _honors(counts[27:34]), k), k)
+
+
+@lru_cache(maxsize=1 << 14)
+def _best(opts: tuple[Option, ...], k: int) -> int:
+    return min(2 * k - 2 * m - t - p for m, t, p in opts)
 
 
 def shanten(counts: list[int] | tuple[int, ...], sets_needed: int) -> int:
@@ -133,13 +136,24 @@ def shanten_any(
 def _own(counts: list[int] | tuple[int, ...], sets_needed: int, special: bool) -> int:
     """The best of the standard form and, when ``special`` and the hand has no
     melds (``sets_needed == 4``), seven pairs and thirteen orphans."""
-    s = _standard(tuple(counts), sets_needed)
-    if special and sets_needed == 4:
-        kinds = sum(1 for n in counts if n)
-        pairs = sum(1 for n in counts if n >= 2)
+    return _own_cached(tuple(counts), sets_needed, special and sets_needed == 4)
+
+
+_orphan_counts = itemgetter(*ORPHANS)
+
+
+@lru_cache(maxsize=1 << 18)
+def _own_cached(c: tuple[int, ...], sets_needed: int, special: bool) -> int:
+    s = _standard(c, sets_needed)
+    if special:
+        zeros, ones = c.count(0), c.count(1)
+        kinds = NUM_KINDS - zeros
+        pairs = kinds - ones
         s = min(s, 6 - pairs + max(0, 7 - kinds))
-        orphan_kinds = sum(1 for t in ORPHANS if counts[t])
-        orphan_pair = any(counts[t] >= 2 for t in ORPHANS)
+        o = _orphan_counts(c)
+        o_zeros = o.count(0)
+        orphan_kinds = len(ORPHANS) - o_zeros
+        orphan_pair = orphan_kinds - o.count(1) > 0
         s = min(s, 13 - orphan_kinds - (1 if orphan_pair else 0))
     return s
 
