@@ -25,7 +25,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from hefen import svg
-from hefen.web import i18n, rules_page, rulesets, tables
+from hefen.web import i18n, play, rules_page, rulesets, tables
 from hefen.web.models import ErrorOut, ScoreRequest, ScoreResult
 
 __all__ = ["MAX_BODY", "create_app"]
@@ -171,11 +171,19 @@ class Pages:
         return response
 
 
-def create_app(database_url: str | None = None, *, store: Any = None) -> FastAPI:
+def create_app(
+    database_url: str | None = None,
+    *,
+    store: Any = None,
+    play_dir: str | Path | None = None,
+    play_delay: float = play.DEFAULT_DELAY,
+) -> FastAPI:
     """The web application. ``database_url`` goes to the table library
     (None: its default, SQLite unless ``HEFEN_DATABASE_URL`` says otherwise);
     ``store`` is an already open :class:`hefen.table.TableStore` to use instead.
-    The database is opened on first use."""
+    The database is opened on first use. Game tables (online play) are
+    written to ``play_dir`` (None: ``HEFEN_PLAY_DIR``, else ``games/`` in the
+    user's data directory); bots wait ``play_delay`` seconds before each move."""
     app = FastAPI(
         title="hefen",
         summary="Mahjong scoring and shared score tables (MCR, Hong Kong, Taiwanese).",
@@ -185,6 +193,7 @@ def create_app(database_url: str | None = None, *, store: Any = None) -> FastAPI
     app.state.store = store
     app.state.store_lock = threading.Lock()
     app.state.hub = tables.Hub()
+    app.state.play = play.PlayManager(play_dir, delay=play_delay)
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     pages = Pages()
     app.state.pages = pages
@@ -275,6 +284,8 @@ def create_app(database_url: str | None = None, *, store: Any = None) -> FastAPI
 
     app.include_router(tables.router)
     tables.table_pages(app)
+    app.include_router(play.router)
+    play.play_pages(app)
 
     @app.get("/favicon.ico", include_in_schema=False)
     def favicon() -> Response:
