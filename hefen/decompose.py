@@ -227,11 +227,31 @@ def _candidates(counts: Counts, n_melds: int, forms: frozenset[str]) -> list[int
     return sorted(cand)
 
 
+def _plausible_forms(counts: Counts, n_melds: int, forms: frozenset[str]) -> frozenset[str]:
+    """The forms a hand one tile short could still complete (cheap tests),
+    so that waits are not looked for in shapes the hand cannot take."""
+    keep = {"standard"} & forms
+    if n_melds == 0:
+        if "seven_pairs" in forms and sum(n // 2 for n in counts) >= 6:
+            keep.add("seven_pairs")
+        if "thirteen_orphans" in forms and all(
+            counts[t] == 0 for t in range(NUM_KINDS) if t not in ORPHANS
+        ):
+            keep.add("thirteen_orphans")
+        if "honors_knitted" in forms and max(counts) <= 1:
+            keep.add("honors_knitted")
+    if "knitted" in forms and n_melds <= 1:
+        if any(sum(1 for t in ks if counts[t]) >= 8 for ks in KNITTED_STRAIGHTS):
+            keep.add("knitted")
+    return frozenset(keep)
+
+
 @lru_cache(maxsize=1 << 16)
 def _completing(
     counts: Counts, n_melds: int, forms: frozenset[str], fifth: bool = False
 ) -> tuple[int, ...]:
     out = []
+    forms = _plausible_forms(counts, n_melds, forms)
     c = list(counts)
     for t in _candidates(counts, n_melds, forms):
         if c[t] >= 4 and not fifth:
