@@ -665,4 +665,6 @@ def play_pages(app: FastAPI) -> None:
             return pages.render(request, "play_missing.html", code=code)
         if t.code != code:
             return RedirectResponse(f"/play/{t.code}", status_code=303)
-        return pages.render(request, "play.html", state=t.message(None))
+        from hefen import svg
+
+        return pages.render(request, "play.html", state=t.message(None), codes=svg.TILE_CODES)
