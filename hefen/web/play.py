@@ -110,7 +110,7 @@ class GameJoinedOut(BaseModel):
 
 
 # ---------------------------------------------------------------------- model
-@dataclass
+@dataclass(eq=False)
 class Listener:
     """One WebSocket client: woken (from any thread) when its table changes."""
 
