@@ -101,9 +101,12 @@ def speed(art: synth.Art, count: int) -> tuple[float, float]:
 
 def loso(args: argparse.Namespace) -> None:
     print("\nleave-one-art-style-out (smaller training runs):")
+    root = Path(args.loso_dir or tempfile.mkdtemp(prefix="photo-loso-"))
     for held_out in synth.STYLES:
         train_styles = [s for s in synth.STYLES if s != held_out]
-        with tempfile.TemporaryDirectory() as tmp:
+        out = root / held_out
+        t = time.time()
+        if not (out / "tiles.onnx").exists():
             cmd = [
                 sys.executable,
                 str(ROOT / "scripts" / "train_photo.py"),
@@ -113,22 +116,23 @@ def loso(args: argparse.Namespace) -> None:
                 str(args.loso_crops),
                 "--epochs",
                 str(args.loso_epochs),
+                "--threads",
+                "1",
                 "--out",
-                tmp,
+                str(out),
             ]
-            t = time.time()
             subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            seen = synth.load_art(tuple(train_styles))
-            unseen = synth.load_art((held_out,))
-            xs, ys = crops(seen, args.crops // 2, CROP_SEED + 7)
-            xu, yu = crops(unseen, args.crops, CROP_SEED + 8)
-            print(
-                f"  train {'+'.join(train_styles):16s} test {held_out:9s}: "
-                f"unseen style {crop_accuracy(Path(tmp), xu, yu):.1%}, "
-                f"seen styles {crop_accuracy(Path(tmp), xs, ys):.1%} "
-                f"(trained in {time.time() - t:.0f}s)",
-                flush=True,
-            )
+        seen = synth.load_art(tuple(train_styles))
+        unseen = synth.load_art((held_out,))
+        xs, ys = crops(seen, args.crops // 2, CROP_SEED + 7)
+        xu, yu = crops(unseen, args.crops, CROP_SEED + 8)
+        print(
+            f"  train {'+'.join(train_styles):16s} test {held_out:9s}: "
+            f"unseen style {crop_accuracy(out, xu, yu):.1%}, "
+            f"seen styles {crop_accuracy(out, xs, ys):.1%} "
+            f"({time.time() - t:.0f}s)",
+            flush=True,
+        )
 
 
 def main() -> None:
@@ -139,6 +143,7 @@ def main() -> None:
     p.add_argument("--loso", action="store_true", help="also train 3 leave-one-style-out models")
     p.add_argument("--loso-crops", type=int, default=16_000)
     p.add_argument("--loso-epochs", type=int, default=5)
+    p.add_argument("--loso-dir", default=None, help="keep (and reuse) the three models here")
     args = p.parse_args()
     assert MODEL_CLASSES[: len(TILE_CODES)] == TILE_CODES
 

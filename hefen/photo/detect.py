@@ -223,12 +223,18 @@ def _quad(blob: np.ndarray) -> np.ndarray | None:
     return quad
 
 
+def _mean_height(blob: np.ndarray) -> float:
+    """A blob's average height over the columns it covers."""
+    cols = int(blob.any(0).sum())
+    return float(blob.sum()) / max(cols, 1)
+
+
 def _split_rows(
     x: int, y: int, blob: np.ndarray, tile_h: float
 ) -> list[tuple[int, int, np.ndarray]]:
     """Cut a blob that is two rows run together at its thinnest line."""
     bh = blob.shape[0]
-    if bh <= 1.6 * tile_h:
+    if _mean_height(blob) <= 1.6 * tile_h:
         return [(x, y, blob)]
     profile = blob.sum(1).astype(np.float64)
     lo, hi = int(0.6 * tile_h), int(bh - 0.6 * tile_h)
@@ -284,11 +290,15 @@ def find_groups(rgb: np.ndarray) -> tuple[list[Group], float]:
         pieces += _split_rows(x, y, blob, tile_h)
     for x, y, blob in pieces:
         bh, bw = blob.shape
-        if bh < 0.55 * tile_h or bh > 1.7 * tile_h or bw < 0.4 * tile_h:
+        mean_h = _mean_height(blob)  # not the box: a row may slant in the level picture
+        if mean_h < 0.55 * tile_h or mean_h > 1.7 * tile_h or bw < 0.4 * tile_h:
             continue
         if blob.sum() < 0.3 * tile_h * tile_h:
             continue
-        quad = _quad(blob)
+        hull = cv2.convexHull(cv2.findNonZero(blob))
+        solid = np.zeros_like(blob)
+        cv2.fillConvexPoly(solid, hull, 1)
+        quad = _quad(solid)
         box = np.array([[0, 0], [bw, 0], [bw, bh], [0, bh]], np.float32)
         if quad is None or np.abs(quad - box).max() > 0.3 * tile_h:
             quad = box
@@ -327,16 +337,16 @@ def rectify(grey: np.ndarray, quad: np.ndarray, height: int) -> np.ndarray:
     )
 
 
-def cell_quads(quad: np.ndarray, n: int) -> list[np.ndarray]:
-    """Split a group's quad into ``n`` equal tiles (equal in the straightened strip)."""
+def cell_quads(quad: np.ndarray, edges: list[float]) -> list[np.ndarray]:
+    """Split a group's quad into tiles at ``edges`` (fractions of the straightened strip)."""
     tl, tr, br, bl = (quad[i].astype(np.float64) for i in range(4))
     g = Group(quad)
     width = g.width / max(g.height, 1.0)
     src = np.array([[0, 0], [width, 0], [width, 1], [0, 1]], np.float32)
     m = cv2.getPerspectiveTransform(src, np.array([tl, tr, br, bl], np.float32))
     out = []
-    for i in range(n):
-        x0, x1 = width * i / n, width * (i + 1) / n
+    for a, b in zip(edges[:-1], edges[1:], strict=True):
+        x0, x1 = width * a, width * b
         pts = np.array([[[x0, 0], [x1, 0], [x1, 1], [x0, 1]]], np.float32)
         out.append(cv2.perspectiveTransform(pts, m)[0])
     return out
