@@ -19,13 +19,14 @@ A bot only reads what its seat may see: its own tiles and the public table
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Protocol
 
 from ..decompose import is_complete
 from ..hand import Context, Hand
-from ..tiles import NUM_KINDS
-from .engine import Action, Game, forms_for
+from ..tiles import DRAGONS, NUM_KINDS, WINDS
+from .engine import Action, Game, Meld, forms_for
 from .shanten import shanten_any
 
 __all__ = ["Bot", "SimpleBot", "StrongBot", "BOTS", "make_bot"]
@@ -72,6 +73,43 @@ def _near(c: list[int], special: bool) -> list[int]:
                 r = t % 9
                 near.update(t + d for d in (-2, -1, 1, 2) if 0 <= r + d <= 8)
     return sorted(near)
+
+
+def _flower_fan(flowers: list[int], seat_wind: int) -> int:
+    """The Hong Kong bonus fan of a seat's flowers (defaults: a full set of
+    four scores 2 in place of the own one inside it; none at all scores 1)."""
+    if not flowers:
+        return 1
+    seat = WINDS.index(seat_wind)
+    fan = 0
+    for first in (34, 38):
+        if all(first + i in flowers for i in range(4)):
+            fan += 2
+        elif first + seat in flowers:
+            fan += 1
+    return fan
+
+
+def _hk_payoff(fan: float, min_fan: int, cap: int) -> float:
+    """The expected payment of a Hong Kong win worth ``fan`` on a discard
+    (a self-draw adds Self-Drawn's fan and is paid by all three): 0 for a
+    hand that stays below the table's minimum either way."""
+    value = 0.0
+    if fan >= min_fan:
+        value += 0.55 * 2 ** min(fan, cap)
+    if fan + 1 >= min_fan:
+        value += 0.45 * 1.5 * 2 ** min(fan + 1, cap)
+    return value
+
+
+def _pung_shanten(c: list[int], need: int) -> int:
+    """Shanten towards ``need`` pungs and a pair from the concealed counts."""
+    pungs = sum(1 for n in c if n >= 3)
+    pairs = sum(1 for n in c if n == 2)
+    m = min(pungs, need)
+    p = 1 if pairs else 0
+    t = min(pairs - p, need - m)
+    return 2 * need - 2 * m - t - p
 
 
 class SimpleBot:
@@ -213,6 +251,60 @@ class StrongBot:
             danger += d
         return danger
 
+    # -- Hong Kong: hand value
+    def _hk_ev(self, game: Game, seat: int, c: list[int], melds: list[Meld]) -> float:
+        """The expected payment of a Hong Kong hand (concealed counts ``c``
+        before a draw, declared ``melds``): over the plans it may follow —
+        as it stands, a half or full flush, all pungs (four concealed pungs
+        while nothing is exposed), seven pairs — the win probability of the
+        plan's shanten times :func:`_hk_payoff` of its fan."""
+        opts = game.settings.options
+        min_fan = int(opts.get("min_fan", 3))
+        cap = int(opts.get("cap", 13))
+        p = game.players[seat]
+        seat_wind, round_wind = game.seat_winds[seat], game.round_wind
+        need = game.settings.sets - len(melds)
+        exposed = any(not m.concealed for m in melds)
+        base = float(_flower_fan(p.flowers, seat_wind)) + (0.0 if exposed else 1.0)
+        honour = 0.0
+        meld_pungs = {m.tiles[0] for m in melds if m.kind != "chow"}
+        for h in (*DRAGONS, *WINDS):
+            w = (h in DRAGONS) + (h == seat_wind) + (h == round_wind)
+            if not w:
+                continue
+            if h in meld_pungs or c[h] >= 3:
+                honour += w
+            elif c[h] == 2:
+                honour += 0.5 * w
+        draws = max(1.0, game.wall_remaining / 4)
+        q = draws / (draws + 6.0)
+
+        def ev(sh: int, fan: float, pace: float = 1.0) -> float:
+            # pace: how much slower the plan's useful tiles come than any tile's
+            return (q * pace) ** max(0, sh + 1) * _hk_payoff(fan, min_fan, cap)
+
+        special = not melds
+        best = ev(shanten_any(c, need, special), base + honour)
+        suits = {m.tiles[0] // 9 for m in melds if m.tiles[0] < 27}
+        honour_melds = any(m.tiles[0] >= 27 for m in melds)
+        for suit in range(3):
+            if suits - {suit}:
+                continue
+            lo, hi = 9 * suit, 9 * suit + 9
+            half = [n if lo <= t < hi or t >= 27 else 0 for t, n in enumerate(c)]
+            best = max(best, ev(shanten_any(half, need, special), base + honour + 3, 0.85))
+            if not honour_melds:
+                full = [n if lo <= t < hi else 0 for t, n in enumerate(c)]
+                best = max(best, ev(shanten_any(full, need, special), base + 7, 0.65))
+        if all(m.kind != "chow" for m in melds):
+            fan = float(cap) - 1 if not exposed else base + honour + 3
+            best = max(best, ev(_pung_shanten(c, need), fan, 0.7 if exposed else 0.5))
+        if special:
+            kinds = sum(1 for n in c if n)
+            pairs = sum(1 for n in c if n >= 2)
+            best = max(best, ev(6 - pairs + max(0, 7 - kinds), base + 4, 0.6))
+        return best
+
     # -- decisions
     def choose(self, game: Game, seat: int) -> Action:
         legal = game.legal_actions(seat)
@@ -233,32 +325,47 @@ class StrongBot:
         return self._winning_waits(game, seat, tiles, self._unseen(game, seat)) >= 4
 
     def _best_discard(
-        self, game: Game, seat: int, tiles: list[int], candidates: list[int], melds: int
-    ) -> tuple[int, tuple[float, float, float]]:
+        self,
+        game: Game,
+        seat: int,
+        tiles: list[int],
+        candidates: list[int],
+        melds: list[Meld],
+    ) -> tuple[int, tuple[float, ...]]:
+        """The discard to make from ``tiles`` (``melds`` declared). In Hong
+        Kong the hand's expected value (:meth:`_hk_ev`) comes first, then the
+        shanten, winning waits, useful tiles and danger as elsewhere."""
         unseen = self._unseen(game, seat)
         threats = self._threats(game, seat)
+        n_melds = len(melds)
+        hk = game.rules == "hk"
         scored: list[tuple[int, int]] = []
-        for t in candidates:
+        for t in dict.fromkeys(candidates):
             rest = list(tiles)
             rest.remove(t)
-            scored.append((self._shanten(game, seat, rest, melds), t))
+            scored.append((self._shanten(game, seat, rest, n_melds), t))
         best_sh = min(sh for sh, _ in scored)
-        out: list[tuple[tuple[float, float, float], int]] = []
+        fold = bool(threats) and best_sh >= 2
+        out: list[tuple[tuple[float, ...], int]] = []
         for sh, t in scored:
-            if sh > best_sh + (1 if threats else 0):
+            if sh > best_sh + (1 if threats else 0) and (fold or not hk):
                 continue
             rest = list(tiles)
             rest.remove(t)
             danger = self._danger(game, threats, t, unseen)
-            key: tuple[float, float, float]
-            if threats and best_sh >= 2:
+            key: tuple[float, ...]
+            if fold:
                 key = (danger, float(sh), 0.0)  # fold: safety first
-            else:
-                value = 0.0
-                if sh == 0 and melds == len(game.players[seat].melds):
-                    value = -float(self._winning_waits(game, seat, rest, unseen))
-                uke = -self._ukeire(game, seat, rest, unseen) if sh == best_sh else 0
-                key = (float(sh), value, uke + danger * 2)
+                out.append((key, t))
+                continue
+            value = 0.0
+            if sh == 0 and n_melds == len(game.players[seat].melds):
+                value = -float(self._winning_waits(game, seat, rest, unseen))
+            uke = -self._ukeire(game, seat, rest, unseen) if sh == best_sh or hk else 0
+            key = (float(sh), value, uke + danger * 2)
+            if hk:
+                ev = self._hk_ev(game, seat, _counts(rest), melds)
+                key = (-round(math.log2(ev + 1e-6) * 4), *key)
             out.append((key, t))
         best_key, tile = min(out, key=lambda x: (x[0], -x[1]))
         return tile, best_key
@@ -275,7 +382,7 @@ class StrongBot:
                 rest = [x for x in tiles if x != a.tile]
                 if self._shanten(game, seat, rest, len(p.melds) + 1) <= base:
                     return a
-        tile, key = self._best_discard(game, seat, tiles, discards, len(p.melds))
+        tile, _ = self._best_discard(game, seat, tiles, discards, p.melds)
         ready = [a for a in legal if a.kind == "ready" and a.tile == tile]
         if ready:
             rest = list(tiles)
@@ -293,6 +400,8 @@ class StrongBot:
         base = self._shanten(game, seat, p.concealed)
         if self._threats(game, seat) and base >= 2:
             return passing
+        if game.rules == "hk":
+            return self._hk_respond(game, seat, legal, passing, tile)
         best: tuple[int, Action] | None = None
         for a in legal:
             if a.kind in ("pung", "kong", "chow") and a.tile is not None:
@@ -317,6 +426,42 @@ class StrongBot:
                 )
                 if sh < base and (best is None or sh < best[0]):
                     best = (sh, a)
+        return best[1] if best is not None else passing
+
+    def _hk_respond(
+        self, game: Game, seat: int, legal: list[Action], passing: Action, tile: int
+    ) -> Action:
+        """Hong Kong: claim only when the hand's expected value after the
+        claim and the best discard beats keeping it (a claim that leaves the
+        hand below the table minimum, or gives up a concealed or flush plan,
+        is worth less than it saves)."""
+        p = game.players[seat]
+        keep = self._hk_ev(game, seat, _counts(p.concealed), p.melds)
+        best: tuple[float, Action] | None = None
+        for a in legal:
+            if a.kind not in ("pung", "kong", "chow") or a.tile is None:
+                continue
+            rest = list(p.concealed)
+            if a.kind == "chow":
+                used = [x for x in (a.tile, a.tile + 1, a.tile + 2) if x != tile]
+                meld = Meld.chow(a.tile)
+            else:
+                used = [tile] * (3 if a.kind == "kong" else 2)
+                meld = Meld("kong" if a.kind == "kong" else "pung", (tile,) * (len(used) + 1))
+            for x in used:
+                rest.remove(x)
+            melds = [*p.melds, meld]
+            if a.kind == "kong":
+                ev = self._hk_ev(game, seat, _counts(rest), melds)
+            else:
+                ev = 0.0
+                c = _counts(rest)
+                for x in set(rest):
+                    c[x] -= 1
+                    ev = max(ev, self._hk_ev(game, seat, c, melds))
+                    c[x] += 1
+            if ev > 1.2 * keep and (best is None or ev > best[0]):
+                best = (ev, a)
         return best[1] if best is not None else passing
 
 
