@@ -1,0 +1,109 @@
+"""Online play in real Chromium (Debian's /usr/bin/chromium, driven by Playwright).
+
+Run with ``pytest -m browser``. ``HEFEN_SCREENSHOTS=docs/screenshots`` saves
+``play.png``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
+PHONE = {"width": 390, "height": 844}
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is not installed"),
+]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    import uvicorn
+
+    from hefen.web import create_app
+
+    folder = tmp_path_factory.mktemp("play")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    app = create_app(database_url="sqlite://", play_dir=folder, play_delay=0.05)
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not srv.started:
+        assert time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(timeout=10)
+
+
+def test_play_a_discard_by_tapping_a_tile(server: str) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
+        ctx.set_default_timeout(10_000)
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{server}/play/new?lang=en")
+        page.select_option("#ruleset", "mcr")
+        for i, name in enumerate(["Ann", "Bo", "Cy", "Di"]):
+            page.fill(f'input[name="name{i}"]', name)
+        for i in (1, 2, 3):
+            page.select_option(f'select[name="bot{i}"]', "simple")
+        page.select_option("#my-seat", "0")
+        page.click('#new-game button[type="submit"]')
+        page.wait_for_url(re.compile(r"/play/[A-Z0-9]{6}$"))
+        page.locator("#live", has_text="Live").wait_for()
+        # the dealer's fourteen tiles, each a button with an SVG tile
+        hand = page.locator("#my-hand .ht")
+        hand.first.wait_for()
+        assert hand.count() == 14
+        assert page.locator("#my-hand .ht svg").count() == 14
+        assert "Your turn" in page.locator("#status").inner_text()
+        assert page.locator("#others .opp").count() == 3
+        tile = page.locator("#my-hand .ht.can").nth(3)
+        code = tile.get_attribute("data-tile")
+        tile.click()
+        # the tile lands in Ann's river and the turn moves on to the bots
+        page.locator(f'#my-melds .river .t[data-tile="{code}"]').wait_for()
+        page.locator("#others .opp .river .t").first.wait_for()  # a bot discarded
+        # keep playing by tapping: pass on calls, discard on turns
+        for _ in range(6):
+            page.locator("#status", has_text=re.compile("Your turn|Your call|over")).wait_for()
+            status = page.locator("#status").inner_text()
+            if "over" in status:
+                break
+            before = page.locator("#my-melds .river .t").count()
+            if "Your call" in status:
+                page.locator("#calls button", has_text=re.compile("Win|Pass")).first.click()
+                page.locator("#calls button").first.wait_for(state="detached")
+                continue
+            assert hand.count() + 3 * page.locator("#my-melds .meld").count() == 14
+            page.locator("#my-hand .ht.can").first.click()
+            page.wait_for_function(
+                f"document.querySelectorAll('#my-melds .river .t').length > {before}"
+                " || !document.querySelector('#result').hidden"
+            )
+        folder = os.environ.get("HEFEN_SCREENSHOTS")
+        if folder:
+            page.locator("#status", has_text=re.compile("Your turn|Your call|over")).wait_for()
+            page.evaluate("window.scrollTo(0, 0)")
+            page.screenshot(path=str(Path(folder) / "play.png"))
+        assert not errors, errors
+        ctx.close()
+        browser.close()
