@@ -59,6 +59,10 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 
 # --------------------------------------------------------------------- models
+def _default_bots() -> list[BotName | None]:
+    return [None, "strong", "strong", "strong"]
+
+
 class CreateGame(BaseModel):
     """A game table: ruleset and settings, names, which seats are bots."""
 
@@ -68,7 +72,7 @@ class CreateGame(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
     names: list[str | None] = Field(default_factory=list, max_length=4)
     bots: list[BotName | None] = Field(
-        default_factory=lambda: [None, "strong", "strong", "strong"],
+        default_factory=_default_bots,
         min_length=4,
         max_length=4,
         description="Per seat: a bot's name, or null for a human seat.",
