@@ -25,6 +25,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from hefen import svg
+from hefen.scoring import score
 from hefen.web import i18n, play, rules_page, rulesets, tables
 from hefen.web.models import ErrorOut, ScoreRequest, ScoreResult
 
@@ -299,16 +300,9 @@ def create_app(
 
 
 def score_object(obj: dict[str, Any]) -> dict[str, Any]:
-    """``hefen.score(obj).to_dict()``; a hand the engine cannot read is a 422."""
-    try:
-        from hefen import score
-    except ImportError as exc:
-        raise StarletteHTTPException(503, "The scoring engine is not available") from exc
-    try:
-        result: dict[str, Any] = score(obj).to_dict()
-    except (ValueError, TypeError, KeyError) as exc:
-        message = str(exc).strip() or "The hand object is not valid"
-        raise StarletteHTTPException(422, message) from exc
+    """``hefen.score(obj).to_dict()``: an illegal hand is a result with
+    ``valid: false`` and its sentence (the engine never raises for input)."""
+    result: dict[str, Any] = score(obj).to_dict()
     return result
 
 
