@@ -347,6 +347,16 @@ class StrongBot:
         best_sh = min(sh for sh, _ in scored)
         fold = bool(threats) and best_sh >= 2
         out: list[tuple[tuple[float, ...], int]] = []
+        bins: dict[int, float] = {}
+        if hk and not fold:
+            # the expected value first: only the best candidates go further
+            for _, t in scored:
+                rest = list(tiles)
+                rest.remove(t)
+                ev = self._hk_ev(game, seat, _counts(rest), melds)
+                bins[t] = -round(math.log2(ev + 1e-6) * 4)
+            top = min(bins.values())
+            scored = [(sh, t) for sh, t in scored if bins[t] == top]
         for sh, t in scored:
             if sh > best_sh + (1 if threats else 0) and (fold or not hk):
                 continue
@@ -364,8 +374,7 @@ class StrongBot:
             uke = -self._ukeire(game, seat, rest, unseen) if sh == best_sh or hk else 0
             key = (float(sh), value, uke + danger * 2)
             if hk:
-                ev = self._hk_ev(game, seat, _counts(rest), melds)
-                key = (-round(math.log2(ev + 1e-6) * 4), *key)
+                key = (bins[t], *key)
             out.append((key, t))
         best_key, tile = min(out, key=lambda x: (x[0], -x[1]))
         return tile, best_key
