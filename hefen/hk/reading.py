@@ -21,40 +21,10 @@ from dataclasses import dataclass, replace
 from ..decompose import PUNG as D_PUNG
 from ..decompose import standard_decompositions
 from ..hand import Hand
-from ..notation import format_tiles
+from ..sets import CHOW, PAIR, PUNG, HandSet
 from ..tiles import counts_of, rank_of
 
 __all__ = ["HandSet", "Reading", "standard_readings", "standing_counts", "set_of_meld"]
-
-CHOW, PUNG, KONG, PAIR = "chow", "pung", "kong", "pair"
-
-
-@dataclass(frozen=True, slots=True)
-class HandSet:
-    """One set (or the pair) of a reading."""
-
-    kind: str  # chow, pung, kong or pair
-    tile: int  # the first tile
-    concealed: bool  # held concealed: not claimed, and not completed by a discard
-    declared: bool = False  # a meld, as opposed to a set formed from the hand
-
-    @property
-    def pung_like(self) -> bool:
-        return self.kind in (PUNG, KONG)
-
-    def tiles(self) -> list[int]:
-        t = self.tile
-        if self.kind == CHOW:
-            return [t, t + 1, t + 2]
-        return [t] * {PUNG: 3, KONG: 4, PAIR: 2}[self.kind]
-
-    def label(self) -> str:
-        """The set in the compact notation: ``[CCC]`` claimed, ``(1111s)`` a
-        concealed kong, ``123m`` a set or pair from the hand."""
-        body = format_tiles(self.tiles())
-        if self.declared:
-            return f"({body})" if self.concealed else f"[{body}]"
-        return body
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,13 +43,10 @@ from ..decompose import (
 from ..hand import Hand
 from ..options import Option, boolean, choice, resolve
 from ..result import PatternHit, Payment, Result
+from ..sets import CHOW, KONG, PAIR, PUNG
+from ..sets import HandSet as Group
 from ..tiles import NUM_KINDS, WINDS, is_terminal_or_honor, tile_to_str
 from .detect import (
-    CHOW,
-    KONG,
-    PAIR,
-    PUNG,
-    Group,
     Tally,
     combination_candidates,
     finish,
@@ -209,16 +206,16 @@ def _read_standard(
     w: _Win, pair: int, sets: tuple[tuple[int, int], ...], waits: tuple[int, ...]
 ) -> Tally:
     t = Tally.new()
-    hand_groups = [Group(CHOW if k != D_PUNG else PUNG, s, True) for k, s in sets]
-    groups = w.fixed + hand_groups + [Group(PAIR, pair, True)]
     # a concealed pung completed by a discard counts as exposed, unless the
     # winning tile can be read as part of a concealed chow
-    if not w.self_drawn and not any(
-        g.kind == CHOW and g.tile <= w.win <= g.tile + 2 for g in hand_groups
-    ):
-        for g in hand_groups:
-            if g.kind == PUNG and g.tile == w.win:
-                g.concealed = False
+    claimed_pung = not w.self_drawn and not any(
+        k != D_PUNG and s <= w.win <= s + 2 for k, s in sets
+    )
+    hand_groups = [
+        Group(PUNG, s, not (claimed_pung and s == w.win)) if k == D_PUNG else Group(CHOW, s, True)
+        for k, s in sets
+    ]
+    groups = w.fixed + hand_groups + [Group(PAIR, pair, True)]
     w.win_flags(t)
     sets_only = groups[:-1]
     pung_idx = [i for i, g in enumerate(sets_only) if g.pung_like]

@@ -14,6 +14,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..sets import CHOW, KONG, PUNG
+from ..sets import HandSet as Group
 from ..tiles import (
     DRAGONS,
     WINDS,
@@ -26,56 +28,8 @@ from ..tiles import (
 )
 from .table import PATTERNS, PER_SET
 
-CHOW, PUNG, KONG, PAIR, KNIT = "chow", "pung", "kong", "pair", "knitted"
-
 REVERSIBLE = frozenset([9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, 33])
 GREEN = frozenset([19, 20, 21, 23, 25, 32])
-
-
-@dataclass(slots=True)
-class Group:
-    """A set of one decomposition (or a pair)."""
-
-    kind: str
-    tile: int  # first tile
-    concealed: bool  # held concealed (a claimed set or a pung completed by a discard is not)
-    declared: bool = False  # a meld (declared set), as opposed to one from the hand
-
-    @property
-    def pung_like(self) -> bool:
-        return self.kind in (PUNG, KONG)
-
-    def tiles(self) -> list[int]:
-        t = self.tile
-        if self.kind == CHOW:
-            return [t, t + 1, t + 2]
-        return [t] * {PUNG: 3, KONG: 4, PAIR: 2}[self.kind]
-
-    def label(self) -> str:
-        key = (self.kind, self.tile, self.kind == KONG and self.concealed, self.declared)
-        lab = _LABELS.get(key)
-        if lab is None:
-            lab = _LABELS[key] = _label(*key)
-        return lab
-
-
-_LABELS: dict[tuple[str, int, bool, bool], str] = {}
-
-
-def _label(kind: str, tile: int, hidden_kong: bool, declared: bool) -> str:
-    """``123m``, ``EEE``, ``[CCC]`` for a meld, ``(1111s)`` for a concealed kong."""
-    n = {CHOW: 3, PUNG: 3, KONG: 4, PAIR: 2}[kind]
-    code = tile_to_str(tile)
-    if len(code) == 1:
-        body = code * n
-    else:
-        ranks = [tile + i for i in range(3)] if kind == CHOW else [tile] * n
-        body = "".join(tile_to_str(t)[0] for t in ranks) + code[1]
-    if hidden_kong:
-        return f"({body})"
-    if declared:
-        return f"[{body}]"
-    return body
 
 
 @dataclass(slots=True)
