@@ -101,7 +101,13 @@ def test_eight_point_minimum_without_flowers():
     assert r.total == 12 and r.winning  # chicken hand 8 + 4 flowers
     r = score(to_object("[234m] [567p] 888mEE34s +5s | self"))  # self-drawn 1 only
     assert r.total == 1 and not r.winning and r.payments == ()
-    r = score(to_object("[234m] [567p] 888mEE34s +5s | self f:1234567h".replace(" | self f:1234567h", " f:1234567h | self")))
+    r = score(
+        to_object(
+            "[234m] [567p] 888mEE34s +5s | self f:1234567h".replace(
+                " | self f:1234567h", " f:1234567h | self"
+            )
+        )
+    )
     assert r.total == 8 and not r.winning
 
 
@@ -114,5 +120,46 @@ def test_payments_discard_and_self_draw():
     assert amounts == {("S", "E"): 8, ("W", "E"): 8 + v, ("N", "E"): 8}
     o["context"] = {"win": "self_draw", "seat_wind": "S"}
     r = score(o)
-    assert {p.frm: p.amount for p in r.payments} == {"E": 8 + r.total, "W": 8 + r.total, "N": 8 + r.total}
+    assert {p.frm: p.amount for p in r.payments} == {
+        "E": 8 + r.total,
+        "W": 8 + r.total,
+        "N": 8 + r.total,
+    }
     assert all(p.to == "S" for p in r.payments)
+
+
+def test_nine_gates_extras_option():
+    o = to_object("1112345678999m +1m")
+    r = score(o)
+    assert r.count("nine_gates") == 1 and r.count("pure_straight") == 1
+    o["options"]["nine_gates_extras"] = False
+    strict = score(o)
+    assert [p.id for p in strict.patterns] == ["nine_gates"]
+    assert strict.total == 88
+
+
+def test_knitted_wait_option():
+    # 147m 258p 369s + 123s + 5s pair, won on 2s (closed in the remainder)
+    hand = "147m258p369s13s55s +2s"
+    whole = score(to_object(hand))
+    o = to_object(hand)
+    o["options"]["knitted_wait"] = "remainder"
+    rem = score(o)
+    assert rem.count("closed_wait") == 1
+    assert whole.valid and rem.valid
+
+
+def test_seven_pairs_tile_hog_option():
+    o = to_object("1111m3355p7799sE +E")
+    assert score(o).count("tile_hog") == 1
+    o["options"]["seven_pairs_tile_hog"] = False
+    assert score(o).count("tile_hog") == 0
+
+
+def test_impossible_waits_option():
+    # 345m 666m 8888m [WWW] won on 7m: the only real wait; the shape also
+    # "waits" on a fifth 8m
+    o = to_object("345666m8888m [WWW] +7m | self")
+    assert score(o).count("closed_wait") == 1
+    o["options"]["impossible_waits"] = "count"
+    assert score(o).count("closed_wait") == 0

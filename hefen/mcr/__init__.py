@@ -76,6 +76,11 @@ OPTIONS: dict[str, Option] = {
             "single wait beside a knitted straight (default: by variant)",
         ),
         boolean("seven_pairs_tile_hog", True, "four of a kind in Seven Pairs scores Tile Hog"),
+        boolean(
+            "nine_gates_extras",
+            True,
+            "Nine Gates also scores the other patterns of its reading (Pure Straight …)",
+        ),
         choice(
             "impossible_waits",
             None,
@@ -295,7 +300,26 @@ def _read_standard(
     ctx = w.hand.context
     wind_patterns(groups, ctx.round_wind, ctx.seat_wind, t)
     finish(t, groups, w.values)
+    if t.fans.get("nine_gates") and not w.opts["nine_gates_extras"]:
+        for pid in [p for p in t.fans if p not in _NINE_GATES_KEEPS]:
+            del t.fans[pid]
+            t.uses.pop(pid, None)
     return t
+
+
+# what Nine Gates keeps when its reading's other patterns are not counted:
+# the winning context only
+_NINE_GATES_KEEPS = frozenset(
+    {
+        "nine_gates",
+        "self_drawn",
+        "last_tile",
+        "last_tile_draw",
+        "last_tile_claim",
+        "out_with_replacement_tile",
+        "robbing_the_kong",
+    }
+)
 
 
 def _read_knitted(
