@@ -81,7 +81,6 @@ def tile_mask(rgb_small: np.ndarray) -> np.ndarray:
     border = _border_stats(diff, band)
     med = float(np.median(border))
     mad = float(np.median(np.abs(border - med))) * 1.4826
-    colour = diff > max(24.0, med + 6 * mad, float(np.percentile(border, 99)) * 1.3)
 
     grey = cv2.cvtColor(rgb_small, cv2.COLOR_RGB2GRAY).astype(np.float32)
     grey = cv2.GaussianBlur(grey, (0, 0), 0.8)
@@ -107,7 +106,7 @@ def tile_mask(rgb_small: np.ndarray) -> np.ndarray:
         # Tile faces are ivory: pale and nearly grey, unlike felt or wood.
         chroma = np.hypot(lab[:, :, 1] - 128.0, lab[:, :, 2] - 128.0)
         light = lab[:, :, 0] > max(90.0, float(table_colour[0]) + 20.0)
-        ivory = (chroma < 24.0) & light & colour
+        ivory = (chroma < 24.0) & light & (diff > max(20.0, med + 4 * mad))
         ivory = cv2.morphologyEx(ivory.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         mask = ivory > 0
     mask = mask.astype(np.uint8) * 255
@@ -134,29 +133,26 @@ def _edge_angle(p: np.ndarray, q: np.ndarray) -> float:
 
 
 def _row_angle_and_height(blobs: list[tuple[np.ndarray, tuple]]) -> tuple[float, float] | None:
-    """The rows' direction (degrees) and the tiles' height, from the elongated blobs."""
+    """The rows' direction (degrees) and the tiles' height, from the blobs' rectangles.
+
+    The photo is taken to be roughly upright (rows within 45 degrees of level), so of each
+    rectangle's two edge directions the flatter one runs along the row -- whether the blob
+    is one upright tile or a long group -- and the steeper edge is the tiles' height.
+    """
     angles, heights, weights = [], [], []
-    singles = []
     for contour, rect in blobs:
         pts = cv2.boxPoints(rect)
-        e1, e2 = np.linalg.norm(pts[1] - pts[0]), np.linalg.norm(pts[2] - pts[1])
-        long_side, short_side = max(e1, e2), min(e1, e2)
-        if short_side <= 0:
+        a1, a2 = _edge_angle(pts[0], pts[1]), _edge_angle(pts[1], pts[2])
+        e1, e2 = float(np.linalg.norm(pts[1] - pts[0])), float(np.linalg.norm(pts[2] - pts[1]))
+        if min(e1, e2) <= 0:
             continue
-        along = (pts[0], pts[1]) if e1 >= e2 else (pts[1], pts[2])
-        across = (pts[1], pts[2]) if e1 >= e2 else (pts[0], pts[1])
-        area = cv2.contourArea(contour)
-        if long_side / short_side >= 1.25:
-            angles.append(_edge_angle(*along))
-            heights.append(short_side)
-            weights.append(area)
-        else:  # one tile standing upright: its short side runs along the row
-            singles.append((_edge_angle(*across), long_side, area))
-    if not angles:
-        for a, hgt, area in singles:
-            angles.append(a)
-            heights.append(hgt)
-            weights.append(area)
+        if abs(a1) <= abs(a2):
+            angles.append(a1)
+            heights.append(e2)
+        else:
+            angles.append(a2)
+            heights.append(e1)
+        weights.append(cv2.contourArea(contour))
     if not angles:
         return None
 
