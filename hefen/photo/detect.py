@@ -86,14 +86,15 @@ def tile_mask(rgb_small: np.ndarray) -> np.ndarray:
     # would only add the table's own texture.
     table_colour = np.median(lab[:band].reshape(-1, 3), axis=0)
     pale = float(np.linalg.norm((table_colour - [240.0, 128.0, 134.0]) * [1.0, 2.0, 2.0])) < 70
+    grey = cv2.cvtColor(rgb_small, cv2.COLOR_RGB2GRAY).astype(np.float32)
+    grey = cv2.GaussianBlur(grey, (0, 0), 0.8)
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1)
+    mag = np.sqrt(gx * gx + gy * gy)
+    texture = cv2.blur(mag, (7, 7))
+    # the drawings on the faces: far busier than the table's own texture
+    busy = texture > max(40.0, float(np.percentile(_border_stats(texture, band), 99.5)) * 1.5)
     if pale:
-        grey = cv2.cvtColor(rgb_small, cv2.COLOR_RGB2GRAY).astype(np.float32)
-        grey = cv2.GaussianBlur(grey, (0, 0), 0.8)
-        gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0)
-        gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1)
-        mag = np.sqrt(gx * gx + gy * gy)
-        texture = cv2.blur(mag, (7, 7))
-        busy = texture > max(40.0, float(np.percentile(_border_stats(texture, band), 99.5)) * 1.5)
         # outlines: faint edges that join up (a tile's rim)
         hi = max(24.0, float(np.percentile(_border_stats(mag, band), 99.5)) * 1.5)
         edges = cv2.Canny(np.clip(grey, 0, 255).astype(np.uint8), hi / 2.5, hi, L2gradient=True)
@@ -107,7 +108,7 @@ def tile_mask(rgb_small: np.ndarray) -> np.ndarray:
         light = lab[:, :, 0] > max(90.0, float(table_colour[0]) + 20.0)
         ivory = (chroma < 24.0) & light & (diff > max(20.0, med + 4 * mad))
         ivory = cv2.morphologyEx(ivory.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        mask = ivory > 0
+        mask = (ivory > 0) | busy
     mask = mask.astype(np.uint8) * 255
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
@@ -205,6 +206,13 @@ def _quad(blob: np.ndarray) -> np.ndarray | None:
     ba, bb = _fit_edge(cs.astype(np.float64), bottom)
     la, lb = _fit_edge(rs.astype(np.float64), left)
     ra, rb = _fit_edge(rs.astype(np.float64), right)
+    # The ends are short and ragged (rounded corners, shadows): give them one common slant.
+    # What straightens the spacing along the row is the top and bottom edges' convergence.
+    slant = (la + ra) / 2
+    rsf = rs.astype(np.float64)
+    lb = float(np.median(left - slant * rsf))
+    rb = float(np.median(right - slant * rsf))
+    la = ra = slant
 
     def meet(ya: float, yb: float, xa: float, xb: float) -> tuple[float, float]:
         # y = ya * x + yb and x = xa * y + xb
@@ -321,27 +329,41 @@ def find_groups(rgb: np.ndarray) -> tuple[list[Group], float]:
     return [groups[k] for k in ordered], tile_h / scale
 
 
-def rectify(grey: np.ndarray, quad: np.ndarray, height: int) -> np.ndarray:
-    """The group straightened into a level strip ``height`` pixels high."""
+def _affine(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
+    """The 3 x 3 affine map that best takes the four ``src`` corners to ``dst``."""
+    a = np.hstack([src.astype(np.float64), np.ones((4, 1))])
+    coef, *_ = np.linalg.lstsq(a, dst.astype(np.float64), rcond=None)
+    return np.vstack([coef.T, [0.0, 0.0, 1.0]])
+
+
+def strip_map(quad: np.ndarray, height: float) -> tuple[np.ndarray, int]:
+    """The map from the photo to a level strip ``height`` high, and the strip's width.
+
+    Affine, not projective: a row's true foreshortening is small, while the projective
+    correction implied by the fitted edges' slight convergence is mostly noise, and that
+    noise makes an equal split drift by a third of a tile along a long row (measured).
+    """
     g = Group(quad)
     width = max(1, round(height * g.width / max(g.height, 1.0)))
-    dst = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
-    m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
-    return cv2.warpPerspective(
-        grey, m, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    dst = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float64)
+    return _affine(quad, dst), width
+
+
+def rectify(grey: np.ndarray, quad: np.ndarray, height: int) -> np.ndarray:
+    """The group straightened into a level strip ``height`` pixels high."""
+    m, width = strip_map(quad, height)
+    return cv2.warpAffine(
+        grey, m[:2], (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     )
 
 
 def cell_quads(quad: np.ndarray, edges: list[float]) -> list[np.ndarray]:
     """Split a group's quad into tiles at ``edges`` (fractions of the straightened strip)."""
-    tl, tr, br, bl = (quad[i].astype(np.float64) for i in range(4))
-    g = Group(quad)
-    width = g.width / max(g.height, 1.0)
-    src = np.array([[0, 0], [width, 0], [width, 1], [0, 1]], np.float32)
-    m = cv2.getPerspectiveTransform(src, np.array([tl, tr, br, bl], np.float32))
+    m, width = strip_map(quad, 1000.0)
+    back = np.linalg.inv(m)
     out = []
     for a, b in zip(edges[:-1], edges[1:], strict=True):
         x0, x1 = width * a, width * b
-        pts = np.array([[[x0, 0], [x1, 0], [x1, 1], [x0, 1]]], np.float32)
-        out.append(cv2.perspectiveTransform(pts, m)[0])
+        pts = np.array([[[x0, 0], [x1, 0], [x1, 1000.0], [x0, 1000.0]]], np.float64)
+        out.append(cv2.perspectiveTransform(pts, back)[0].astype(np.float32))
     return out
