@@ -232,6 +232,23 @@ def _score_counts(strip: np.ndarray, counts: list[int]) -> Split:
     return best
 
 
+def _trim(strip: np.ndarray) -> tuple[int, int]:
+    """Columns at the strip's ends that are bare table (no drawing, no seam): cut them off,
+    up to half a tile at each end."""
+    grad = np.abs(cv2.Sobel(strip.astype(np.float32), cv2.CV_32F, 1, 0, ksize=3)).mean(0)
+    grad = cv2.blur(grad.reshape(1, -1), (5, 1)).ravel()
+    w = len(grad)
+    limit = 0.25 * float(np.median(grad))
+    reach = min(w // 3, round(0.5 * CROP_H))
+    lo = 0
+    while lo < reach and grad[lo] < limit:
+        lo += 1
+    hi = w
+    while w - hi < reach and grad[hi - 1] < limit:
+        hi -= 1
+    return lo, hi
+
+
 def _group_tiles(grey: np.ndarray, group: Group) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """The most plausible split of one group into tiles: (probabilities, cell quads).
 
@@ -239,6 +256,24 @@ def _group_tiles(grey: np.ndarray, group: Group) -> tuple[list[np.ndarray], list
     counts near the seams' spacing, then, if none of those convinces, every plausible count.
     """
     strip = rectify(grey, group.quad, CROP_H)
+    lo, hi = _trim(strip)
+    if (lo, hi) != (0, strip.shape[1]):
+        w = strip.shape[1]
+        q = group.quad.astype(np.float64)
+        top, bottom = q[1] - q[0], q[2] - q[3]
+        group = Group(
+            np.array(
+                [
+                    q[0] + top * lo / w,
+                    q[0] + top * hi / w,
+                    q[3] + bottom * hi / w,
+                    q[3] + bottom * lo / w,
+                ],
+                np.float32,
+            ),
+            group.row,
+        )
+        strip = strip[:, lo:hi]
     counts = list(_counts_to_try(strip.shape[1]))
     pitch = tile_pitch(strip)
     tried: list[int] = []
