@@ -17,12 +17,54 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> TestClient:
     return TestClient(create_app(database_url=f"sqlite:///{Path(db)}"))
 
 
-def test_every_mcr_example_scores_its_pattern() -> None:
-    found = examples.examples("mcr")
-    assert len(found) >= 80
+def _table(rules: str) -> list[str]:
+    if rules == "mcr":
+        from hefen.mcr.table import ORDER
+
+        return list(ORDER)
+    return list(examples._module(rules).PATTERNS)
+
+
+@pytest.mark.parametrize("rules", ["mcr", "hk", "tw"])
+def test_every_pattern_has_an_example_that_scores_it(rules: str) -> None:
+    found = examples.examples(rules)
+    assert sorted(found) == sorted(_table(rules))
     for pid, hand in found.items():
-        ids = [p["id"] for p in score(hand).to_dict()["patterns"]]
-        assert pid in ids, (pid, hand)
+        result = score(hand).to_dict()
+        assert result.get("valid"), (pid, result)
+        assert pid in [p["id"] for p in result["patterns"]], (pid, hand)
+
+
+def test_mcr_chicken_hand() -> None:
+    result = score(examples.examples("mcr")["chicken_hand"]).to_dict()
+    assert [(p["id"], p["value"]) for p in result["patterns"]] == [("chicken_hand", 8)]
+
+
+@pytest.mark.parametrize("rules", ["hk", "tw"])
+def test_hk_tw_examples_match_the_docs(rules: str) -> None:
+    """examples_{hk,tw}.json are what ``python -m hefen.web.examples hk tw``
+    builds from docs/rules-{hk,tw}.md now."""
+    built = examples.build_docs(rules)
+    assert examples.path_for(rules).read_text(encoding="utf-8") == examples.dumps(built)
+    # every docs example is used as written; the derived ones fill the rest
+    docs = examples.doc_examples(rules)
+    assert len(docs) > 20
+    for pid, hand in docs.items():
+        assert built[pid] == hand
+    assert set(built) - set(docs) <= set(examples.DERIVED[rules])
+
+
+def test_context_in_words() -> None:
+    from hefen.web.rules_page import context_words
+
+    tw = examples.examples("tw")
+    assert ("Self-drawn", None) in context_words(tw["concealed_self_drawn"])
+    assert ("Won on a discard", None) in context_words(tw["concealed_hand"])
+    assert ("Robbing a kong", None) in context_words(tw["robbing_kong"])
+    assert ("Human hand (人胡) 8 tai", "yes") in context_words(tw["human_hand"])
+    hk = examples.examples("hk")
+    assert ("Round wind", "South") in context_words(hk["round_wind"])
+    assert ("Seat wind", "South") in context_words(hk["own_flower"])
 
 
 def test_mcr_rules_page(client: TestClient) -> None:
@@ -30,7 +72,8 @@ def test_mcr_rules_page(client: TestClient) -> None:
 
     page = client.get("/rules/mcr?lang=en").text
     assert page.count("data-pattern=") == len(PATTERNS)
-    assert "Big Four Winds" in page and page.count("<svg") > 80
+    assert "Big Four Winds" in page and page.count("<svg") >= len(PATTERNS)
+    assert page.count('class="example"') == len(PATTERNS)
     zh = client.get("/rules/mcr?lang=zh").text
     assert "大四喜" in zh and "十三幺" in zh
     hi = client.get("/rules/mcr?lang=hi").text
@@ -58,3 +101,19 @@ def test_other_rulesets_render(client: TestClient) -> None:
             assert page.text.count("data-pattern=") == len(table)
             assert list(table.values())[0].name_zh in page.text
     assert client.get("/rules/riichi", follow_redirects=False).status_code in (302, 307)
+
+
+@pytest.mark.parametrize("rules", ["mcr", "hk", "tw"])
+def test_every_row_shows_its_example(client: TestClient, rules: str) -> None:
+    import re
+
+    page = client.get(f"/rules/{rules}?lang=en").text
+    rows = re.findall(r'<li id="([a-z0-9_]+)" data-pattern=.*?</li>', page, re.S)
+    assert sorted(rows) == sorted(_table(rules))
+    for block in re.findall(r'<li id="[a-z0-9_]+" data-pattern=.*?</li>', page, re.S):
+        assert 'class="example"' in block and "<svg" in block, block[:200]
+        assert "Self-drawn" in block or "Won on a discard" in block
+    if rules == "tw":
+        assert "Robbing a kong" in page and "Dealer repeats: 2" in page
+    zh = client.get(f"/rules/{rules}?lang=zh").text
+    assert "自摸和" in zh and "点和" in zh

@@ -1,22 +1,119 @@
-"""Example hands for the rules pages, found by the engine itself.
+"""Example hands for the rules pages.
 
-``python -m hefen.web.examples`` scores many random legal MCR hands
+MCR: ``python -m hefen.web.examples mcr`` scores many random legal MCR hands
 (:mod:`hefen.testing.generate`) and keeps, for every pattern, the hand in
-which it scores alongside the fewest other patterns; the result is written to
-``examples_mcr.json`` next to this file. The rules page draws these hands with
-:mod:`hefen.svg`; ``tests/test_web_rules.py`` re-scores every example to check
-that it still shows its pattern. Rulesets without such a file get no examples.
+which it scores alongside the fewest other patterns, plus the hands of
+:data:`MCR_EXTRA` for patterns random hands never show alone (Chicken Hand);
+the result is written to ``examples_mcr.json`` next to this file.
+
+Hong Kong and Taiwan: the example column of ``docs/rules-hk.md`` and
+``docs/rules-tw.md`` is the one source. ``python -m hefen.web.examples hk tw``
+reads those tables (:func:`doc_examples`, the same reading as
+``tests/test_hk_tw_docs.py``) and adds, for the rows whose example is only
+described in words ("the same, self-drawn", "… f:6h as South"), the docs hand
+of another row with the context or flowers :data:`DERIVED` names; the result
+is ``examples_hk.json`` and ``examples_tw.json``. ``tests/test_web_rules.py``
+checks that these files equal a fresh build from the docs and re-scores every
+example to check that it still shows its pattern.
+
+The rules page draws these hands with :mod:`hefen.svg`, with the context in
+words (:func:`context_words`). Rulesets without a file get no examples.
 """
 
 from __future__ import annotations
 
+import copy
 import json
+import re
 import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).parent
+DOCS = HERE.parent.parent / "docs"
+DOC_FILES = {"hk": "rules-hk.md", "tw": "rules-tw.md"}
+
+#: docs rows whose example needs a context flag the table cell only describes
+#: (as in tests/test_hk_tw_docs.py)
+DOC_CONTEXT: dict[str, dict[str, Any]] = {
+    "heavenly_hand": {"seat_wind": "E", "win": "self_draw", "heavenly": True},
+    "earthly_hand": {"seat_wind": "S", "discarder": "E", "earthly": True},
+    "robbing_kong": {"robbing_kong": True},
+    "kong_replacement": {"seat_wind": "S", "win": "self_draw", "kong_replacement": True},
+    "seat_wind": {"seat_wind": "S"},
+}
+
+#: pattern → (base, changes) for the docs rows that describe their example in
+#: words. The base is the pattern id of the row whose docs hand is shown or,
+#: where the docs give no hand to borrow, a hand in the compact notation.
+#: ``context`` and ``options`` are merged into the base example's, ``flowers``
+#: replaces its flowers; a self-drawn win drops the discarder.
+DERIVED: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
+    "hk": {
+        # "the same in the South round"
+        "round_wind": ("seat_wind", {"context": {"round_wind": "S"}}),
+        # "… f:6h or … f:2h as South"
+        "own_flower": ("all_chows", {"flowers": ["6h"], "context": {"seat_wind": "S"}}),
+        "own_season": ("all_chows", {"flowers": ["2h"], "context": {"seat_wind": "S"}}),
+        # "… f:5678h, … f:1234h"
+        "four_flowers": ("all_chows", {"flowers": ["5h", "6h", "7h", "8h"]}),
+        "four_seasons": ("all_chows", {"flowers": ["1h", "2h", "3h", "4h"]}),
+        # "any hand without bonus tiles"
+        "no_flowers": ("all_chows", {}),
+        "self_drawn": ("all_chows", {"context": {"win": "self_draw"}}),
+        "concealed_hand": ("all_chows", {}),
+        "last_tile": ("all_chows", {"context": {"last_tile_of_wall": True}}),
+        # a "When" row: two kongs, won on the second replacement tile
+        "double_kong_replacement": (
+            "123m789s5p [CCCC] [1111p] +5p",
+            {"context": {"seat_wind": "S", "win": "self_draw", "double_kong_replacement": True}},
+        ),
+    },
+    "tw": {
+        # the "When" rows: a plain concealed hand with the context they describe
+        "heavenly_hand": (
+            "concealed_hand",
+            {"context": {"seat_wind": "E", "win": "self_draw", "heavenly": True}},
+        ),
+        "earthly_hand": (
+            "concealed_hand",
+            {"context": {"seat_wind": "S", "discarder": "E", "earthly": True}},
+        ),
+        "human_hand": (
+            "concealed_hand",
+            {
+                "context": {"seat_wind": "S", "discarder": "E", "human": True},
+                "options": {"human_hand": True},
+            },
+        ),
+        "tian_ting": ("concealed_hand", {"context": {"declared_ready": "tian_ting"}}),
+        "di_ting": ("concealed_hand", {"context": {"declared_ready": "di_ting"}}),
+        # "the same on a discard"
+        "seven_rob_one": ("eight_flowers", {"context": {"win": "discard"}}),
+        # "the same, self-drawn"
+        "concealed_self_drawn": ("concealed_hand", {"context": {"win": "self_draw"}}),
+        # "… f:1234h", "… f:2h as South"
+        "flower_kong": ("concealed_hand", {"flowers": ["1h", "2h", "3h", "4h"]}),
+        "own_flower": ("concealed_hand", {"flowers": ["2h"]}),
+        "last_tile_of_wall": (
+            "concealed_hand",
+            {"context": {"win": "self_draw", "last_tile_of_wall": True}},
+        ),
+        "last_discard": ("concealed_hand", {"context": {"last_tile_of_wall": True}}),
+        "robbing_kong": ("concealed_hand", {"context": {"robbing_kong": True}}),
+        "dealer": ("concealed_hand", {"context": {"dealer": "S"}}),
+        "dealer_streak": ("concealed_hand", {"context": {"dealer": "S", "dealer_streak": 2}}),
+    },
+}
+
+#: MCR patterns random hands never show: (compact notation, context)
+MCR_EXTRA: dict[str, tuple[str, dict[str, Any]]] = {
+    "chicken_hand": (
+        "[234m] [567p] 888mEE34s +5s",
+        {"round_wind": "S", "seat_wind": "W", "win": "discard"},
+    ),
+}
 
 
 def path_for(rules: str) -> Path:
@@ -31,6 +128,73 @@ def examples(rules: str) -> dict[str, dict[str, Any]]:
         return {}
     data: dict[str, dict[str, Any]] = json.loads(p.read_text(encoding="utf-8"))
     return data
+
+
+def _module(rules: str) -> Any:
+    import importlib
+
+    return importlib.import_module(f"hefen.{rules}")
+
+
+def doc_examples(rules: str, docs: Path = DOCS) -> dict[str, dict[str, Any]]:
+    """Pattern id → interchange object, from the example column of the
+    ruleset's docs page (the first example of each row). Rows are found by
+    their English or Chinese pattern name."""
+    from hefen.testing.generate_hk_tw import hand_dict
+
+    specs = _module(rules).PATTERNS.values()
+    by_name = {s.name_en: s.id for s in specs} | {s.name_zh: s.id for s in specs}
+    options: dict[str, Any] = {"min_fan": 0} if rules == "hk" else {}
+    out: dict[str, dict[str, Any]] = {}
+    text = (docs / DOC_FILES[rules]).read_text(encoding="utf-8")
+    for line in text.splitlines():
+        if not line.startswith("| "):
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        pid = by_name.get(cells[0]) or (by_name.get(cells[1]) if len(cells) > 1 else None)
+        if pid is None or pid in out:
+            continue
+        for ex in re.findall(r"`([^`]+)`", line):
+            if "…" in ex or not re.match(r"^[0-9ESWNCFP(\[]", ex):
+                continue
+            ctx: dict[str, Any] = {"seat_wind": "S", "discarder": "W"} if rules == "tw" else {}
+            if "self-drawn" in line and pid != "concealed_hand":
+                ctx = {"seat_wind": "S", "win": "self_draw"}
+            if pid in DOC_CONTEXT:
+                ctx = dict(DOC_CONTEXT[pid])
+            out[pid] = hand_dict(ex, rules, options, **ctx)
+            break
+    return out
+
+
+def build_docs(rules: str, docs: Path = DOCS) -> dict[str, dict[str, Any]]:
+    """The docs examples of ``rules`` plus the :data:`DERIVED` ones."""
+    from hefen.testing.generate_hk_tw import hand_dict
+
+    found = doc_examples(rules, docs)
+    for pid, (base, change) in DERIVED.get(rules, {}).items():
+        if pid in found:
+            continue
+        if base in found:
+            hand = copy.deepcopy(found[base])
+        else:
+            hand = hand_dict(base, rules, {"min_fan": 0} if rules == "hk" else {})
+        ctx = {**hand["context"], **change.get("context", {})}
+        if ctx.get("win") == "self_draw":
+            ctx.pop("discarder", None)
+        hand["context"] = ctx
+        hand["options"] = {**hand["options"], **change.get("options", {})}
+        if "flowers" in change:
+            hand["flowers"] = list(change["flowers"])
+        found[pid] = hand
+    order = list(_module(rules).PATTERNS)
+    return {pid: found[pid] for pid in order if pid in found}
+
+
+def mcr_extra() -> dict[str, dict[str, Any]]:
+    from hefen.testing.generate_hk_tw import hand_dict
+
+    return {pid: hand_dict(text, "mcr", **ctx) for pid, (text, ctx) in MCR_EXTRA.items()}
 
 
 def find_mcr(count: int = 20000, seed: int = 7) -> dict[str, dict[str, Any]]:
@@ -52,14 +216,25 @@ def find_mcr(count: int = 20000, seed: int = 7) -> dict[str, dict[str, Any]]:
     return {pid: hand for pid, (_, hand) in sorted(best.items())}
 
 
+def dumps(found: dict[str, dict[str, Any]]) -> str:
+    return json.dumps(found, ensure_ascii=False, indent=0, sort_keys=True) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
+    """``python -m hefen.web.examples [mcr [COUNT]] [hk] [tw]`` (all three
+    when none is named)."""
     args = sys.argv[1:] if argv is None else argv
-    count = int(args[0]) if args else 20000
-    found = find_mcr(count)
-    path_for("mcr").write_text(
-        json.dumps(found, ensure_ascii=False, indent=0, sort_keys=True) + "\n", encoding="utf-8"
-    )
-    print(f"{len(found)} MCR patterns have an example hand")
+    rulesets = [a for a in args if not a.isdigit()] or ["mcr", "hk", "tw"]
+    counts = [int(a) for a in args if a.isdigit()]
+    for rules in rulesets:
+        if rules == "mcr":
+            found = find_mcr(counts[0] if counts else 20000)
+            found.update(mcr_extra())
+            found = dict(sorted(found.items()))
+        else:
+            found = build_docs(rules)
+        path_for(rules).write_text(dumps(found), encoding="utf-8")
+        print(f"{len(found)} {rules} patterns have an example hand")
     return 0
 
 

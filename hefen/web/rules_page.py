@@ -9,8 +9,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hefen.web import examples, rulesets
+from hefen.web.rulesets import N_
 
-__all__ = ["PatternRow", "pattern_rows"]
+__all__ = ["PatternRow", "context_words", "pattern_rows"]
+
+WIND_TILES = frozenset("ESWN")
 
 
 @dataclass
@@ -26,6 +29,55 @@ class PatternRow:
     @property
     def changed(self) -> bool:
         return self.value != self.default_value
+
+    @property
+    def context(self) -> list[tuple[str, str | None]]:
+        return context_words(self.example) if self.example else []
+
+
+def context_words(example: dict[str, Any]) -> list[tuple[str, str | None]]:
+    """How an example hand was won, as (label, value) message ids for the
+    page to translate: the kind of win always; the seat wind where the hand
+    holds winds or (in Hong Kong and Taiwan) flowers and the round wind where
+    it holds winds; seat, dealer and discarder for the timing wins;
+    every context switch that is on; table settings the example needs."""
+    rules = example.get("rules", "mcr")
+    ctx = example.get("context", {})
+    tiles = list(example.get("hand", [])) + [example.get("win_tile") or ""]
+    tiles += [t for m in example.get("melds", []) for t in m.get("tiles", [])]
+    # the seat picks the own flowers in Hong Kong and Taiwan, not in MCR
+    flowers = bool(example.get("flowers")) and rules != "mcr"
+    winds = any(t in WIND_TILES for t in tiles) or flowers
+    timing = any(ctx.get(k) for k in ("heavenly", "earthly", "human"))
+    out: list[tuple[str, str | None]] = [
+        (N_("Self-drawn") if ctx.get("win") == "self_draw" else N_("Won on a discard"), None)
+    ]
+    if winds or timing or "dealer" in ctx:
+        out.append((N_("Seat wind"), rulesets.WIND_NAMES[ctx.get("seat_wind", "E")]))
+    if any(t in WIND_TILES for t in tiles):
+        out.append((N_("Round wind"), rulesets.WIND_NAMES[ctx.get("round_wind", "E")]))
+    if timing or "dealer" in ctx:
+        out.append((N_("Dealer"), rulesets.WIND_NAMES[ctx.get("dealer", "E")]))
+    if timing and ctx.get("discarder"):
+        out.append((N_("Discarder"), rulesets.WIND_NAMES[ctx["discarder"]]))
+    if ctx.get("dealer_streak"):
+        out.append((N_("Dealer repeats"), str(ctx["dealer_streak"])))
+    for sw in rulesets.SWITCHES:
+        if ctx.get(sw.name):
+            out.append((sw.label, None))
+    ready = ctx.get("declared_ready")
+    if ready:
+        label = N_("Heavenly ready (天聽)") if ready == "tian_ting" else N_("Earthly ready (地聽)")
+        out.append((label, None))
+    for o in rulesets.OPTIONS.get(rules, ()):
+        v = example.get("options", {}).get(o.name, o.default)
+        if v == o.default or o.name == "min_fan":  # min_fan 0: shown below the minimum
+            continue
+        if o.kind == "bool":
+            out.append((o.label, N_("yes") if v else N_("no")))
+        else:
+            out.append((o.label, next((cl for cv, cl in o.choices if cv == v), str(v))))
+    return out
 
 
 def _name(spec: Any, lang: str) -> tuple[str, str]:
