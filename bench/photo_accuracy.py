@@ -49,6 +49,7 @@ def crop_accuracy(model_dir: Path, x: np.ndarray, y: np.ndarray) -> float:
 def hand_figures(art: synth.Art, count: int, seed: int) -> dict[str, float]:
     rng = np.random.default_rng(seed)
     tiles_right = tiles_total = count_right = groups_right = exact = failed = 0
+    counted_right = counted_total = 0
     for _ in range(count):
         photo = synth.hand_photo(rng, art)
         try:
@@ -62,6 +63,9 @@ def hand_figures(art: synth.Art, count: int, seed: int) -> dict[str, float]:
         tiles_right += sum(b.size for b in match.get_matching_blocks())
         tiles_total += len(truth)
         count_right += len(got) == len(truth)
+        if len(got) == len(truth):
+            counted_total += len(truth)
+            counted_right += sum(a == b for a, b in zip(truth, got, strict=True))
         groups_right += got_groups == [len(g) for g in photo.groups]
         exact += got == truth
     return {
@@ -71,6 +75,7 @@ def hand_figures(art: synth.Art, count: int, seed: int) -> dict[str, float]:
         "groups_right": groups_right / count,
         "whole_hand_exact": exact / count,
         "no_tiles_found": failed / count,
+        "per_tile_when_count_right": counted_right / max(counted_total, 1),
     }
 
 
@@ -143,6 +148,7 @@ def main() -> None:
     p.add_argument("--crops", type=int, default=4200, help="held-out crops (per figure)")
     p.add_argument("--hands", type=int, default=100, help="synthetic hand photos")
     p.add_argument("--speed", type=int, default=30, help="17-tile photos to time")
+    p.add_argument("--only-hands", action="store_true", help="just the hand photos")
     p.add_argument("--only-speed", action="store_true", help="just time 17-tile photos")
     p.add_argument("--loso", action="store_true", help="also train 3 leave-one-style-out models")
     p.add_argument("--loso-crops", type=int, default=16_000)
@@ -152,6 +158,9 @@ def main() -> None:
     assert MODEL_CLASSES[: len(TILE_CODES)] == TILE_CODES
 
     art = synth.load_art()
+    if args.only_hands:
+        print(hand_figures(art, args.hands, HAND_SEED))
+        return
     if args.only_speed:
         med, p90 = speed(art, args.speed)
         print(f"speed, 17-tile photo: {med:.0f} ms median, {p90:.0f} ms 90th percentile")
@@ -167,7 +176,8 @@ def main() -> None:
         f"tile count right {figures['tile_count_right']:.0%}, "
         f"groups right {figures['groups_right']:.0%}, "
         f"whole hand exact {figures['whole_hand_exact']:.0%}, "
-        f"no tiles found {figures['no_tiles_found']:.0%}"
+        f"no tiles found {figures['no_tiles_found']:.0%}; per tile where the count is right "
+        f"{figures['per_tile_when_count_right']:.2%}"
     )
     if args.speed:
         med, p90 = speed(art, args.speed)
