@@ -86,7 +86,7 @@ def tile_mask(rgb_small: np.ndarray) -> np.ndarray:
     # would only add the table's own texture.
     table_colour = np.median(lab[:band].reshape(-1, 3), axis=0)
     pale = float(np.linalg.norm((table_colour - [240.0, 128.0, 134.0]) * [1.0, 2.0, 2.0])) < 70
-    grey = cv2.cvtColor(rgb_small, cv2.COLOR_RGB2GRAY).astype(np.float32)
+    grey: np.ndarray = cv2.cvtColor(rgb_small, cv2.COLOR_RGB2GRAY).astype(np.float32)
     grey = cv2.GaussianBlur(grey, (0, 0), 0.8)
     gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0)
     gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1)
@@ -97,8 +97,8 @@ def tile_mask(rgb_small: np.ndarray) -> np.ndarray:
     if pale:
         # outlines: faint edges that join up (a tile's rim)
         hi = max(24.0, float(np.percentile(_border_stats(mag, band), 99.5)) * 1.5)
-        edges = cv2.Canny(np.clip(grey, 0, 255).astype(np.uint8), hi / 2.5, hi, L2gradient=True)
-        edges = cv2.dilate(edges, np.ones((3, 3), np.uint8)) > 0
+        outline = cv2.Canny(np.clip(grey, 0, 255).astype(np.uint8), hi / 2.5, hi, L2gradient=True)
+        edges = cv2.dilate(outline, np.ones((3, 3), np.uint8)) > 0
         # lighting gradients on a pale table look like tiles to the colour cue: use hue only
         hue = np.linalg.norm(d[:, :, 1:], axis=-1) > 36.0
         mask = hue | busy | edges

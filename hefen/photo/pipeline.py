@@ -101,8 +101,8 @@ def _decode(data: bytes, long_side: int | None = None) -> tuple[np.ndarray, floa
                     f = long_side / max(im.size)
                     im.draft("RGB", (math.ceil(im.size[0] * f), math.ceil(im.size[1] * f)))
                 scale = full_w / im.size[0]
-                im = ImageOps.exif_transpose(im)
-                return np.asarray(im.convert("RGB")), scale
+                upright = ImageOps.exif_transpose(im)
+                return np.asarray(upright.convert("RGB")), scale
     except PhotoError:
         raise
     except (UnidentifiedImageError, Image.DecompressionBombError, Image.DecompressionBombWarning):

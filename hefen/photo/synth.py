@@ -218,6 +218,7 @@ def _smooth_noise(rng: np.random.Generator, h: int, w: int, cells: int) -> np.nd
 def background(rng: np.random.Generator, h: int, w: int, kind: str | None = None) -> np.ndarray:
     """A table surface: ``felt``, ``wood`` or ``light`` (random when ``kind`` is None)."""
     kind = kind or str(rng.choice(["felt", "wood", "light"], p=[0.4, 0.35, 0.25]))
+    img: np.ndarray
     if kind == "felt":
         base = np.array(
             [(30, 110, 60), (25, 70, 130), (120, 30, 35), (70, 70, 75), (20, 80, 90)][
@@ -433,7 +434,7 @@ def layout_scene(
         canvas = tables.cut(rng, height, width)
     else:
         canvas = background(rng, height, width, table)
-    shadow = np.zeros((height, width), np.float32)
+    shadow: np.ndarray = np.zeros((height, width), np.float32)
     for x, y0, _, _ in positions:
         sx, sy = round(x + shadow_dx), round(y0 + shadow_dy)
         shadow[max(0, sy) : sy + th, max(0, sx) : sx + fw] = 1
@@ -496,7 +497,9 @@ def degrade(rng: np.random.Generator, img: np.ndarray, strength: float = 1.0) ->
         quality = int(rng.integers(35, 95))
         ok, buf = cv2.imencode(".jpg", out[:, :, ::-1], [cv2.IMWRITE_JPEG_QUALITY, quality])
         if ok:
-            out = cv2.imdecode(buf, cv2.IMREAD_COLOR)[:, :, ::-1]
+            decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+            if decoded is not None:
+                out = decoded[:, :, ::-1]
     return np.ascontiguousarray(out)
 
 
@@ -557,7 +560,9 @@ def random_hand(rng: np.random.Generator) -> tuple[list[list[str]], list[list[in
     order = {c: i for i, c in enumerate(TILE_CODES)}
     concealed.sort(key=order.__getitem__)
     n_flowers = int(rng.choice([0, 1, 2, 3, 4], p=[0.4, 0.25, 0.15, 0.1, 0.1]))
-    flowers = sorted(rng.choice(BONUS, size=n_flowers, replace=False).tolist(), key=order.get)
+    flowers = sorted(
+        rng.choice(BONUS, size=n_flowers, replace=False).tolist(), key=lambda c: order[c]
+    )
     groups = [concealed] + melds + ([flowers] if flowers else [])
     if len(groups) > 1 and rng.random() < 0.35:
         rows = [[0], list(range(1, len(groups)))]
