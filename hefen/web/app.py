@@ -26,7 +26,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from hefen import svg
 from hefen.scoring import score
-from hefen.web import i18n, play, rules_page, rulesets, tables
+from hefen.web import i18n, photo, play, rules_page, rulesets, tables
 from hefen.web.models import ErrorOut, ScoreRequest, ScoreResult
 
 __all__ = ["MAX_BODY", "create_app"]
@@ -36,19 +36,24 @@ HERE = Path(__file__).parent
 
 
 class BodyLimit:
-    """Refuse request bodies over ``limit`` bytes with 413 before the app reads them."""
+    """Refuse request bodies over ``limit`` bytes with 413 before the app reads them;
+    ``routes`` maps a path to its own limit (the photo upload's 20 MB)."""
 
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+    def __init__(
+        self, app: ASGIApp, limit: int = MAX_BODY, routes: dict[str, int] | None = None
+    ) -> None:
         self.app = app
         self.limit = limit
+        self.routes = dict(routes or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.routes.get(scope.get("path", ""), self.limit)
         for name, value in scope.get("headers", []):
-            if name == b"content-length" and value.isdigit() and int(value) > self.limit:
-                await self._refuse(send)
+            if name == b"content-length" and value.isdigit() and int(value) > limit:
+                await self._refuse(send, limit)
                 return
         chunks: list[bytes] = []
         size = 0
@@ -59,8 +64,8 @@ class BodyLimit:
                 return
             body = message.get("body", b"")
             size += len(body)
-            if size > self.limit:
-                await self._refuse(send)
+            if size > limit:
+                await self._refuse(send, limit)
                 return
             chunks.append(body)
             more = message.get("more_body", False)
@@ -75,10 +80,9 @@ class BodyLimit:
 
         await self.app(scope, replay, send)
 
-    async def _refuse(self, send: Send) -> None:
-        body = json.dumps(
-            {"error": f"The request body is larger than {self.limit // 1024} KiB."}
-        ).encode()
+    async def _refuse(self, send: Send, limit: int) -> None:
+        size = f"{limit // 2**20} MB" if limit >= 2**20 else f"{limit // 1024} KiB"
+        body = json.dumps({"error": f"The request body is larger than {size}."}).encode()
         await send(
             {
                 "type": "http.response.start",
@@ -195,7 +199,7 @@ def create_app(
     app.state.store_lock = threading.Lock()
     app.state.hub = tables.Hub()
     app.state.play = play.PlayManager(play_dir, delay=play_delay)
-    app.add_middleware(BodyLimit, limit=MAX_BODY)
+    app.add_middleware(BodyLimit, limit=MAX_BODY, routes={photo.PATH: photo.MAX_BODY})
     pages = Pages()
     app.state.pages = pages
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
@@ -283,6 +287,7 @@ def create_app(
             rows=rules_page.pattern_rows(ruleset, lang, settings),
         )
 
+    app.include_router(photo.router)
     app.include_router(tables.router)
     tables.table_pages(app)
     app.include_router(play.router)

@@ -1,0 +1,109 @@
+"""Photo scoring in the web app: ``POST /api/recognize``.
+
+The photo comes as a multipart upload (field ``file``, what the calculator's
+*Photo* button sends) or as the raw request body; the answer is exactly
+``hefen.photo.recognize(photo).to_dict()``. A photo the recogniser refuses is
+422 with its one sentence; a body over :data:`MAX_BODY` is refused with 413 by
+the app's body limit before it is read.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import UploadFile
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from hefen.photo import PhotoError, recognize
+from hefen.photo.pipeline import MAX_BYTES
+from hefen.web.models import ErrorOut
+
+__all__ = ["MAX_BODY", "PATH", "RecognitionOut", "router"]
+
+PATH = "/api/recognize"
+# The recogniser's own limit on a photo file (20 MB) plus room for the
+# multipart envelope around it.
+MAX_BODY = MAX_BYTES + 64 * 1024
+
+router = APIRouter()
+
+_BINARY = {"schema": {"type": "string", "format": "binary"}}
+_REQUEST_BODY = {
+    "required": True,
+    "description": "The photo (JPEG, PNG, WebP, ... up to 20 MB and 25 megapixels): a "
+    "multipart upload in the field `file`, or the image itself as the body.",
+    "content": {
+        "multipart/form-data": {
+            "schema": {
+                "type": "object",
+                "properties": {"file": {"type": "string", "format": "binary"}},
+                "required": ["file"],
+            }
+        },
+        "image/*": _BINARY,
+        "application/octet-stream": _BINARY,
+    },
+}
+
+
+class RecognizedTileOut(BaseModel):
+    tile: str = Field(description="Tile code, `1m`..`9s`, `E S W N C F P` or `1h`..`8h`.")
+    confidence: float = Field(ge=0, le=1, examples=[0.98])
+    alternatives: list[tuple[str, float]] = Field(
+        description="The next most likely tiles with their probabilities, likeliest first.",
+        examples=[[["5s", 0.01], ["2s", 0.004], ["6s", 0.001]]],
+    )
+    box: tuple[int, int, int, int] = Field(description="x, y, width, height in the photo's pixels.")
+
+
+class TileGroupOut(BaseModel):
+    tiles: list[RecognizedTileOut]
+
+
+class RecognitionOut(BaseModel):
+    groups: list[TileGroupOut] = Field(
+        description="Tiles that touch each other (the concealed hand, a meld, the flowers), "
+        "rows top to bottom, then left to right."
+    )
+    tiles: list[str] = Field(description="Every tile of every group, in order.")
+
+
+def _error(sentence: str) -> JSONResponse:
+    return JSONResponse({"error": sentence}, status_code=422)
+
+
+@router.post(
+    PATH,
+    response_model=RecognitionOut,
+    responses={
+        413: {"model": ErrorOut, "description": "Body over 20 MB"},
+        422: {"model": ErrorOut, "description": "Not a photo of mahjong tiles"},
+    },
+    openapi_extra={"requestBody": _REQUEST_BODY},
+    tags=["photo"],
+)
+async def api_recognize(request: Request) -> Any:
+    """Recognise the mahjong tiles in a photo of a hand: every tile with its
+    confidence, its likeliest alternatives and its box, group by group
+    (exactly ``hefen recognize --json``)."""
+    content_type = request.headers.get("content-type", "").lower()
+    if content_type.startswith("multipart/form-data"):
+        try:
+            async with request.form(max_files=1, max_fields=8) as form:
+                upload = form.get("file")
+                if not isinstance(upload, UploadFile):
+                    return _error("The upload has no file in its field 'file'.")
+                data = await upload.read()
+        except StarletteHTTPException:
+            return _error("The upload is not a valid multipart form.")
+    else:
+        data = await request.body()
+    try:
+        result = await run_in_threadpool(recognize, data)
+    except PhotoError as exc:
+        return _error(str(exc))
+    return result.to_dict()
