@@ -1,4 +1,5 @@
-// hefen calculator: build a hand by tapping tiles, score it with POST /api/score.
+// hefen calculator: build a hand by tapping tiles (or from a photo through
+// POST /api/recognize), score it with POST /api/score.
 "use strict";
 (function () {
   const root = document.getElementById("calc");
@@ -15,6 +16,8 @@
   const st = {
     rules: root.dataset.rules,
     hand: [], melds: [], win: null, flowers: [],
+    // tiles read from a photo: {tile, confidence, alternatives, role: hand|win|flower}
+    photo: [],
     mode: "tile", history: [],
   };
   const $ = (id) => document.getElementById(id);
@@ -35,7 +38,7 @@
     st.melds.reduce((n, m) => n + m.tiles.filter((x) => x === t).length, 0);
 
   function snapshot() {
-    st.history.push(JSON.stringify({ hand: st.hand, melds: st.melds, win: st.win, flowers: st.flowers }));
+    st.history.push(JSON.stringify({ hand: st.hand, melds: st.melds, win: st.win, flowers: st.flowers, photo: st.photo }));
     if (st.history.length > 100) st.history.shift();
   }
   function flash(text) {
@@ -75,6 +78,150 @@
     changed();
   }
 
+  // ---------------------------------------------------------------- photo
+  const LOW = 0.8;  // below this confidence a recognised tile is marked for checking
+  // The photo entries of each role, matched to the tiles now in the hand by code
+  // (the least sure first), so that edits by hand leave the others in place.
+  function photoPool(role) {
+    const pool = {};
+    st.photo.filter((e) => e.role === role)
+      .sort((a, b) => a.confidence - b.confidence)
+      .forEach((e) => { (pool[e.tile] = pool[e.tile] || []).push(e); });
+    return (code) => (pool[code] && pool[code].length ? pool[code].shift() : null);
+  }
+  function fillFromPhoto(rec) {
+    const bonus = [], groups = [];
+    for (const g of rec.groups) {
+      const plain = [];
+      for (const t of g.tiles) (isBonus(t.tile) ? bonus : plain).push(t);
+      if (plain.length) groups.push(plain);
+    }
+    const main = groups.reduce((best, g) => (!best || g.length > best.length ? g : best), null);
+    snapshot();
+    st.hand = []; st.melds = []; st.win = null; st.flowers = []; st.photo = [];
+    const entry = (t, role) => ({
+      tile: t.tile, confidence: t.confidence, alternatives: t.alternatives, role: role,
+    });
+    for (const g of groups) {
+      // four of a kind apart from the hand is a kong: as concealed tiles it would overfill the hand
+      if (g !== main && g.length === 4 && g.every((t) => t.tile === g[0].tile)) {
+        st.melds.push({ kind: "kong", tiles: g.map((t) => t.tile), concealed: false });
+        continue;
+      }
+      g.forEach((t, i) => {
+        if (g === main && i === g.length - 1) { st.win = t.tile; st.photo.push(entry(t, "win")); }
+        else { st.hand.push(t.tile); st.photo.push(entry(t, "hand")); }
+      });
+    }
+    for (const t of bonus) {
+      if (st.flowers.includes(t.tile)) continue;
+      st.flowers.push(t.tile); st.photo.push(entry(t, "flower"));
+    }
+    st.hand.sort((a, b) => rank(a) - rank(b));
+    st.flowers.sort((a, b) => rank(a) - rank(b));
+    setMode("tile");
+    changed();
+    const low = st.photo.filter((e) => e.confidence < LOW).length;
+    const note = $("photo-note");
+    note.textContent = fmt(M.photo_done, { n: rec.tiles.length }) + (low ? " · " + fmt(M.photo_check, { n: low }) : "");
+    note.hidden = false;
+  }
+  // take the tile at `where` ({role, index}) out of the hand
+  function takeOut(where) {
+    if (where.role === "win") st.win = null;
+    else if (where.role === "flower") st.flowers.splice(where.index, 1);
+    else st.hand.splice(where.index, 1);
+  }
+  function replaceTile(e, where, code) {
+    snapshot();
+    takeOut(where);
+    const old = e.tile;
+    if (isBonus(code)) {
+      if (!st.flowers.includes(code)) st.flowers.push(code);
+      e.role = "flower";
+    } else if (where.role === "win") st.win = code;
+    else { st.hand.push(code); e.role = "hand"; }
+    if (code !== old) {
+      e.alternatives = [[old, e.confidence]].concat(e.alternatives.filter((a) => a[0] !== code));
+    }
+    e.tile = code;
+    e.confidence = 1;  // the player's own choice
+    st.hand.sort((a, b) => rank(a) - rank(b));
+    st.flowers.sort((a, b) => rank(a) - rank(b));
+    changed();
+  }
+  let picking = null;
+  function openPicker(e, where) {
+    picking = { entry: e, where: where };
+    $("pick-tile").innerHTML = svgOf(e.tile);
+    $("pick-conf").textContent = e.tile + " · " + M.sure + ": " + Math.round(e.confidence * 100) + "%";
+    const alts = $("pick-alts");
+    alts.textContent = "";
+    for (const [code, p] of e.alternatives) {
+      const b = document.createElement("button");
+      b.type = "button"; b.className = "pt"; b.dataset.tile = code;
+      b.innerHTML = svgOf(code);
+      const pct = document.createElement("span");
+      pct.textContent = Math.round(p * 100) + "%";
+      b.appendChild(pct);
+      alts.appendChild(b);
+    }
+    const all = $("pick-all");
+    if (!all.childElementCount) {
+      document.querySelectorAll("#palette .prow").forEach((row) => all.appendChild(row.cloneNode(true)));
+    }
+    const dlg = $("photo-pick");
+    if (dlg.showModal) dlg.showModal(); else dlg.setAttribute("open", "");
+  }
+  function closePicker() {
+    picking = null;
+    const dlg = $("photo-pick");
+    if (dlg.close) dlg.close(); else dlg.removeAttribute("open");
+  }
+  $("photo-pick").addEventListener("click", (ev) => {
+    if (ev.target === $("photo-pick")) { closePicker(); return; }  // the backdrop
+    const b = ev.target.closest(".pt");
+    if (b && picking) {
+      const p = picking;
+      closePicker();
+      replaceTile(p.entry, p.where, b.dataset.tile);
+    }
+  });
+  $("photo-pick").addEventListener("close", () => { picking = null; });
+  $("pick-cancel").addEventListener("click", closePicker);
+  $("pick-remove").addEventListener("click", () => {
+    if (!picking) return;
+    const p = picking;
+    closePicker();
+    snapshot();
+    takeOut(p.where);
+    st.photo.splice(st.photo.indexOf(p.entry), 1);
+    changed();
+  });
+  $("photo-file").addEventListener("change", async (ev) => {
+    const input = ev.target;
+    const file = input.files && input.files[0];
+    if (!file) return;
+    const note = $("photo-note");
+    note.hidden = false;
+    note.textContent = M.photo_reading;
+    const form = new FormData();
+    form.append("file", file);
+    let r, res;
+    try {
+      r = await fetch("/api/recognize", { method: "POST", body: form });
+      res = await r.json().catch(() => ({}));
+    } catch (e) {
+      note.hidden = true;
+      flash(M.network);
+      return;
+    } finally {
+      input.value = "";  // the same photo may be chosen again
+    }
+    if (!r.ok) { note.hidden = true; flash(res.error || M.photo_failed); return; }
+    fillFromPhoto(res);
+  });
+
   function renderHand() {
     const box = $("hand");
     box.textContent = "";
@@ -86,14 +233,26 @@
       box.appendChild(b);
       return b;
     };
-    st.hand.forEach((t, i) => add(svgOf(t), "ht", () => { snapshot(); st.hand.splice(i, 1); changed(); }));
-    if (st.win) add(svgOf(st.win), "ht win", () => { snapshot(); st.win = null; changed(); }, M.need_win);
+    // a tile read from a photo opens the replace sheet; others are taken out by a tap
+    const tileButton = (t, cls, where, e, remove, label) => {
+      if (!e) return add(svgOf(t), cls, remove, label);
+      const b = add(svgOf(t), cls + " rec" + (e.confidence < LOW ? " low" : ""),
+        () => openPicker(e, where), t + " " + Math.round(e.confidence * 100) + "%");
+      b.dataset.tile = t;
+      return b;
+    };
+    const ofHand = photoPool("hand"), ofWin = photoPool("win"), ofFlower = photoPool("flower");
+    st.hand.forEach((t, i) => tileButton(t, "ht", { role: "hand", index: i }, ofHand(t),
+      () => { snapshot(); st.hand.splice(i, 1); changed(); }));
+    if (st.win) tileButton(st.win, "ht win", { role: "win" }, ofWin(st.win),
+      () => { snapshot(); st.win = null; changed(); }, M.need_win);
     st.melds.forEach((m, i) => {
       const html = m.tiles.map((t, j) => svgOf(t, m.concealed && (j === 0 || j === 3))).join("");
       const kind = m.concealed ? "ckong" : m.kind;
       add(html, "meld", () => { snapshot(); st.melds.splice(i, 1); changed(); }, M.kinds[kind]);
     });
-    st.flowers.forEach((t, i) => add(svgOf(t), "ht flower", () => { snapshot(); st.flowers.splice(i, 1); changed(); }));
+    st.flowers.forEach((t, i) => tileButton(t, "ht flower", { role: "flower", index: i }, ofFlower(t),
+      () => { snapshot(); st.flowers.splice(i, 1); changed(); }));
     $("count").textContent = fmt(M.tiles, { n: held() + (st.win ? 1 : 0), need: need() + 1 });
   }
 
@@ -330,7 +489,8 @@
   });
   $("btn-clear").addEventListener("click", () => {
     snapshot();
-    st.hand = []; st.melds = []; st.win = null; st.flowers = [];
+    st.hand = []; st.melds = []; st.win = null; st.flowers = []; st.photo = [];
+    $("photo-note").hidden = true;
     changed();
   });
   if (data.table) {

@@ -1,0 +1,202 @@
+"""Photo scoring in the web app: ``POST /api/recognize`` and the calculator's Photo button.
+
+The photos are synthetic hands drawn from ``../shared/tiles`` with the seeds of
+``tests/test_photo.py`` (which training never uses). The browser test
+(``-m browser``) needs Debian's ``/usr/bin/chromium``; with ``HEFEN_SCREENSHOTS``
+it saves ``photo.png``.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from fastapi.testclient import TestClient
+
+from hefen import score
+from hefen.web import create_app
+
+TILES_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "tiles"
+TEST_SEED = 31_337_001  # tests/test_photo.py's
+CHROMIUM = "/usr/bin/chromium"
+PHONE = {"width": 390, "height": 844}
+
+# A winning MCR hand (the last tile of the hand is the winning tile) and a flower.
+HAND = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "C", "C", "E", "E", "E"]
+GROUPS = [HAND, ["1h"]]
+# the calculator keeps its hand in palette order (winds before dragons)
+CONCEALED = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "C", "C"]
+
+needs_art = pytest.mark.skipif(not TILES_DIR.is_dir(), reason="shared/tiles is not beside the repo")
+
+
+def hand_jpeg(seed: int) -> bytes:
+    from hefen.photo import synth
+
+    art = synth.load_art(tiles_dir=TILES_DIR)
+    photo = synth.hand_photo(np.random.default_rng(seed), art, groups=GROUPS, rows=[[0, 1]])
+    return photo.jpeg()
+
+
+@pytest.fixture(scope="module")
+def client() -> TestClient:
+    return TestClient(create_app(database_url="sqlite://"))
+
+
+# --------------------------------------------------------------------------- the API
+
+
+@needs_art
+def test_recognize_reads_a_synthetic_hand_photo(client: TestClient) -> None:
+    jpeg = hand_jpeg(TEST_SEED)
+    r = client.post("/api/recognize", files={"file": ("hand.jpg", jpeg, "image/jpeg")})
+    assert r.status_code == 200, r.text
+    data = r.json()
+    assert data["tiles"] == HAND + ["1h"]
+    assert [[t["tile"] for t in g["tiles"]] for g in data["groups"]] == GROUPS
+    first = data["groups"][0]["tiles"][0]
+    assert set(first) == {"tile", "confidence", "alternatives", "box"}
+    assert 0 < first["confidence"] <= 1 and len(first["alternatives"]) == 3
+    assert len(first["box"]) == 4
+    # the raw photo as the body gives the same answer
+    raw = client.post("/api/recognize", content=jpeg, headers={"content-type": "image/jpeg"})
+    assert raw.status_code == 200 and raw.json() == data
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"content": b"three bamboo, red dragon", "headers": {"content-type": "text/plain"}},
+        {"files": {"file": ("notes.txt", b"not a photo", "text/plain")}},
+        {"files": {"photo": ("hand.jpg", b"\xff\xd8", "image/jpeg")}},
+    ],
+)
+def test_a_non_image_is_422_with_one_sentence(client: TestClient, kwargs: dict[str, Any]) -> None:
+    r = client.post("/api/recognize", **kwargs)
+    assert r.status_code == 422
+    error = r.json()["error"]
+    assert error.endswith(".") and "\n" not in error and error[0].isupper()
+
+
+def test_an_oversized_photo_is_413_while_other_routes_keep_64_kib(client: TestClient) -> None:
+    r = client.post("/api/recognize", content=b"\xff\xd8" + b"\0" * (21 * 1024 * 1024))
+    assert r.status_code == 413
+    assert r.json() == {"error": "The request body is larger than 20 MB."}
+    # a photo-sized body is only allowed on the photo route
+    r = client.post("/api/score", content=b"{" + b" " * (100 * 1024) + b"}")
+    assert r.status_code == 413
+
+
+def test_recognize_is_typed_in_the_openapi_document(client: TestClient) -> None:
+    doc = client.get("/openapi.json").json()
+    op = doc["paths"]["/api/recognize"]["post"]
+    content = op["requestBody"]["content"]
+    assert content["multipart/form-data"]["schema"]["properties"]["file"]["format"] == "binary"
+    assert "image/*" in content
+    ok = op["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
+    assert ok.endswith("/RecognitionOut")
+    assert {"413", "422"} <= set(op["responses"])
+    tile = doc["components"]["schemas"]["RecognizedTileOut"]
+    assert set(tile["required"]) == {"tile", "confidence", "alternatives", "box"}
+
+
+# --------------------------------------------------------------------------- the page
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    import uvicorn
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    config = uvicorn.Config(
+        create_app(database_url="sqlite://"), host="127.0.0.1", port=port, log_level="warning"
+    )
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not srv.started:
+        assert time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(timeout=10)
+
+
+@needs_art
+@pytest.mark.browser
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is not installed")
+def test_photo_button_fills_the_hand_and_a_tile_can_be_replaced(
+    server: str, tmp_path: Path
+) -> None:
+    from playwright.sync_api import sync_playwright
+
+    # this seed's photo is read right, with some tiles under 0.8 confidence
+    path = tmp_path / "hand.jpg"
+    path.write_bytes(hand_jpeg(TEST_SEED + 1))
+    context = {"rules": "mcr", "flowers": ["1h"]}
+    context["context"] = {"win": "discard", "seat_wind": "E", "round_wind": "E"}
+    expected = score({**context, "hand": HAND[:-1], "win_tile": HAND[-1]}).to_dict()
+    assert expected["valid"] and expected["winning"]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
+        )
+        ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
+        ctx.set_default_timeout(10_000)
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{server}/calc?rules=mcr&lang=en")
+        file_input = page.locator('#photo-file[type="file"][accept="image/*"]')
+        assert file_input.get_attribute("capture") == "environment"
+        file_input.set_input_files(str(path))
+        total = page.locator("#total")
+        total.filter(has_text=f"{expected['total']} points").wait_for()
+        hand = page.locator("#hand .ht.rec")
+        assert hand.count() == 15
+        shown = page.evaluate(
+            "() => { const s = window.hefenCalc.state;"
+            " return {hand: s.hand, win: s.win, flowers: s.flowers}; }"
+        )
+        assert shown == {"hand": CONCEALED, "win": "E", "flowers": ["1h"]}
+        low = page.locator("#hand .ht.rec.low")
+        assert low.count() >= 1
+        assert "uncertain" in page.locator("#photo-note").inner_text()
+        names = page.locator("#patterns .pname").all_inner_texts()
+        assert names == [p["name"] for p in expected["patterns"]]
+        page.evaluate("window.scrollTo(0, 0)")
+        folder = os.environ.get("HEFEN_SCREENSHOTS")
+        if folder:
+            Path(folder).mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(Path(folder) / "photo.png"))
+        # tap the winning tile and replace it with its first alternative: one tap
+        page.click("#hand .ht.win.rec")
+        sheet = page.locator("#photo-pick")
+        sheet.wait_for(state="visible")
+        alternative = page.locator('#pick-alts .pt:not([data-tile$="h"])').first
+        new_tile = alternative.get_attribute("data-tile")
+        assert new_tile and new_tile != "E"
+        assert page.locator("#pick-all .pt").count() == 42
+        alternative.click()
+        sheet.wait_for(state="hidden")
+        state = page.evaluate("() => window.hefenCalc.state")
+        assert state["win"] == new_tile and state["hand"] == CONCEALED
+        # and from the whole palette: the winning tile back to East
+        page.click("#hand .ht.win.rec")
+        sheet.wait_for(state="visible")
+        page.click('#pick-all .pt[data-tile="E"]')
+        sheet.wait_for(state="hidden")
+        total.filter(has_text=f"{expected['total']} points").wait_for()
+        assert page.evaluate("() => window.hefenCalc.state.win") == "E"
+        assert not errors, errors
+        browser.close()
