@@ -140,19 +140,28 @@ def doc_examples(rules: str, docs: Path = DOCS) -> dict[str, dict[str, Any]]:
     """Pattern id → interchange object, from the example column of the
     ruleset's docs page (the first example of each row). Rows are found by
     their English or Chinese pattern name."""
+    out: dict[str, dict[str, Any]] = {}
+    for pid, obj in doc_rows(rules, docs):
+        out.setdefault(pid, obj)
+    return out
+
+
+def doc_rows(rules: str, docs: Path = DOCS) -> list[tuple[str, dict[str, Any]]]:
+    """Every example hand in the docs page of ``rules``, as (pattern id,
+    interchange object), in page order; a row may give several examples."""
     from hefen.testing.generate_hk_tw import hand_dict
 
     specs = _module(rules).PATTERNS.values()
     by_name = {s.name_en: s.id for s in specs} | {s.name_zh: s.id for s in specs}
     options: dict[str, Any] = {"min_fan": 0} if rules == "hk" else {}
-    out: dict[str, dict[str, Any]] = {}
+    out: list[tuple[str, dict[str, Any]]] = []
     text = (docs / DOC_FILES[rules]).read_text(encoding="utf-8")
     for line in text.splitlines():
         if not line.startswith("| "):
             continue
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         pid = by_name.get(cells[0]) or (by_name.get(cells[1]) if len(cells) > 1 else None)
-        if pid is None or pid in out:
+        if pid is None:
             continue
         for ex in re.findall(r"`([^`]+)`", line):
             if "…" in ex or not re.match(r"^[0-9ESWNCFP(\[]", ex):
@@ -162,8 +171,7 @@ def doc_examples(rules: str, docs: Path = DOCS) -> dict[str, dict[str, Any]]:
                 ctx = {"seat_wind": "S", "win": "self_draw"}
             if pid in DOC_CONTEXT:
                 ctx = dict(DOC_CONTEXT[pid])
-            out[pid] = hand_dict(ex, rules, options, **ctx)
-            break
+            out.append((pid, hand_dict(ex, rules, options, **ctx)))
     return out
 
 
