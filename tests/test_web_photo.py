@@ -9,9 +9,6 @@ it saves ``photo.png``.
 from __future__ import annotations
 
 import os
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,14 +16,13 @@ from typing import Any
 import numpy as np
 import pytest
 from fastapi.testclient import TestClient
+from webserver import ARGS, CHROMIUM, PHONE, needs_chromium, running
 
 from hefen import score
 from hefen.web import create_app
 
 TILES_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "tiles"
 TEST_SEED = 31_337_001  # tests/test_photo.py's
-CHROMIUM = "/usr/bin/chromium"
-PHONE = {"width": 390, "height": 844}
 
 # A winning MCR hand (the last tile of the hand is the winning tile) and a flower.
 HAND = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "C", "C", "E", "E", "E"]
@@ -112,29 +108,13 @@ def test_recognize_is_typed_in_the_openapi_document(client: TestClient) -> None:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    import uvicorn
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    config = uvicorn.Config(
-        create_app(database_url="sqlite://"), host="127.0.0.1", port=port, log_level="warning"
-    )
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
+    with running(create_app(database_url="sqlite://")) as url:
+        yield url
 
 
 @needs_art
 @pytest.mark.browser
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is not installed")
+@needs_chromium
 def test_photo_button_fills_the_hand_and_a_tile_can_be_replaced(
     server: str, tmp_path: Path
 ) -> None:
@@ -148,9 +128,7 @@ def test_photo_button_fills_the_hand_and_a_tile_can_be_replaced(
     expected = score({**context, "hand": HAND[:-1], "win_tile": HAND[-1]}).to_dict()
     assert expected["valid"] and expected["winning"]
     with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
-        )
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
         ctx.set_default_timeout(10_000)
         page = ctx.new_page()
