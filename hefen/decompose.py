@@ -9,7 +9,7 @@ count tuple, so the same shape is only ever split once per process.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import permutations
 
 from .tiles import NUM_KINDS, ORPHANS
@@ -76,7 +76,7 @@ def standard_decompositions(counts: Counts) -> tuple[Decomposition, ...]:
     return _split(counts, True)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _suit_splits(c: tuple[int, ...], pair: bool) -> bool:
     """Whether one suit's nine counts split into sets (plus a pair if ``pair``)."""
     i = 0
@@ -151,7 +151,9 @@ def is_thirteen_orphans(counts: Counts) -> bool:
 KNITTED_STRAIGHTS: tuple[tuple[int, ...], ...] = tuple(
     tuple(
         sorted(
-            s * 9 + r for s, start in zip(perm, (0, 1, 2), strict=True) for r in (start, start + 3, start + 6)
+            s * 9 + r
+            for s, start in zip(perm, (0, 1, 2), strict=True)
+            for r in (start, start + 3, start + 6)
         )
     )
     for perm in permutations(range(3))
@@ -216,7 +218,9 @@ def _candidates(counts: Counts, n_melds: int, forms: frozenset[str]) -> list[int
                     if 0 <= r + d <= 8:
                         cand.add(t + d)
     if n_melds == 0 and ("thirteen_orphans" in forms or "honors_knitted" in forms):
-        if "thirteen_orphans" in forms and all(counts[t] == 0 for t in range(34) if t not in ORPHANS):
+        if "thirteen_orphans" in forms and all(
+            counts[t] == 0 for t in range(34) if t not in ORPHANS
+        ):
             cand.update(ORPHANS)
         if "honors_knitted" in forms and max(counts) <= 1:
             cand.update(range(NUM_KINDS))

@@ -33,7 +33,10 @@ def _cache_key(obj: Mapping[str, Any]) -> Any:
         return (
             obj.get("rules", "mcr"),
             tuple(sorted(obj["hand"])),
-            tuple((m["kind"], tuple(sorted(m["tiles"])), m.get("concealed", False), len(m)) for m in melds),
+            tuple(
+                (m["kind"], tuple(sorted(m["tiles"])), m.get("concealed", False), len(m))
+                for m in melds
+            ),
             obj.get("win_tile"),
             tuple(sorted(obj.get("flowers") or ())),
             tuple(sorted((obj.get("context") or {}).items())),

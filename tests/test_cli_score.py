@@ -9,7 +9,11 @@ import pytest
 
 def hefen(*args, stdin=None):
     return subprocess.run(
-        [sys.executable, "-m", "hefen.cli", *args], input=stdin, capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "hefen.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
 
 
@@ -33,12 +37,24 @@ def test_bad_hand_one_sentence():
 
 def test_json_batch_keeps_order_and_goes_on():
     lines = [
-        json.dumps({"rules": "mcr", "hand": "1m 1m 1m 2m 3m 4m 5m 6m 7m 8m 9m 9m 9m".split(), "win_tile": "5m"}),
+        json.dumps(
+            {
+                "rules": "mcr",
+                "hand": "1m 1m 1m 2m 3m 4m 5m 6m 7m 8m 9m 9m 9m".split(),
+                "win_tile": "5m",
+            }
+        ),
         "this is not json",
         "",
         json.dumps({"rules": "mcr", "hand": [], "win_tile": "1m"}),
-        json.dumps({"rules": "mcr", "hand": "1m 2m 3m 4p 5p 6p 7s 8s 9s C C E E".split(), "win_tile": "E",
-                    "context": {"win": "self_draw"}}),
+        json.dumps(
+            {
+                "rules": "mcr",
+                "hand": "1m 2m 3m 4p 5p 6p 7s 8s 9s C C E E".split(),
+                "win_tile": "E",
+                "context": {"win": "self_draw"},
+            }
+        ),
     ]
     p = hefen("score", "--json", stdin="\n".join(lines) + "\n")
     assert p.returncode == 0

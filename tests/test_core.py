@@ -103,13 +103,19 @@ def err(**changes):
     obj = {**BASE, **changes}
     r = score(obj)
     assert not r.valid
-    assert r.to_dict() == {"rules": obj.get("rules", "mcr") if obj.get("rules") in ("mcr", "hk", "tw") else "mcr", "valid": False, "error": r.error}
+    assert r.to_dict() == {
+        "rules": obj.get("rules", "mcr") if obj.get("rules") in ("mcr", "hk", "tw") else "mcr",
+        "valid": False,
+        "error": r.error,
+    }
     assert r.error.endswith(".") and "\n" not in r.error
     return r.error
 
 
 def test_dict_round_trip():
-    h = Hand.from_dict({**BASE, "melds": [{"kind": "pung", "tiles": ["S", "S", "S"]}], "hand": BASE["hand"][3:]})
+    h = Hand.from_dict(
+        {**BASE, "melds": [{"kind": "pung", "tiles": ["S", "S", "S"]}], "hand": BASE["hand"][3:]}
+    )
     assert Hand.from_dict(h.to_dict()) == h
 
 
@@ -122,7 +128,10 @@ def test_dict_round_trip():
         ({"hand": BASE["hand"][:-1] + ["0z"]}, "Unknown tile code '0z'"),
         ({"colour": "red"}, "Unknown key 'colour'"),
         ({"melds": [{"kind": "chow", "tiles": ["1m", "3m", "5m"]}]}, "not three consecutive"),
-        ({"melds": [{"kind": "pung", "tiles": ["1m", "1m", "1m"], "concealed": True}]}, "Only a kong can be concealed"),
+        (
+            {"melds": [{"kind": "pung", "tiles": ["1m", "1m", "1m"], "concealed": True}]},
+            "Only a kong can be concealed",
+        ),
         ({"melds": [{"kind": "pong", "tiles": ["1m", "1m", "1m"]}]}, "chow, pung or kong"),
         ({"flowers": ["1m"]}, "not a bonus tile"),
         ({"flowers": ["1h", "1h"]}, "appears more than once"),

@@ -9,16 +9,34 @@ from hypothesis import strategies as st
 from hefen import score
 from hefen.testing.generate import random_mcr_hand
 
-CODES = [f"{r}{s}" for s in "mps" for r in range(1, 10)] + list("ESWNCFP") + [f"{i}h" for i in range(1, 9)]
+CODES = (
+    [f"{r}{s}" for s in "mps" for r in range(1, 10)]
+    + list("ESWNCFP")
+    + [f"{i}h" for i in range(1, 9)]
+)
 tile = st.sampled_from(CODES + ["0m", "X", 5, None])
 meld = st.fixed_dictionaries(
-    {"kind": st.sampled_from(["chow", "pung", "kong", "pair"]), "tiles": st.lists(tile, max_size=5)},
+    {
+        "kind": st.sampled_from(["chow", "pung", "kong", "pair"]),
+        "tiles": st.lists(tile, max_size=5),
+    },
     optional={"concealed": st.booleans()},
 )
 context = st.dictionaries(
     st.sampled_from(
-        ["win", "seat_wind", "round_wind", "last_tile_of_wall", "kong_replacement", "robbing_kong",
-         "last_of_kind", "discarder", "heavenly", "dealer_streak", "double_kong_replacement"]
+        [
+            "win",
+            "seat_wind",
+            "round_wind",
+            "last_tile_of_wall",
+            "kong_replacement",
+            "robbing_kong",
+            "last_of_kind",
+            "discarder",
+            "heavenly",
+            "dealer_streak",
+            "double_kong_replacement",
+        ]
     ),
     st.sampled_from(["discard", "self_draw", "E", "S", True, False, 3, None]),
 )
@@ -29,7 +47,9 @@ objects = st.fixed_dictionaries(
         "win_tile": tile,
         "flowers": st.lists(tile, max_size=9),
         "context": context,
-        "options": st.dictionaries(st.sampled_from(["variant", "cap", "min_fan"]), st.sampled_from(["mil", 3, "x"])),
+        "options": st.dictionaries(
+            st.sampled_from(["variant", "cap", "min_fan"]), st.sampled_from(["mil", 3, "x"])
+        ),
     },
 )
 
