@@ -294,17 +294,7 @@
   }
   function readOptions() {
     if (data.table) return data.table.settings || {};
-    const out = {};
-    document.querySelectorAll('#settings [data-only="' + st.rules + '"] [data-option]').forEach((el) => {
-      const k = el.dataset.kind;
-      let v;
-      if (k === "bool") v = el.checked;
-      else if (k === "int") v = parseInt(el.value, 10);
-      else if (k === "number") v = parseFloat(el.value);
-      else v = /^-?\d+$/.test(el.value) ? parseInt(el.value, 10) : el.value;
-      if (!(typeof v === "number" && isNaN(v))) out[el.dataset.option] = v;
-    });
-    return out;
+    return hefen.readOptions($("settings"), st.rules);
   }
   function visible(el) {
     const holder = el.closest("[data-only]");

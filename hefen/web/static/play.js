@@ -14,35 +14,19 @@
     return e;
   };
 
-  async function api(path, body, token) {
-    const headers = { "Content-Type": "application/json" };
-    if (token) headers.Authorization = "Bearer " + token;
-    const r = await fetch(path, { method: "POST", headers: headers, body: JSON.stringify(body || {}) });
-    let data = {};
-    try { data = await r.json(); } catch (e) { /* empty */ }
-    if (!r.ok) throw new Error(data.error || r.statusText);
-    return data;
-  }
+  const api = hefen.api;
 
   // ------------------------------------------------------------ new game
   const form = $("new-game");
   if (form) {
-    const sync = () => {
-      const r = $("ruleset").value;
-      form.querySelectorAll("[data-only]").forEach((e) => { e.hidden = e.dataset.only !== r; });
-    };
-    $("ruleset").addEventListener("change", sync);
-    sync();
+    hefen.rulesetFields(form, $("ruleset"));
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
       const ruleset = $("ruleset").value;
       const names = [0, 1, 2, 3].map((i) => form.elements["name" + i].value.trim() || null);
       const bots = [0, 1, 2, 3].map((i) => form.elements["bot" + i].value || null);
       const seat = form.elements.seat.value === "" ? null : Number(form.elements.seat.value);
-      const options = {};
-      form.querySelectorAll('[data-only="' + ruleset + '"] [data-option]').forEach((o) => {
-        options[o.dataset.option] = o.dataset.kind === "bool" ? o.checked : o.value;
-      });
+      const options = hefen.readOptions(form, ruleset);
       try {
         const res = await api("/api/play", {
           ruleset: ruleset, names: names, bots: bots, seat: seat, options: options,

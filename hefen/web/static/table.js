@@ -7,33 +7,17 @@
   const save = (code, v) => localStorage.setItem(KEY(code), JSON.stringify(v));
   const fmt = (s, vars) => s.replace(/\{(\w+)\}/g, (_, k) => String(vars[k]));
 
-  async function api(path, body, token) {
-    const headers = { "Content-Type": "application/json" };
-    if (token) headers.Authorization = "Bearer " + token;
-    const r = await fetch(path, { method: "POST", headers: headers, body: JSON.stringify(body || {}) });
-    let data = {};
-    try { data = await r.json(); } catch (e) { /* empty */ }
-    if (!r.ok) throw new Error(data.error || r.statusText);
-    return data;
-  }
+  const api = hefen.api;
 
   // ------------------------------------------------------------ new table
   const form = $("new-table");
   if (form) {
-    const sync = () => {
-      const r = $("ruleset").value;
-      form.querySelectorAll("[data-only]").forEach((el) => { el.hidden = el.dataset.only !== r; });
-    };
-    $("ruleset").addEventListener("change", sync);
-    sync();
+    hefen.rulesetFields(form, $("ruleset"));
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
       const ruleset = $("ruleset").value;
       const names = [0, 1, 2, 3].map((i) => form.elements["name" + i].value.trim() || null);
-      const options = {};
-      form.querySelectorAll('[data-only="' + ruleset + '"] [data-option]').forEach((el) => {
-        options[el.dataset.option] = el.dataset.kind === "bool" ? el.checked : el.value;
-      });
+      const options = hefen.readOptions(form, ruleset);
       try {
         const res = await api("/api/tables", {
           ruleset: ruleset, names: names, options: options,

@@ -1,0 +1,40 @@
+// Shared by every hefen page: the JSON API call and the table-settings fields
+// (templates/_settings_fields.html).
+"use strict";
+window.hefen = (function () {
+  async function api(path, body, token) {
+    const headers = { "Content-Type": "application/json" };
+    if (token) headers.Authorization = "Bearer " + token;
+    const r = await fetch(path, { method: "POST", headers: headers, body: JSON.stringify(body || {}) });
+    let data = {};
+    try { data = await r.json(); } catch (e) { /* empty */ }
+    if (!r.ok) throw new Error(data.error || r.statusText);
+    return data;
+  }
+
+  // Show only the chosen ruleset's settings fields inside `root`.
+  function rulesetFields(root, select) {
+    const sync = () => {
+      root.querySelectorAll("[data-only]").forEach((el) => { el.hidden = el.dataset.only !== select.value; });
+    };
+    select.addEventListener("change", sync);
+    sync();
+  }
+
+  // The settings of `ruleset` as typed values (bool, int, number, choice).
+  function readOptions(root, ruleset) {
+    const out = {};
+    root.querySelectorAll('[data-only="' + ruleset + '"] [data-option]').forEach((el) => {
+      const k = el.dataset.kind;
+      let v;
+      if (k === "bool") v = el.checked;
+      else if (k === "int") v = parseInt(el.value, 10);
+      else if (k === "number") v = parseFloat(el.value);
+      else v = /^-?\d+$/.test(el.value) ? parseInt(el.value, 10) : el.value;
+      if (!(typeof v === "number" && isNaN(v))) out[el.dataset.option] = v;
+    });
+    return out;
+  }
+
+  return { api: api, rulesetFields: rulesetFields, readOptions: readOptions };
+})();
