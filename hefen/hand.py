@@ -17,7 +17,6 @@ from .tiles import (
     TileError,
     is_bonus,
     is_suited,
-    rank_of,
     suit_of,
     tile_from_str,
     tile_to_str,
@@ -431,7 +430,3 @@ class Hand:
                 f"The winning tile {tile_to_str(wt)} cannot be the last of its kind while "
                 "another copy is in the concealed hand."
             )
-
-
-def rank_str(t: int) -> str:  # pragma: no cover - tiny helper for messages
-    return str(rank_of(t))

@@ -133,6 +133,7 @@ class _Win:
         "n_exposed",
         "waits",
         "fixed",
+        "tiles",
     )
 
     def __init__(self, hand: Hand, opts: dict[str, Any]) -> None:
@@ -157,6 +158,7 @@ class _Win:
         self.standing13 = tuple(c13)
         c13[self.win] += 1
         self.standing = tuple(c13)
+        self.tiles = hand.all_tiles()  # every tile held, the winning tile included
         self.n_kongs = hand.kongs
         self.n_exposed = sum(1 for m in hand.melds if not m.concealed)
         self.fixed = [
@@ -201,10 +203,6 @@ def _wait_pattern(groups: list[Group], win: int, t: Tally) -> None:
         t.add("closed_wait", [tile_to_str(win)])
     elif single:
         t.add("single_wait", [tile_to_str(win)])
-
-
-def _all_tiles(w: _Win) -> list[int]:
-    return w.hand.all_tiles()
 
 
 def _read_standard(
@@ -290,7 +288,7 @@ def _read_standard(
         t.add("all_fives")
     elif even == 5:
         t.add("all_even_pungs")
-    tiles = _all_tiles(w)
+    tiles = w.tiles
     suit_patterns(tiles, t)
     tile_patterns(tiles, t)
     rank_patterns(tiles, t)
@@ -299,7 +297,7 @@ def _read_standard(
         _wait_pattern(groups, w.win, t)
     ctx = w.hand.context
     wind_patterns(groups, ctx.round_wind, ctx.seat_wind, t)
-    finish(t, groups, w.values)
+    finish(t, groups)
     if t.fans.get("nine_gates") and not w.opts["nine_gates_extras"]:
         for pid in [p for p in t.fans if p not in _NINE_GATES_KEEPS]:
             del t.fans[pid]
@@ -345,7 +343,7 @@ def _read_knitted(
     w.win_flags(t)
     if not w.hand.melds or (g.kind == KONG and g.concealed):
         t.add("fully_concealed_hand" if w.self_drawn else "concealed_hand")
-    tiles = _all_tiles(w)
+    tiles = w.tiles
     suit_patterns(tiles, t)
     tile_hog(tiles, w.n_kongs, t)
     remainder = g.tiles() + [pair, pair]
@@ -365,14 +363,14 @@ def _read_knitted(
             _wait_pattern(groups, w.win, t)
     ctx = w.hand.context
     wind_patterns([g], ctx.round_wind, ctx.seat_wind, t)
-    finish(t, groups, w.values)
+    finish(t, groups)
     return t
 
 
 def _read_special(w: _Win) -> list[Tally]:
     out = []
     c = w.standing
-    tiles = list(_all_tiles(w))
+    tiles = w.tiles
     if is_seven_pairs(c):
         t = Tally.new()
         pairs = [x for x in range(NUM_KINDS) for _ in range(c[x] // 2)]
@@ -391,13 +389,13 @@ def _read_special(w: _Win) -> list[Tally]:
         if w.opts["seven_pairs_tile_hog"]:
             tile_hog(tiles, 0, t)
         w.win_flags(t)
-        finish(t, [], w.values)
+        finish(t, [])
         out.append(t)
     if is_thirteen_orphans(c):
         t = Tally.new()
         t.add("thirteen_orphans")
         w.win_flags(t)
-        finish(t, [], w.values)
+        finish(t, [])
         out.append(t)
     ks = honors_and_knitted(c)
     if ks is not None:
@@ -410,7 +408,7 @@ def _read_special(w: _Win) -> list[Tally]:
             if honors == 5:
                 t.add("knitted_straight")
         w.win_flags(t)
-        finish(t, [], w.values)
+        finish(t, [])
         out.append(t)
     return out
 

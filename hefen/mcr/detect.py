@@ -314,7 +314,7 @@ def wind_patterns(groups: list[Group], prevalent: int, seat: int, t: Tally) -> N
             t.add("seat_wind", [g.label()])
 
 
-def finish(t: Tally, groups: list[Group], values: dict[str, int]) -> None:
+def finish(t: Tally, groups: list[Group]) -> None:
     """Apply exclusions (highest pattern first), fold the per-set patterns in,
     and give Chicken Hand when nothing else is left."""
     per_set = list(t.per_set)
