@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import random
 import statistics
 import subprocess
 import sys
@@ -23,14 +24,19 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
+from hefen import score  # noqa: E402
 from hefen.photo import PhotoError, recognize, synth  # noqa: E402
 from hefen.photo.classes import MODEL_CLASSES, TILE_CODES  # noqa: E402
+from hefen.photo.hand import hand_fields  # noqa: E402
 from hefen.photo.model import MODEL_DIR, TileClassifier, classifier  # noqa: E402
+from hefen.testing.generate import random_mcr_hand  # noqa: E402
 
 CROP_SEED = 90_000_001  # none of these seeds is used by scripts/train_photo.py
 HAND_SEED = 91_000_001
 SPEED_SEED = 92_000_001
+SCORE_SEED = 93_000_001
 
 
 def crops(art: synth.Art, count: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -42,8 +48,19 @@ def crops(art: synth.Art, count: int, seed: int) -> tuple[np.ndarray, np.ndarray
 
 
 def crop_accuracy(model_dir: Path, x: np.ndarray, y: np.ndarray) -> float:
+    return accuracies(model_dir, x, y)[0]
+
+
+def accuracies(model_dir: Path, x: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
+    """Per tile: over all crops, over the suit and honour tiles, over the bonus tiles."""
     probs = TileClassifier(model_dir).probabilities(x)
-    return float((probs[:, : len(TILE_CODES)].argmax(1) == y).mean())
+    right = probs[:, : len(TILE_CODES)].argmax(1) == y
+    bonus = np.array([TILE_CODES[k].endswith("h") for k in y])
+    return float(right.mean()), float(right[~bonus].mean()), float(right[bonus].mean())
+
+
+def split(acc: tuple[float, float, float]) -> str:
+    return f"{acc[0]:.1%} (suit and honour tiles {acc[1]:.1%}, bonus tiles {acc[2]:.1%})"
 
 
 def hand_figures(art: synth.Art, count: int, seed: int) -> dict[str, float]:
@@ -79,6 +96,51 @@ def hand_figures(art: synth.Art, count: int, seed: int) -> dict[str, float]:
     }
 
 
+def photographed_hand(rng: random.Random) -> tuple[dict, list[list[str]], list[list[int]]]:
+    """A random legal MCR hand as a photo shows it -- the concealed row (winning tile
+    included), each meld apart, the flowers apart -- with the interchange object that says
+    the same. A kong shows four faces, so the object has every kong exposed."""
+    while (obj := random_mcr_hand(rng)) is None:
+        pass
+    for m in obj["melds"]:
+        m["concealed"] = False
+    order = {c: i for i, c in enumerate(TILE_CODES)}
+    groups = [sorted(obj["hand"] + [obj["win_tile"]], key=order.__getitem__)]
+    groups += [list(m["tiles"]) for m in obj["melds"]]
+    if obj["flowers"]:
+        groups.append(list(obj["flowers"]))
+    if len(groups) > 1 and rng.random() < 0.35:
+        rows = [[0], list(range(1, len(groups)))]
+    else:
+        rows = [list(range(len(groups)))]
+    # the photo's reading of its own true groups is the object itself
+    assert hand_fields(groups, obj["win_tile"]) == {
+        k: obj[k] for k in ("hand", "melds", "win_tile", "flowers")
+    }
+    return obj, groups, rows
+
+
+def score_figures(art: synth.Art, count: int, seed: int) -> dict[str, float]:
+    """Photos of legal MCR hands: how often the recognised hand, read into concealed tiles,
+    exposed melds and flowers (hefen.photo.hand) with the true winning tile and context,
+    scores the same as the true hand."""
+    hands = random.Random(seed)
+    rng = np.random.default_rng(seed)
+    same = exact = 0
+    for _ in range(count):
+        obj, groups, rows = photographed_hand(hands)
+        truth = score(obj)
+        photo = synth.hand_photo(rng, art, groups, rows)
+        try:
+            rec = recognize(photo.jpeg())
+            exact += rec.tiles == photo.tiles
+            got = score({**obj, **rec.hand_fields(obj["win_tile"])})
+        except PhotoError:  # nothing found, or the winning tile was not read
+            continue
+        same += got.valid == truth.valid and got.total == truth.total
+    return {"photos": count, "same_score": same / count, "whole_hand_exact": exact / count}
+
+
 def speed(art: synth.Art, count: int) -> tuple[float, float]:
     """Median and 90th-percentile ms per 17-tile photo (14 concealed + 3 flowers), JPEG bytes
     in, result out, one thread."""
@@ -107,11 +169,35 @@ def speed(art: synth.Art, count: int) -> tuple[float, float]:
     return statistics.median(times), times[int(0.9 * (len(times) - 1))]
 
 
+def unseen(count: int, hands: int = 0, model_dir: Path = MODEL_DIR) -> None:
+    """Tile sets the model has never seen: KMahjongg's (see bench/unseen_sets.py)."""
+    import unseen_sets
+
+    why = unseen_sets.missing()
+    if why:
+        print(f"never-seen tile sets: skipped, {why}")
+        return
+    for name in unseen_sets.SETS:
+        x, y = crops(unseen_sets.load_set(name), count // len(unseen_sets.SETS), CROP_SEED + 9)
+        print(f"never-seen tile set KMahjongg {name:11s}: {split(accuracies(model_dir, x, y))}")
+    if hands:
+        f = hand_figures(unseen_sets.load_all(), hands, HAND_SEED + 1)
+        print(
+            f"  hand photos of those sets ({f['photos']}): per tile {f['per_tile']:.1%}, "
+            f"tile count right {f['tile_count_right']:.0%}, whole hand exact "
+            f"{f['whole_hand_exact']:.0%}"
+        )
+
+
 def loso(args: argparse.Namespace) -> None:
-    print("\nleave-one-art-style-out (smaller training runs):")
+    extra = [] if args.loso_shared_only else list(synth.FONT_STYLES)
+    print(
+        f"\nleave-one-art-style-out ({args.loso_crops} crops, {args.loso_epochs} epochs, "
+        f"trained on the other styles{' and ' + ' and '.join(extra) if extra else ''}):"
+    )
     root = Path(args.loso_dir or tempfile.mkdtemp(prefix="photo-loso-"))
     for held_out in synth.STYLES:
-        train_styles = [s for s in synth.STYLES if s != held_out]
+        train_styles = [s for s in synth.STYLES if s != held_out] + extra
         out = root / held_out
         t = time.time()
         if not (out / "tiles.onnx").exists():
@@ -125,18 +211,18 @@ def loso(args: argparse.Namespace) -> None:
                 "--epochs",
                 str(args.loso_epochs),
                 "--threads",
-                "1",
+                "2",
                 "--out",
                 str(out),
             ]
             subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        seen = synth.load_art(tuple(train_styles))
+        seen = synth.load_art(tuple(s for s in train_styles if s not in extra))
         unseen = synth.load_art((held_out,))
         xs, ys = crops(seen, args.crops // 2, CROP_SEED + 7)
         xu, yu = crops(unseen, args.crops, CROP_SEED + 8)
         print(
-            f"  train {'+'.join(train_styles):16s} test {held_out:9s}: "
-            f"unseen style {crop_accuracy(out, xu, yu):.1%}, "
+            f"  train {'+'.join(train_styles)}, test {held_out}: "
+            f"unseen style {split(accuracies(out, xu, yu))}, "
             f"seen styles {crop_accuracy(out, xs, ys):.1%} "
             f"({time.time() - t:.0f}s)",
             flush=True,
@@ -148,11 +234,18 @@ def main() -> None:
     p.add_argument("--crops", type=int, default=4200, help="held-out crops (per figure)")
     p.add_argument("--hands", type=int, default=100, help="synthetic hand photos")
     p.add_argument("--speed", type=int, default=30, help="17-tile photos to time")
+    p.add_argument("--scored", type=int, default=100, help="photos of legal hands to score")
+    p.add_argument("--unseen", type=int, default=4200, help="crops of the never-seen sets")
     p.add_argument("--only-hands", action="store_true", help="just the hand photos")
     p.add_argument("--only-speed", action="store_true", help="just time 17-tile photos")
     p.add_argument("--loso", action="store_true", help="also train 3 leave-one-style-out models")
-    p.add_argument("--loso-crops", type=int, default=16_000)
-    p.add_argument("--loso-epochs", type=int, default=5)
+    p.add_argument("--loso-crops", type=int, default=40_000, help="as the shipped model")
+    p.add_argument("--loso-epochs", type=int, default=6)
+    p.add_argument(
+        "--loso-shared-only",
+        action="store_true",
+        help="train on the shared/tiles styles alone, without the font styles",
+    )
     p.add_argument("--loso-dir", default=None, help="keep (and reuse) the three models here")
     args = p.parse_args()
     assert MODEL_CLASSES[: len(TILE_CODES)] == TILE_CODES
@@ -179,6 +272,14 @@ def main() -> None:
         f"no tiles found {figures['no_tiles_found']:.0%}; per tile where the count is right "
         f"{figures['per_tile_when_count_right']:.2%}"
     )
+    if args.scored:
+        sf = score_figures(art, args.scored, SCORE_SEED)
+        print(
+            f"photos of legal MCR hands ({sf['photos']}): same score as the true hand "
+            f"{sf['same_score']:.0%}, whole hand exact {sf['whole_hand_exact']:.0%}"
+        )
+    if args.unseen:
+        unseen(args.unseen, args.hands // 2)
     if args.speed:
         med, p90 = speed(art, args.speed)
         print(f"speed, 17-tile photo: {med:.0f} ms median, {p90:.0f} ms 90th percentile")

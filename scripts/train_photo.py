@@ -7,10 +7,15 @@ class order and sha256 to ``hefen/photo/model/``. Everything is seeded: the same
 gives the same model on the same machine (PyTorch's CPU kernels may differ in the last bits
 across machines).
 
-Needs the training extras: ``pip install torch==2.13.0 onnx``.
+Needs the training extras, ``pip install torch==2.13.0 onnx``, and for the two font styles
+(``symbols``, ``drawn``) Debian's fonts::
 
-    python scripts/train_photo.py                 # the shipped model, ~7 minutes on 2 cores
-    python scripts/train_photo.py --styles samoheen,fonts --out /tmp/m   # leave xhokir out
+    apt-get install fonts-noto-core fonts-symbola fonts-arphic-ukai fonts-arphic-uming \
+        fonts-wqy-microhei fonts-arphic-bkai00mp fonts-arphic-bsmi00lp fonts-dejavu-core
+
+    python scripts/train_photo.py                 # the shipped model, ~10 minutes on 2 cores
+    python scripts/train_photo.py --styles samoheen,fonts,symbols,drawn --out /tmp/m
+                                                  # leave xhokir out
 """
 
 from __future__ import annotations
@@ -89,13 +94,12 @@ def normalise(x: np.ndarray) -> np.ndarray:
     return ((f - mean) / sd)[:, None]
 
 
-def build_model():  # type: ignore[no-untyped-def]
+def build_model(c: tuple[int, ...] = (16, 24, 48, 96)):  # type: ignore[no-untyped-def]
     import torch.nn as nn
 
     def block(i: int, o: int) -> list[nn.Module]:
         return [nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU()]
 
-    c = (16, 24, 48, 96)
     layers: list[nn.Module] = []
     prev = 1
     for ch in c:
@@ -113,6 +117,7 @@ def train(args: argparse.Namespace) -> None:
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads or args.workers)
     styles = tuple(args.styles.split(","))
+    synth.check_styles(styles, Path(args.tiles_dir) if args.tiles_dir else None)
     t0 = time.time()
     cache = Path(args.cache) if args.cache else None
     if cache and cache.exists():
@@ -128,7 +133,7 @@ def train(args: argparse.Namespace) -> None:
     print(f"data: {len(x)} train, {len(xv)} val crops in {time.time() - t0:.0f}s", flush=True)
     xt, yt = torch.from_numpy(normalise(x)), torch.from_numpy(y)
     xvt = torch.from_numpy(normalise(xv))
-    model = build_model()
+    model = build_model(tuple(int(v) for v in args.channels.split(",")))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * ((len(x) + args.batch - 1) // args.batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps)
@@ -144,6 +149,8 @@ def train(args: argparse.Namespace) -> None:
             # a few pixels of shift, as a cut never lands exactly
             dx, dy = (int(v) for v in torch.randint(-2, 3, (2,), generator=gen))
             xb = torch.roll(xb, shifts=(dy, dx), dims=(2, 3))
+            if args.cutout:
+                xb = cutout(xb, args.cutout, gen)
             loss = F.cross_entropy(model(xb), yt[idx], label_smoothing=0.05)
             opt.zero_grad()
             loss.backward()
@@ -156,6 +163,27 @@ def train(args: argparse.Namespace) -> None:
             flush=True,
         )
     export(model, args, xvt, yv, xv, styles, time.time() - t0)
+
+
+def cutout(xb, share: float, gen):  # type: ignore[no-untyped-def]
+    """Blank one random rectangle (a quarter to a half of each side) in ``share`` of the crops,
+    so that no single part of a drawing (a numeral, a character) is the only cue learnt."""
+    import torch
+
+    n, _, h, w = xb.shape
+    pick = torch.rand(n, generator=gen) < share
+    eh = (torch.rand(n, generator=gen) * 0.25 + 0.25) * h
+    ew = (torch.rand(n, generator=gen) * 0.25 + 0.25) * w
+    cy = torch.rand(n, generator=gen) * h
+    cx = torch.rand(n, generator=gen) * w
+    yy = torch.arange(h).view(1, h, 1)
+    xx = torch.arange(w).view(1, 1, w)
+    box = (
+        ((yy - cy.view(n, 1, 1)).abs() < eh.view(n, 1, 1) / 2)
+        & ((xx - cx.view(n, 1, 1)).abs() < ew.view(n, 1, 1) / 2)
+        & pick.view(n, 1, 1)
+    )
+    return xb.masked_fill(box[:, None], 0.0)
 
 
 def predict_torch(model, xv):  # type: ignore[no-untyped-def]
@@ -265,6 +293,8 @@ def export(model, args, xvt, yv, xv_raw, styles, seconds) -> None:  # type: igno
             "styles": list(styles),
             "crops": args.crops,
             "epochs": args.epochs,
+            "cutout": args.cutout,
+            "channels": [int(v) for v in args.channels.split(",")],
             "seconds": round(seconds),
             "torch": torch.__version__,
         },
@@ -278,17 +308,23 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=5)
     p.add_argument("--crops", type=int, default=40_000)
     p.add_argument("--val-crops", type=int, default=3_000)
-    p.add_argument("--epochs", type=int, default=5)
+    p.add_argument("--epochs", type=int, default=6)
     p.add_argument("--batch", type=int, default=128)
     p.add_argument("--lr", type=float, default=3e-3)
+    p.add_argument("--channels", default="16,24,48,96", help="of the four conv stages")
+    p.add_argument("--cutout", type=float, default=0.5, help="share of crops with a part blanked")
     p.add_argument("--junk", type=float, default=0.12, help="share of not-a-tile crops")
-    p.add_argument("--styles", default=",".join(synth.STYLES))
+    p.add_argument("--styles", default=",".join(synth.TRAINING_STYLES))
     p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     p.add_argument("--threads", type=int, default=0, help="torch threads (default: --workers)")
     p.add_argument("--cache", default=None, help="keep the generated crops in this .npz")
     p.add_argument("--tiles-dir", default=None, help="default: ../shared/tiles")
     p.add_argument("--out", default=str(ROOT / "hefen" / "photo" / "model"))
-    train(p.parse_args())
+    args = p.parse_args()
+    try:
+        train(args)
+    except (FileNotFoundError, ValueError) as e:  # artwork or fonts missing, or no such style
+        sys.exit(f"train_photo.py: {e}")
 
 
 if __name__ == "__main__":

@@ -44,3 +44,21 @@ def test_not_a_photo(tmp_path, capsys):
     assert main(["score", "--photo", str(bad)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("Could not read the photo:") and err.count("\n") == 1
+
+
+@needs_art
+def test_groups_apart_from_the_hand_are_exposed_melds(tmp_path, capsys):
+    from hefen.photo import synth
+
+    concealed = ["1m", "2m", "3m", "4p", "5p", "6p", "E", "E", "7s", "8s", "9s"]
+    groups = [concealed, ["C", "C", "C"], ["2h"]]
+    art = synth.load_art(tiles_dir=TILES_DIR)
+    p = synth.hand_photo(np.random.default_rng(31_400_011), art, groups=groups, rows=[[0, 1, 2]])
+    path = tmp_path / "melds.jpg"
+    path.write_bytes(p.jpeg())
+    assert main(["score", "--photo", str(path), "--win", "E"]) == 0
+    out = capsys.readouterr().out
+    assert "Recognised: " + " ".join(concealed + ["C", "C", "C", "2h"]) in out
+    # the pung of red dragons lies apart from the hand: exposed, so no Concealed Hand
+    assert "Dragon Pung" in out and "Concealed Hand" not in out
+    assert "Flower Tiles" in out

@@ -37,7 +37,7 @@ def art() -> synth.Art:
 @pytest.fixture(scope="module")
 def hands(art: synth.Art) -> list[synth.HandPhoto]:
     rng = np.random.default_rng(TEST_SEED)
-    return [synth.hand_photo(rng, art) for _ in range(8)]
+    return [synth.hand_photo(rng, art) for _ in range(16)]
 
 
 def run_cli(argv: list[str]) -> int:
@@ -85,8 +85,9 @@ def test_recognize_finds_the_tiles_of_synthetic_hands(hands: list[synth.HandPhot
         result = recognize(photo.jpeg())
         right_count += len(result.tiles) == len(photo.tiles)
         exact += result.tiles == photo.tiles
-    assert right_count >= len(hands) - 1
-    assert exact >= len(hands) - 2
+    # bench/photo_accuracy.py measures about 90 % with the right count and 85 % exact
+    assert right_count >= len(hands) - 3
+    assert exact >= len(hands) - 5
 
 
 @needs_art

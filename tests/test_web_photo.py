@@ -122,7 +122,7 @@ def test_photo_button_fills_the_hand_and_a_tile_can_be_replaced(
 
     # this seed's photo is read right, with some tiles under 0.8 confidence
     path = tmp_path / "hand.jpg"
-    path.write_bytes(hand_jpeg(TEST_SEED + 1))
+    path.write_bytes(hand_jpeg(TEST_SEED + 3))
     context = {"rules": "mcr", "flowers": ["1h"]}
     context["context"] = {"win": "discard", "seat_wind": "E", "round_wind": "E"}
     expected = score({**context, "hand": HAND[:-1], "win_tile": HAND[-1]}).to_dict()
@@ -177,4 +177,42 @@ def test_photo_button_fills_the_hand_and_a_tile_can_be_replaced(
         total.filter(has_text=f"{expected['total']} points").wait_for()
         assert page.evaluate("() => window.hefenCalc.state.win") == "E"
         assert not errors, errors
+        browser.close()
+
+
+@needs_art
+@pytest.mark.browser
+@needs_chromium
+def test_photo_reads_a_pung_apart_from_the_hand_as_an_exposed_meld(
+    server: str, tmp_path: Path
+) -> None:
+    from playwright.sync_api import sync_playwright
+
+    from hefen.photo import synth
+
+    concealed = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E"]
+    art = synth.load_art(tiles_dir=TILES_DIR)
+    photo = synth.hand_photo(
+        np.random.default_rng(TEST_SEED + 5),
+        art,
+        groups=[concealed, ["C", "C", "C"]],
+        rows=[[0, 1]],
+    )
+    path = tmp_path / "meld.jpg"
+    path.write_bytes(photo.jpeg())
+    pung = {"kind": "pung", "tiles": ["C", "C", "C"], "concealed": False}
+    expected = score(
+        {"rules": "mcr", "hand": concealed[:-1], "melds": [pung], "win_tile": "E"}
+    ).to_dict()
+    assert expected["valid"] and "Concealed Hand" not in [p["name"] for p in expected["patterns"]]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_context(viewport=PHONE, is_mobile=True).new_page()
+        page.set_default_timeout(10_000)
+        page.goto(f"{server}/calc?rules=mcr&lang=en")
+        page.locator("#photo-file").set_input_files(str(path))
+        page.locator("#total").filter(has_text=f"{expected['total']} points").wait_for()
+        state = page.evaluate("() => window.hefenCalc.state")
+        assert state["melds"] == [pung] and state["win"] == "E"
+        assert state["hand"] == concealed[:-1]
         browser.close()

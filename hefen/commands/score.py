@@ -206,17 +206,12 @@ def _run_photo(args: argparse.Namespace) -> int:
     except photo.PhotoError as e:
         print(f"Could not read the photo: {e}", file=sys.stderr)
         return 2
-    tiles = [t for t in rec.to_dict()["tiles"] if not t.endswith("h")]
-    flowers = [t for t in rec.to_dict()["tiles"] if t.endswith("h")]
-    print("Recognised: " + " ".join(rec.to_dict()["tiles"]))
-    win = args.win or (tiles[-1] if tiles else None)
-    if win is None or win not in tiles:
-        print(
-            "The winning tile is not among the recognised tiles; give it with --win.",
-            file=sys.stderr,
-        )
+    print("Recognised: " + " ".join(rec.tiles))
+    try:
+        fields = rec.hand_fields(args.win)
+    except photo.PhotoError as e:
+        print(f"Could not score the photo: {e}", file=sys.stderr)
         return 2
-    tiles.remove(win)
     try:
         ctx, options = context_and_options(args)
     except HandError as e:
@@ -224,10 +219,7 @@ def _run_photo(args: argparse.Namespace) -> int:
         return 2
     obj = {
         "rules": args.rules,
-        "hand": tiles,
-        "melds": [],
-        "win_tile": win,
-        "flowers": flowers,
+        **fields,
         "context": ctx,
         "options": options,
     }
@@ -250,7 +242,11 @@ def register(sub: Any) -> None:
     p.add_argument("hand", nargs="?", help="the hand in compact notation (see docs/notation.md)")
     p.add_argument("--json", action="store_true", help="read JSON objects from stdin, one per line")
     p.add_argument("--photo", help="recognise the tiles in a photo, then score them")
-    p.add_argument("--win", help="with --photo: the winning tile (default: the last tile found)")
+    p.add_argument(
+        "--win",
+        help="with --photo: the winning tile (default: the last tile of the concealed row); "
+        "groups apart from that row that are chows, pungs or kongs are read as exposed melds",
+    )
     p.add_argument(
         "--lang", choices=("en", "zh", "hi"), default="en", help="pattern names language"
     )

@@ -17,6 +17,7 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 from hefen.photo.classes import TILE_CODES, copies_allowed
 from hefen.photo.detect import Group, cell_quads, find_groups, rectify
 from hefen.photo.errors import PhotoError
+from hefen.photo.hand import hand_fields
 from hefen.photo.model import CROP_H, CROP_W, classifier, to_crop
 
 MAX_BYTES = 20 * 1024 * 1024
@@ -70,6 +71,11 @@ class Recognition:
     @property
     def tiles(self) -> list[str]:
         return [t.tile for g in self.groups for t in g.tiles]
+
+    def hand_fields(self, win_tile: str | None = None) -> dict[str, Any]:
+        """The hand's ``hand``, ``melds``, ``win_tile`` and ``flowers``, read from the groups
+        (see :func:`hefen.photo.hand.hand_fields`)."""
+        return hand_fields([[t.tile for t in g.tiles] for g in self.groups], win_tile)
 
     def to_dict(self) -> dict[str, Any]:
         return {"groups": [g.to_dict() for g in self.groups], "tiles": self.tiles}

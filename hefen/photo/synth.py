@@ -2,8 +2,11 @@
 
 Tile faces come from the freely licensed artwork in ``shared/tiles`` (read in place, never
 copied into the package): three art styles, ``samoheen`` (PNG, CC0), ``xhokir`` (PNG,
-CC BY 4.0) and ``fonts`` (the four I.Mahjong tile fonts, M+ licence). Everything else -- tile
-bodies, tables, perspective, light, blur, noise, JPEG loss -- is drawn procedurally here.
+CC BY 4.0) and ``fonts`` (the four I.Mahjong tile fonts, M+ licence); and from Debian's
+fonts, two more: ``symbols`` (the mahjong tiles of Noto Sans Symbols 2, SIL OFL, and Symbola,
+free for any use) and ``drawn`` (faces composed from Chinese typefaces and geometry, see
+:mod:`hefen.photo.drawn`). Everything else -- tile bodies, tables, perspective, light, blur,
+noise, JPEG loss -- is drawn procedurally here.
 
 Two products:
 
@@ -29,7 +32,14 @@ from PIL import Image, ImageDraw, ImageFont
 
 from hefen.photo.classes import BONUS, HONORS, SUITED, TILE_CODES, copies_allowed
 
+#: The artworks of ``shared/tiles``.
 STYLES: tuple[str, ...] = ("samoheen", "xhokir", "fonts")
+#: Two more styles, from Debian's fonts (read in place; see NOTICE): ``symbols``, the Unicode
+#: mahjong tiles of Noto Sans Symbols 2 and Symbola, and ``drawn``, faces composed from
+#: Chinese typefaces and geometry (:mod:`hefen.photo.drawn`).
+FONT_STYLES: tuple[str, ...] = ("symbols", "drawn")
+#: What the shipped model is trained on.
+TRAINING_STYLES: tuple[str, ...] = STYLES + FONT_STYLES
 CROP_W, CROP_H = 48, 64
 ART_H = 200  # height the artwork is kept at after loading
 
@@ -101,15 +111,35 @@ class Face:
 
 @dataclass
 class Art:
-    """The faces of one or more art styles: ``faces[code]`` lists every drawing of it."""
+    """The faces of one or more art styles: ``faces[code]`` lists every drawing of it, and
+    ``styles[code]`` the style of each."""
 
     faces: dict[str, list[Face]] = field(default_factory=dict)
+    styles: dict[str, list[str]] = field(default_factory=dict)
 
-    def add(self, code: str, face: Face) -> None:
+    def add(self, code: str, face: Face, style: str = "") -> None:
         self.faces.setdefault(code, []).append(face)
+        self.styles.setdefault(code, []).append(style)
+
+    def extend(self, other: Art, style: str) -> None:
+        """Add every face of ``other`` as drawings of ``style``."""
+        for code, faces in other.faces.items():
+            for face in faces:
+                self.add(code, face, style)
+
+    def pick(self, rng: np.random.Generator, code: str) -> Face:
+        """A drawing of ``code``: a style first (each style that draws it alike likely), then
+        one of that style's drawings, so that a style with many drawings does not crowd out
+        the others."""
+        styles = self.styles[code]
+        names = sorted(set(styles))
+        style = names[rng.integers(len(names))]
+        mine = [f for f, s in zip(self.faces[code], styles, strict=True) if s == style]
+        return mine[rng.integers(len(mine))]
 
 
-def _face_from_rgba(rgba: np.ndarray) -> Face:
+def face_from_rgba(rgba: np.ndarray) -> Face:
+    """A :class:`Face` from an RGBA drawing of one tile's artwork (``uint8``, H x W x 4)."""
     h, w = rgba.shape[:2]
     new_w = max(1, round(w * ART_H / h))
     small = cv2.resize(rgba, (new_w, ART_H), interpolation=cv2.INTER_AREA).astype(np.float32)
@@ -118,7 +148,7 @@ def _face_from_rgba(rgba: np.ndarray) -> Face:
 
 def _load_png(path: Path) -> Face:
     with Image.open(path) as im:
-        return _face_from_rgba(np.asarray(im.convert("RGBA")))
+        return face_from_rgba(np.asarray(im.convert("RGBA")))
 
 
 def _load_samoheen(folder: Path, art: Art) -> None:
@@ -170,7 +200,7 @@ def _font_face(font: ImageFont.FreeTypeFont, char: str) -> Face:
         labels = seed_comp[dist_labels]
     rgba = np.zeros((*inner.shape, 4), np.uint8)
     rgba[:, :, 3] = inner
-    face = _face_from_rgba(rgba)
+    face = face_from_rgba(rgba)
     face.labels = cv2.resize(
         labels, (face.alpha.shape[1], face.alpha.shape[0]), interpolation=cv2.INTER_NEAREST
     )
@@ -185,20 +215,79 @@ def _load_fonts(folder: Path, art: Art) -> None:
             art.add(code, _font_face(font, chr(0x1F000 + i)))
 
 
+#: Two general symbol fonts with the Unicode mahjong tiles, from Debian packages
+#: (``fonts-noto-core``: SIL OFL 1.1; ``fonts-symbola``: free for any use).
+SYMBOL_FONTS = (
+    Path("/usr/share/fonts/truetype/noto/NotoSansSymbols2-Regular.ttf"),
+    Path("/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf"),
+)
+
+
+#: The Debian packages of the font styles.
+FONTS_INSTALL = (
+    "apt-get install fonts-noto-core fonts-symbola fonts-arphic-ukai fonts-arphic-uming "
+    "fonts-wqy-microhei fonts-arphic-bkai00mp fonts-arphic-bsmi00lp fonts-dejavu-core"
+)
+
+
+def _load_symbol_fonts(folder: Path, art: Art) -> None:
+    del folder  # system fonts, not shared/tiles
+    for path in SYMBOL_FONTS:
+        font = ImageFont.truetype(str(path), 400)
+        for i, code in enumerate(_UNICODE_ORDER):
+            art.add(code, _font_face(font, chr(0x1F000 + i)))
+
+
+def _load_drawn(folder: Path, art: Art) -> None:
+    del folder  # drawn from system fonts, not shared/tiles
+    from hefen.photo import drawn
+
+    for code in drawn.drawable_codes():
+        for rgba in drawn.draw_faces(code):
+            art.add(code, face_from_rgba(rgba))
+
+
 _LOADERS = {
     "samoheen": ("samoheen_hk", _load_samoheen),
     "xhokir": ("xhokir_fluffystuff", _load_xhokir),
     "fonts": ("imahjong_fonts", _load_fonts),
+    "symbols": ("", _load_symbol_fonts),
+    "drawn": ("", _load_drawn),
 }
+
+
+def check_styles(styles: tuple[str, ...] | list[str], tiles_dir: Path | None = None) -> None:
+    """Raise ValueError for a style that does not exist, and FileNotFoundError naming what
+    to install for one whose artwork or fonts are missing -- without loading anything."""
+    from hefen.photo import drawn
+
+    root = tiles_dir or default_tiles_dir()
+    for style in styles:
+        if style not in _LOADERS:
+            names = ", ".join(_LOADERS)
+            raise ValueError(f"there is no art style {style!r}; the styles are {names}")
+        if style == "symbols":
+            missing = [str(f) for f in SYMBOL_FONTS if not f.exists()]
+        elif style == "drawn":
+            missing = drawn.missing_fonts()
+        else:
+            folder = root / _LOADERS[style][0]
+            missing = [] if folder.is_dir() else [str(folder)]
+        if missing:
+            hint = f" ({FONTS_INSTALL})" if style in FONT_STYLES else ""
+            raise FileNotFoundError(f"the {style} art style needs {', '.join(missing)}{hint}")
 
 
 def load_art(styles: tuple[str, ...] | list[str] = STYLES, tiles_dir: Path | None = None) -> Art:
     """Load the artwork of ``styles`` from ``tiles_dir`` (default: ``shared/tiles``)."""
     root = tiles_dir or default_tiles_dir()
+    check_styles(styles, root)
     art = Art()
     for style in styles:
         folder, loader = _LOADERS[style]
-        loader(root / folder, art)
+        one = Art()
+        loader(root / folder, one)
+        art.extend(one, style)
     missing = [c for c in TILE_CODES if c not in art.faces]
     if missing:
         raise FileNotFoundError(f"tile artwork under {root} lacks {', '.join(missing)}")
@@ -443,8 +532,7 @@ def layout_scene(
     placed: list[Placed] = []
     group_members: list[list[int]] = [[] for _ in groups]
     for x, y0, code, gi in positions:
-        faces = art.faces[code]
-        img, mask = draw_tile(rng, faces[rng.integers(len(faces))], look, fw, face_h)
+        img, mask = draw_tile(rng, art.pick(rng, code), look, fw, face_h)
         region = canvas[y0 : y0 + th, x : x + fw]
         m = mask[:, :, None]
         region[:] = region * (1 - m) + img * m

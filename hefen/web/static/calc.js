@@ -89,6 +89,15 @@
       .forEach((e) => { (pool[e.tile] = pool[e.tile] || []).push(e); });
     return (code) => (pool[code] && pool[code].length ? pool[code].shift() : null);
   }
+  // "chow", "pung" or "kong" when the tile codes form one, else null
+  function meldKind(tiles) {
+    if ((tiles.length === 3 || tiles.length === 4) && tiles.every((t) => t === tiles[0])
+      && !isBonus(tiles[0])) return tiles.length === 3 ? "pung" : "kong";
+    if (tiles.length !== 3 || !tiles.every((t) => t.length === 2 && "mps".includes(t[1]))) return null;
+    if (!tiles.every((t) => t[1] === tiles[0][1])) return null;
+    const r = tiles.map((t) => parseInt(t[0], 10)).sort((a, b) => a - b);
+    return r[1] === r[0] + 1 && r[2] === r[0] + 2 ? "chow" : null;
+  }
   function fillFromPhoto(rec) {
     const bonus = [], groups = [];
     for (const g of rec.groups) {
@@ -96,16 +105,22 @@
       for (const t of g.tiles) (isBonus(t.tile) ? bonus : plain).push(t);
       if (plain.length) groups.push(plain);
     }
-    const main = groups.reduce((best, g) => (!best || g.length > best.length ? g : best), null);
+    // as hefen.photo.hand reads a photo: the concealed row is the longest group that is no
+    // chow, pung or kong (it holds 14, 11, 8, 5 or 2 tiles); melds apart from it are exposed
+    const kinds = new Map(groups.map((g) => [g, meldKind(g.map((t) => t.tile))]));
+    const main = groups.reduce((best, g) => (!best
+      || (kinds.get(g) === null) > (kinds.get(best) === null)
+      || ((kinds.get(g) === null) === (kinds.get(best) === null) && g.length > best.length)
+      ? g : best), null);
     snapshot();
     st.hand = []; st.melds = []; st.win = null; st.flowers = []; st.photo = [];
     const entry = (t, role) => ({
       tile: t.tile, confidence: t.confidence, alternatives: t.alternatives, role: role,
     });
     for (const g of groups) {
-      // four of a kind apart from the hand is a kong: as concealed tiles it would overfill the hand
-      if (g !== main && g.length === 4 && g.every((t) => t.tile === g[0].tile)) {
-        st.melds.push({ kind: "kong", tiles: g.map((t) => t.tile), concealed: false });
+      if (g !== main && kinds.get(g) !== null) {
+        const tiles = g.map((t) => t.tile).sort((a, b) => rank(a) - rank(b));
+        st.melds.push({ kind: kinds.get(g), tiles: tiles, concealed: false });
         continue;
       }
       g.forEach((t, i) => {

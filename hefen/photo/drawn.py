@@ -1,0 +1,487 @@
+"""The ``drawn`` art style: tile faces composed from Chinese fonts and simple geometry.
+
+The three artworks in ``shared/tiles`` are three ways of drawing each tile; a classifier that
+has seen only those learns their particular strokes. This style draws many more: the
+characters, winds and dragons are set in several Chinese typefaces (Kai, Ming, Hei), the
+circles and bamboos are laid out in the usual arrangements with rings and sticks of random
+design, and the flowers and seasons carry their numeral and their character -- so that what the model learns is what identifies a
+tile on any set: the numeral and the character, the count and arrangement of the pips.
+Western-style corner indices (``5``, ``E``, ``C``) are added to some faces.
+
+The fonts are Debian packages, read in place (see ``NOTICE``)::
+
+    apt-get install fonts-arphic-ukai fonts-arphic-uming fonts-wqy-microhei \
+        fonts-arphic-bkai00mp fonts-arphic-bsmi00lp fonts-dejavu-core
+
+The flowers (plum, orchid, chrysanthemum, bamboo) are drawn as their plant, as most sets
+do; the seasons' pictures differ from set to set, so theirs is a plant of no kind. The 1 of
+bamboos (a bird) has no drawn face; every other tile has :data:`VARIANTS` faces,
+made from a fixed seed so that the style is the same on every machine with the same fonts.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from pathlib import Path
+
+import cv2
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from hefen.photo.classes import TILE_CODES
+
+#: Chinese fonts: (path, face index in a collection).
+CJK_FONTS: tuple[tuple[str, int], ...] = (
+    ("/usr/share/fonts/truetype/arphic/ukai.ttc", 0),
+    ("/usr/share/fonts/truetype/arphic/uming.ttc", 0),
+    ("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc", 0),
+    ("/usr/share/fonts/truetype/arphic-bkai00mp/bkai00mp.ttf", 0),
+    ("/usr/share/fonts/truetype/arphic-bsmi00lp/bsmi00lp.ttf", 0),
+)
+#: Latin fonts for corner indices.
+LATIN_FONTS: tuple[str, ...] = (
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+)
+VARIANTS = 10
+SEED = 20_261_201
+W, H = 150, 200  # the face canvas; the artwork is scaled to the tile later
+
+_NUMERALS = "一二三四五六七八九"
+_NUMERALS_FORMAL = "一二三四伍六七八九"
+_WINDS = {"E": "東", "S": "南", "W": "西", "N": "北"}
+_SEASONS = "春夏秋冬"
+_FLOWERS = "梅蘭菊竹"
+_CHINESE_1_4 = "一二三四"
+
+_BLACK, _RED, _GREEN, _BLUE = (25, 25, 25), (190, 30, 35), (25, 120, 50), (30, 50, 160)
+_INKS = (_BLACK, _RED, _GREEN, _BLUE, (40, 40, 90), (120, 20, 60))
+
+# Pip centres (x, y in 0..1 of the face) for the circles, the usual arrangements.
+_PIPS: dict[int, tuple[tuple[float, float], ...]] = {
+    2: ((0.5, 0.27), (0.5, 0.73)),
+    3: ((0.22, 0.18), (0.5, 0.5), (0.78, 0.82)),
+    4: ((0.28, 0.28), (0.72, 0.28), (0.28, 0.72), (0.72, 0.72)),
+    5: ((0.25, 0.22), (0.75, 0.22), (0.5, 0.5), (0.25, 0.78), (0.75, 0.78)),
+    6: ((0.3, 0.17), (0.7, 0.17), (0.3, 0.55), (0.7, 0.55), (0.3, 0.83), (0.7, 0.83)),
+    7: (
+        (0.2, 0.13),
+        (0.5, 0.23),
+        (0.8, 0.33),
+        (0.3, 0.6),
+        (0.7, 0.6),
+        (0.3, 0.86),
+        (0.7, 0.86),
+    ),
+    8: tuple((x, y) for y in (0.13, 0.38, 0.62, 0.87) for x in (0.3, 0.7)),
+    9: tuple((x, y) for y in (0.18, 0.5, 0.82) for x in (0.2, 0.5, 0.8)),
+}
+# Bamboo sticks: centre x, centre y, tilt in degrees; the stick's length is a row's height.
+_STICKS: dict[int, tuple[tuple[float, float, float], ...]] = {
+    2: ((0.5, 0.27, 0), (0.5, 0.73, 0)),
+    3: ((0.5, 0.27, 0), (0.3, 0.73, 0), (0.7, 0.73, 0)),
+    4: ((0.3, 0.27, 0), (0.7, 0.27, 0), (0.3, 0.73, 0), (0.7, 0.73, 0)),
+    5: ((0.22, 0.27, 0), (0.78, 0.27, 0), (0.5, 0.5, 0), (0.22, 0.73, 0), (0.78, 0.73, 0)),
+    6: tuple((x, y, 0) for y in (0.27, 0.73) for x in (0.2, 0.5, 0.8)),
+    7: ((0.5, 0.17, 0),) + tuple((x, y, 0) for y in (0.5, 0.83) for x in (0.2, 0.5, 0.8)),
+    8: tuple(
+        (x, y, t)
+        for y, sign in ((0.27, 1), (0.73, -1))
+        for x, t in ((0.14, 0), (0.38, 28 * sign), (0.62, -28 * sign), (0.86, 0))
+    ),
+    9: tuple((x, y, 0) for y in (0.17, 0.5, 0.83) for x in (0.2, 0.5, 0.8)),
+}
+
+
+def missing_fonts() -> list[str]:
+    """The fonts this style needs that are not installed."""
+    return [p for p, _ in CJK_FONTS if not Path(p).exists()] + [
+        p for p in LATIN_FONTS if not Path(p).exists()
+    ]
+
+
+class _Canvas:
+    """An RGBA drawing of one face, ink on transparent."""
+
+    def __init__(self) -> None:
+        self.image = Image.new("RGBA", (W, H), (0, 0, 0, 0))
+        self.draw = ImageDraw.Draw(self.image)
+
+    def glyph(
+        self,
+        font: ImageFont.FreeTypeFont,
+        text: str,
+        box: tuple[float, float, float, float],
+        ink: tuple[int, int, int],
+    ) -> None:
+        """``text`` scaled to fit ``box`` (x0, y0, x1, y1 in 0..1), centred in it."""
+        px = int(font.size)
+        mask = Image.new("L", (px * 2 * len(text), px * 2), 0)
+        ImageDraw.Draw(mask).text((px // 4, px // 4), text, font=font, fill=255)
+        bbox = mask.getbbox()
+        if bbox is None:
+            return
+        mask = mask.crop(bbox)
+        bw, bh = (box[2] - box[0]) * W, (box[3] - box[1]) * H
+        f = min(bw / mask.width, bh / mask.height)
+        size = (max(1, round(mask.width * f)), max(1, round(mask.height * f)))
+        mask = mask.resize(size, Image.Resampling.LANCZOS)
+        x = round(box[0] * W + (bw - size[0]) / 2)
+        y = round(box[1] * H + (bh - size[1]) / 2)
+        self.image.paste(Image.new("RGBA", size, (*ink, 255)), (x, y), mask)
+
+    def rgba(self) -> np.ndarray:
+        return np.asarray(self.image)
+
+
+class _Fonts:
+    def __init__(self) -> None:
+        self.cjk = [ImageFont.truetype(p, 160, index=i) for p, i in CJK_FONTS]
+        self.latin = [ImageFont.truetype(p, 120) for p in LATIN_FONTS]
+
+
+@functools.cache
+def _fonts() -> _Fonts:
+    return _Fonts()
+
+
+def _corner_index(rng: np.random.Generator, canvas: _Canvas, fonts: _Fonts, text: str) -> None:
+    """A small western index in a top corner."""
+    font = fonts.latin[rng.integers(len(fonts.latin))]
+    s = rng.uniform(0.13, 0.2)
+    left = rng.random() < 0.5
+    x0 = 0.02 if left else 0.98 - s * H / W * 0.7
+    box = (x0, 0.02, x0 + s * H / W * 0.7, 0.02 + s)
+    canvas.glyph(font, text, box, _INKS[rng.integers(len(_INKS))])
+
+
+def _character(rng: np.random.Generator, n: int, fonts: _Fonts) -> _Canvas:
+    c = _Canvas()
+    font = fonts.cjk[rng.integers(len(fonts.cjk))]
+    numerals = _NUMERALS_FORMAL if rng.random() < 0.6 else _NUMERALS
+    split = rng.uniform(0.4, 0.5)
+    top_ink = _BLACK if rng.random() < 0.6 else _INKS[rng.integers(len(_INKS))]
+    c.glyph(font, numerals[n - 1], (0.12, 0.03, 0.88, split - 0.02), top_ink)
+    if rng.random() < 0.3:
+        font = fonts.cjk[rng.integers(len(fonts.cjk))]
+    wan = "萬" if rng.random() < 0.85 else "万"
+    c.glyph(font, wan, (0.06, split + 0.02, 0.94, 0.97), _RED if rng.random() < 0.8 else _BLACK)
+    return c
+
+
+def _ring(
+    rng: np.random.Generator, d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, big: bool
+) -> None:
+    """One pip: concentric rings, sometimes petals or a filled centre."""
+    inks = [_INKS[i] for i in rng.permutation(len(_INKS))[:3]]
+    rings = int(rng.integers(2, 6 if big else 4))
+    width = max(2, round(r * rng.uniform(0.12, 0.25)))
+    for k in range(rings):
+        rr = r * (1 - k / rings)
+        ink = inks[k % len(inks)]
+        d.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), outline=(*ink, 255), width=width)
+    if rng.random() < 0.5:
+        rr = r / rings * rng.uniform(0.5, 1.0)
+        d.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), fill=(*inks[0], 255))
+    if big or rng.random() < 0.3:
+        petals = int(rng.integers(6, 13))
+        pr = r * rng.uniform(0.08, 0.15)
+        for k in range(petals):
+            a = 2 * math.pi * k / petals
+            px, py = cx + 0.62 * r * math.cos(a), cy + 0.62 * r * math.sin(a)
+            d.ellipse((px - pr, py - pr, px + pr, py + pr), fill=(*inks[1], 255))
+
+
+def _circles(rng: np.random.Generator, n: int) -> _Canvas:
+    c = _Canvas()
+    if n == 1:
+        _ring(rng, c.draw, W / 2, H / 2, W * rng.uniform(0.4, 0.47), big=True)
+        return c
+    pts = _PIPS[n]
+    # the pip radius that fits the tightest pair of centres
+    gap = min(
+        math.hypot((a[0] - b[0]) * W, (a[1] - b[1]) * H)
+        for i, a in enumerate(pts)
+        for b in pts[i + 1 :]
+    )
+    r = min(gap * rng.uniform(0.42, 0.5), W * 0.25)
+    state = rng.bit_generator.state
+    for x, y in pts:
+        if rng.random() < 0.7:  # most sets draw every pip alike
+            rng.bit_generator.state = state
+        _ring(rng, c.draw, x * W, y * H, r, big=False)
+    return c
+
+
+def _stick(
+    rng: np.random.Generator,
+    canvas: _Canvas,
+    cx: float,
+    cy: float,
+    length: float,
+    width: float,
+    tilt: float,
+    ink: tuple[int, int, int],
+    nodes: int,
+) -> None:
+    layer = Image.new("RGBA", (W, H), (0, 0, 0, 0))
+    d = ImageDraw.Draw(layer)
+    x0, x1 = cx - width / 2, cx + width / 2
+    y0, y1 = cy - length / 2, cy + length / 2
+    r = width / 2
+    d.rounded_rectangle((x0, y0, x1, y1), radius=r, fill=(*ink, 255))
+    inner = max(1.0, width * 0.22)
+    if rng.random() < 0.6:  # hollow stick
+        d.rounded_rectangle(
+            (x0 + inner, y0 + inner, x1 - inner, y1 - inner), radius=r / 2, fill=(0, 0, 0, 0)
+        )
+        d.line((cx, y0 + inner, cx, y1 - inner), fill=(*ink, 255), width=max(1, round(inner)))
+    for k in range(nodes):
+        y = y0 + length * (k + 1) / (nodes + 1)
+        d.rectangle((x0 - width * 0.12, y - inner, x1 + width * 0.12, y + inner), fill=(*ink, 255))
+    if tilt:
+        layer = layer.rotate(tilt, resample=Image.Resampling.BICUBIC, center=(cx, cy))
+    canvas.image.alpha_composite(layer)
+
+
+def _bamboos(rng: np.random.Generator, n: int) -> _Canvas:
+    c = _Canvas()
+    sticks = _STICKS[n]
+    rows = len({y for _, y, _ in sticks})
+    length = H / rows * rng.uniform(0.72, 0.85)
+    cols = max(sum(1 for _, y, _ in sticks if y == y0) for y0 in {y for _, y, _ in sticks})
+    width = min(W / cols * rng.uniform(0.35, 0.55), length * 0.3)
+    nodes = int(rng.integers(1, 4))
+    main = _GREEN if rng.random() < 0.75 else _INKS[rng.integers(len(_INKS))]
+    accent = _INKS[rng.integers(len(_INKS))]
+    for i, (x, y, t) in enumerate(sticks):
+        ink = accent if (rng.random() < 0.25 and i % 2 == 0) else main
+        _stick(rng, c, x * W, y * H, length, width, t, ink, nodes)
+    return c
+
+
+def _honour(rng: np.random.Generator, code: str, fonts: _Fonts) -> _Canvas:
+    c = _Canvas()
+    font = fonts.cjk[rng.integers(len(fonts.cjk))]
+    if code in _WINDS:
+        ink = _BLACK if rng.random() < 0.6 else _INKS[rng.integers(len(_INKS))]
+        c.glyph(font, _WINDS[code], (0.06, 0.1, 0.94, 0.9), ink)
+    elif code == "C":
+        c.glyph(font, "中", (0.08, 0.06, 0.92, 0.94), _RED)
+    elif code == "F":
+        c.glyph(font, "發", (0.05, 0.1, 0.95, 0.9), _GREEN if rng.random() < 0.85 else _BLACK)
+    else:  # white dragon: blank, a frame, or a frame within a frame
+        kind = rng.choice(["blank", "frame", "double"], p=[0.25, 0.35, 0.4])
+        ink = _BLUE if rng.random() < 0.6 else _INKS[rng.integers(len(_INKS))]
+        if kind != "blank":
+            m = rng.uniform(0.08, 0.16)
+            width = max(3, round(W * rng.uniform(0.03, 0.07)))
+            c.draw.rounded_rectangle(
+                (W * m, H * m * 0.8, W * (1 - m), H * (1 - m * 0.8)),
+                radius=W * 0.06,
+                outline=(*ink, 255),
+                width=width,
+            )
+            if kind == "double":
+                m2 = m + rng.uniform(0.07, 0.12)
+                c.draw.rectangle(
+                    (W * m2, H * m2 * 0.85, W * (1 - m2), H * (1 - m2 * 0.85)),
+                    outline=(*ink, 255),
+                    width=max(2, width // 2),
+                )
+    return c
+
+
+def _plant(
+    rng: np.random.Generator, canvas: _Canvas, box: tuple[float, float, float, float]
+) -> None:
+    """A stem with leaves and blossoms: a picture that carries no tile identity."""
+    d = canvas.draw
+    x0, y0, x1, y1 = box[0] * W, box[1] * H, box[2] * W, box[3] * H
+    stem = _GREEN if rng.random() < 0.7 else _BLACK
+    for _ in range(int(rng.integers(1, 4))):
+        pts = [(rng.uniform(x0, x1), y1)]
+        for k in range(1, 5):
+            pts.append(
+                (
+                    float(np.clip(pts[-1][0] + rng.normal(0, (x1 - x0) * 0.15), x0, x1)),
+                    y1 - (y1 - y0) * k / 4 * rng.uniform(0.8, 1.0),
+                )
+            )
+        d.line(pts, fill=(*stem, 255), width=max(2, round(W * 0.03)), joint="curve")
+        for px, py in pts[1:]:
+            if rng.random() < 0.5:
+                rx, ry = W * rng.uniform(0.04, 0.1), H * rng.uniform(0.02, 0.05)
+                d.ellipse((px - rx, py - ry, px + rx, py + ry), fill=(*_GREEN, 255))
+        bloom = _INKS[rng.integers(len(_INKS))]
+        bx, by = pts[-1]
+        for k in range(5):
+            a = 2 * math.pi * k / 5
+            r = W * rng.uniform(0.05, 0.09)
+            qx, qy = bx + r * math.cos(a), by + r * math.sin(a)
+            d.ellipse((qx - r * 0.8, qy - r * 0.8, qx + r * 0.8, qy + r * 0.8), fill=(*bloom, 255))
+
+
+def _leaf(
+    d: ImageDraw.ImageDraw, x: float, y: float, length: float, angle: float, ink: tuple[int, ...]
+) -> None:
+    """A narrow leaf from (x, y), ``angle`` degrees from upright."""
+    a = math.radians(angle)
+    tip = (x + length * math.sin(a), y - length * math.cos(a))
+    mid = ((x + tip[0]) / 2, (y + tip[1]) / 2)
+    side = (math.cos(a) * length * 0.12, math.sin(a) * length * 0.12)
+    d.polygon(
+        [(x, y), (mid[0] + side[0], mid[1] + side[1]), tip, (mid[0] - side[0], mid[1] - side[1])],
+        fill=(*ink, 255),
+    )
+
+
+def _blossom(
+    d: ImageDraw.ImageDraw, x: float, y: float, r: float, petals: int, ink: tuple[int, ...]
+) -> None:
+    for k in range(petals):
+        a = 2 * math.pi * k / petals
+        px, py = x + r * 0.55 * math.cos(a), y + r * 0.55 * math.sin(a)
+        d.ellipse((px - r * 0.5, py - r * 0.5, px + r * 0.5, py + r * 0.5), fill=(*ink, 255))
+    d.ellipse((x - r * 0.2, y - r * 0.2, x + r * 0.2, y + r * 0.2), fill=(230, 190, 40, 255))
+
+
+def _plum(rng: np.random.Generator, c: _Canvas, box: tuple[float, float, float, float]) -> None:
+    """A dark, crooked branch with round five-petal blossoms."""
+    x0, y0, x1, y1 = box[0] * W, box[1] * H, box[2] * W, box[3] * H
+    pts = [(rng.uniform(x0, x1), y1)]
+    for k in range(1, 6):
+        pts.append(
+            (float(np.clip(pts[-1][0] + rng.normal(0, W * 0.12), x0, x1)), y1 - (y1 - y0) * k / 5)
+        )
+    branch = (70, 45, 30) if rng.random() < 0.6 else _BLACK
+    c.draw.line(pts, fill=(*branch, 255), width=max(3, round(W * 0.045)), joint="curve")
+    ink = _RED if rng.random() < 0.6 else _INKS[rng.integers(len(_INKS))]
+    for px, py in rng.permutation(np.array(pts[1:]))[: int(rng.integers(3, 6))]:
+        _blossom(c.draw, px + rng.normal(0, 6), py, W * rng.uniform(0.09, 0.14), 5, ink)
+
+
+def _orchid(rng: np.random.Generator, c: _Canvas, box: tuple[float, float, float, float]) -> None:
+    """Long thin leaves sweeping up from one root, and a few small flowers."""
+    x0, y0, x1, y1 = box[0] * W, box[1] * H, box[2] * W, box[3] * H
+    root = ((x0 + x1) / 2 + rng.normal(0, W * 0.05), y1)
+    green = _GREEN if rng.random() < 0.75 else _BLACK
+    for _ in range(int(rng.integers(4, 8))):
+        bend = rng.uniform(-1, 1)
+        pts = []
+        length = (y1 - y0) * rng.uniform(0.6, 1.0)
+        for k in range(7):
+            t = k / 6
+            pts.append((root[0] + bend * W * 0.35 * t * t, root[1] - length * t))
+        c.draw.line(pts, fill=(*green, 255), width=max(2, round(W * 0.025)), joint="curve")
+    ink = _INKS[rng.integers(len(_INKS))]
+    for _ in range(int(rng.integers(1, 4))):
+        fx, fy = rng.uniform(x0 + W * 0.1, x1 - W * 0.1), rng.uniform(y0, (y0 + y1) / 2)
+        _blossom(c.draw, fx, fy, W * rng.uniform(0.07, 0.1), 3, ink)
+
+
+def _chrysanthemum(
+    rng: np.random.Generator, c: _Canvas, box: tuple[float, float, float, float]
+) -> None:
+    """One or two round flowers of many thin petals on leafy stems."""
+    x0, y0, x1, y1 = box[0] * W, box[1] * H, box[2] * W, box[3] * H
+    ink = _INKS[rng.integers(len(_INKS))] if rng.random() < 0.5 else (200, 150, 30)
+    for _ in range(int(rng.integers(1, 3))):
+        fx, fy = rng.uniform(x0 + W * 0.2, x1 - W * 0.2), rng.uniform(y0 + H * 0.08, y0 + H * 0.3)
+        c.draw.line([(fx, fy), (fx + rng.normal(0, 8), y1)], fill=(*_GREEN, 255), width=4)
+        for _ in range(2):
+            _leaf(c.draw, fx, rng.uniform(fy + H * 0.1, y1), W * 0.2, rng.uniform(-70, 70), _GREEN)
+        r = W * rng.uniform(0.15, 0.22)
+        for k in range(int(rng.integers(16, 30))):
+            a = 2 * math.pi * k / 20 + rng.normal(0, 0.05)
+            c.draw.line(
+                [(fx, fy), (fx + r * math.cos(a), fy + r * math.sin(a))],
+                fill=(*ink, 255),
+                width=max(2, round(W * 0.02)),
+            )
+
+
+def _bamboo_plant(
+    rng: np.random.Generator, c: _Canvas, box: tuple[float, float, float, float]
+) -> None:
+    """Jointed stalks with narrow leaves."""
+    x0, y0, x1, y1 = box[0] * W, box[1] * H, box[2] * W, box[3] * H
+    green = _GREEN if rng.random() < 0.75 else _BLACK
+    for _ in range(int(rng.integers(1, 4))):
+        sx = rng.uniform(x0 + W * 0.1, x1 - W * 0.1)
+        top = rng.uniform(y0, y0 + (y1 - y0) * 0.3)
+        _stick(rng, c, sx, (top + y1) / 2, y1 - top, W * 0.07, rng.normal(0, 5), green, 4)
+        for _ in range(int(rng.integers(2, 5))):
+            ly = rng.uniform(top, y1 - H * 0.1)
+            _leaf(c.draw, sx, ly, W * rng.uniform(0.15, 0.25), rng.uniform(-80, 80), green)
+
+
+_FLOWER_MOTIFS = (_plum, _orchid, _chrysanthemum, _bamboo_plant)
+
+
+def _bonus(rng: np.random.Generator, code: str, fonts: _Fonts) -> _Canvas:
+    c = _Canvas()
+    n = int(code[0])
+    k = (n - 1) % 4
+    season = n <= 4
+    box = (0.1, 0.3, 0.9, 0.97)
+    if season:
+        _plant(rng, c, box)
+    else:
+        _FLOWER_MOTIFS[k](rng, c, box)
+    left = rng.random() < 0.5
+    num_box = (0.04, 0.03, 0.34, 0.27) if left else (0.66, 0.03, 0.96, 0.27)
+    char_box = (0.62, 0.03, 0.96, 0.3) if left else (0.04, 0.03, 0.38, 0.3)
+    numeral = str(k + 1) if rng.random() < 0.55 else _CHINESE_1_4[k]
+    font = fonts.latin[0] if numeral.isdigit() else fonts.cjk[rng.integers(len(fonts.cjk))]
+    c.glyph(font, numeral, num_box, _INKS[rng.integers(len(_INKS))])
+    if rng.random() < 0.75:
+        char = (_SEASONS if season else _FLOWERS)[k]
+        font = fonts.cjk[rng.integers(len(fonts.cjk))]
+        c.glyph(font, char, char_box, _INKS[rng.integers(len(_INKS))])
+    return c
+
+
+_INDEX = {"E": "E", "S": "S", "W": "W", "N": "N", "C": "C", "F": "F", "P": "P"}
+
+
+def draw_faces(code: str, variants: int = VARIANTS, seed: int = SEED) -> list[np.ndarray]:
+    """``variants`` RGBA drawings (``uint8``, ``H`` x ``W`` x 4) of ``code``'s face."""
+    fonts = _fonts()
+    out = []
+    for v in range(variants):
+        rng = np.random.default_rng([seed, TILE_CODES.index(code), v])
+        if code.endswith("m"):
+            canvas = _character(rng, int(code[0]), fonts)
+        elif code.endswith("p"):
+            canvas = _circles(rng, int(code[0]))
+        elif code.endswith("s"):
+            canvas = _bamboos(rng, int(code[0]))
+        elif code.endswith("h"):
+            canvas = _bonus(rng, code, fonts)
+        else:
+            canvas = _honour(rng, code, fonts)
+        if not code.endswith("h") and rng.random() < 0.3:
+            _corner_index(rng, canvas, fonts, _INDEX.get(code, code[0]))
+        rgba = canvas.rgba().copy()
+        # a touch of hand-drawn unevenness: a smooth, small warp of the whole drawing
+        if rng.random() < 0.5:
+            rgba = _warp(rng, rgba)
+        out.append(rgba)
+    return out
+
+
+def _warp(rng: np.random.Generator, rgba: np.ndarray) -> np.ndarray:
+    h, w = rgba.shape[:2]
+    grid = rng.normal(0, 1, (2, 4, 4)).astype(np.float32)
+    dx = cv2.resize(grid[0], (w, h), interpolation=cv2.INTER_CUBIC) * w * 0.015
+    dy = cv2.resize(grid[1], (w, h), interpolation=cv2.INTER_CUBIC) * h * 0.015
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    return cv2.remap(rgba, xx + dx, yy + dy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+
+
+def drawable_codes() -> tuple[str, ...]:
+    """The tiles this style draws: all but the 1 of bamboos."""
+    return tuple(c for c in TILE_CODES if c != "1s")
