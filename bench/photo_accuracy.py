@@ -232,9 +232,9 @@ def loso(args: argparse.Namespace) -> None:
 def main() -> None:
     p = argparse.ArgumentParser(description="Photo recogniser accuracy and speed")
     p.add_argument("--crops", type=int, default=4200, help="held-out crops (per figure)")
-    p.add_argument("--hands", type=int, default=100, help="synthetic hand photos")
+    p.add_argument("--hands", type=int, default=300, help="synthetic hand photos")
     p.add_argument("--speed", type=int, default=30, help="17-tile photos to time")
-    p.add_argument("--scored", type=int, default=100, help="photos of legal hands to score")
+    p.add_argument("--scored", type=int, default=200, help="photos of legal hands to score")
     p.add_argument("--unseen", type=int, default=4200, help="crops of the never-seen sets")
     p.add_argument("--only-hands", action="store_true", help="just the hand photos")
     p.add_argument("--only-speed", action="store_true", help="just time 17-tile photos")
