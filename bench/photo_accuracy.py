@@ -266,7 +266,7 @@ def main() -> None:
     figures = hand_figures(art, args.hands, HAND_SEED)
     print(
         f"synthetic hand photos ({figures['photos']}): per tile {figures['per_tile']:.2%}, "
-        f"tile count right {figures['tile_count_right']:.0%}, "
+        f"tile count right {figures['tile_count_right']:.1%}, "
         f"groups right {figures['groups_right']:.0%}, "
         f"whole hand exact {figures['whole_hand_exact']:.0%}, "
         f"no tiles found {figures['no_tiles_found']:.0%}; per tile where the count is right "

@@ -216,3 +216,34 @@ def test_cli_bad_input_is_one_sentence_and_exit_2(
     assert run_cli(["recognize", "--tile", str(tmp_path / "missing.png")]) == 2
     assert "no file" in capsys.readouterr().err
     assert run_cli(["recognize"]) == 2
+
+
+@needs_art
+def test_refining_an_equal_split_follows_tiles_that_grow_along_the_row(art: synth.Art) -> None:
+    """A row seen at an angle: each tile a little wider than the last, so an equal split
+    drifts; the refined cuts lie nearer the tiles' real edges and read them more surely."""
+    import cv2
+
+    from hefen.photo.pipeline import _edges, _refine, _score_counts
+
+    rng = np.random.default_rng(TEST_SEED + 40)
+    look = synth.TileLook.random(rng)
+    codes = ["1m", "5p", "9s", "E", "C", "3m", "7p", "2s", "N", "F"]
+    widths = np.linspace(34, 52, len(codes)).round().astype(int)
+    tiles = []
+    for code, w in zip(codes, widths, strict=True):
+        img, _ = synth.draw_tile(rng, art.faces[code][0], look, int(w), 64)
+        tiles.append(cv2.cvtColor(np.clip(img, 0, 255).astype(np.uint8), cv2.COLOR_RGB2GRAY))
+    strip = cv2.resize(np.concatenate(tiles, 1), (int(widths.sum()), 64))
+    truth = np.concatenate([[0], np.cumsum(widths)]) / widths.sum()
+    equal = _score_counts(strip, [len(codes)])
+    refined = _refine(strip, _edges(len(codes)))
+    assert refined[0] > equal[0]
+    assert np.abs(np.array(refined[1]) - truth).mean() < np.abs(np.array(equal[1]) - truth).mean()
+
+    def right(split: tuple) -> int:
+        return sum(
+            TILE_CODES[int(p[:42].argmax())] == c for p, c in zip(split[2], codes, strict=True)
+        )
+
+    assert right(refined) >= right(equal)
