@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from hefen.photo.classes import TILE_CODES
+from hefen.photo.classes import HONORS, TILE_CODES
 
 #: Chinese fonts: (path, face index in a collection).
 CJK_FONTS: tuple[tuple[str, int], ...] = (
@@ -444,9 +444,6 @@ def _bonus(rng: np.random.Generator, code: str, fonts: _Fonts) -> _Canvas:
     return c
 
 
-_INDEX = {"E": "E", "S": "S", "W": "W", "N": "N", "C": "C", "F": "F", "P": "P"}
-
-
 def draw_faces(code: str, variants: int = VARIANTS, seed: int = SEED) -> list[np.ndarray]:
     """``variants`` RGBA drawings (``uint8``, ``H`` x ``W`` x 4) of ``code``'s face."""
     fonts = _fonts()
@@ -464,7 +461,8 @@ def draw_faces(code: str, variants: int = VARIANTS, seed: int = SEED) -> list[np
         else:
             canvas = _honour(rng, code, fonts)
         if not code.endswith("h") and rng.random() < 0.3:
-            _corner_index(rng, canvas, fonts, _INDEX.get(code, code[0]))
+            # an honour's index is its letter (E, C...), a suit tile's its number
+            _corner_index(rng, canvas, fonts, code if code in HONORS else code[0])
         rgba = canvas.rgba().copy()
         # a touch of hand-drawn unevenness: a smooth, small warp of the whole drawing
         if rng.random() < 0.5:
