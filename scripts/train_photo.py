@@ -13,7 +13,7 @@ Needs the training extras, ``pip install torch==2.13.0 onnx``, and for the two f
     apt-get install fonts-noto-core fonts-symbola fonts-arphic-ukai fonts-arphic-uming \
         fonts-wqy-microhei fonts-arphic-bkai00mp fonts-arphic-bsmi00lp fonts-dejavu-core
 
-    python scripts/train_photo.py                 # the shipped model, ~10 minutes on 2 cores
+    python scripts/train_photo.py                 # the shipped model, ~4 minutes on 2 cores
     python scripts/train_photo.py --styles samoheen,fonts,symbols,drawn --out /tmp/m
                                                   # leave xhokir out
 """

@@ -108,10 +108,8 @@
     // as hefen.photo.hand reads a photo: the concealed row is the longest group that is no
     // chow, pung or kong (it holds 14, 11, 8, 5 or 2 tiles); melds apart from it are exposed
     const kinds = new Map(groups.map((g) => [g, meldKind(g.map((t) => t.tile))]));
-    const main = groups.reduce((best, g) => (!best
-      || (kinds.get(g) === null) > (kinds.get(best) === null)
-      || ((kinds.get(g) === null) === (kinds.get(best) === null) && g.length > best.length)
-      ? g : best), null);
+    const longest = (gs) => gs.reduce((best, g) => (!best || g.length > best.length ? g : best), null);
+    const main = longest(groups.filter((g) => kinds.get(g) === null)) || longest(groups);
     snapshot();
     st.hand = []; st.melds = []; st.win = null; st.flowers = []; st.photo = [];
     const entry = (t, role) => ({
