@@ -32,6 +32,7 @@ from hefen.photo.classes import MODEL_CLASSES, TILE_CODES  # noqa: E402
 from hefen.photo.hand import hand_fields  # noqa: E402
 from hefen.photo.model import MODEL_DIR, TileClassifier, classifier  # noqa: E402
 from hefen.testing.generate import random_mcr_hand  # noqa: E402
+from hefen.tiles import tile_from_str  # noqa: E402
 
 CROP_SEED = 90_000_001  # none of these seeds is used by scripts/train_photo.py
 HAND_SEED = 91_000_001
@@ -104,15 +105,11 @@ def photographed_hand(rng: random.Random) -> tuple[dict, list[list[str]], list[l
         pass
     for m in obj["melds"]:
         m["concealed"] = False
-    order = {c: i for i, c in enumerate(TILE_CODES)}
-    groups = [sorted(obj["hand"] + [obj["win_tile"]], key=order.__getitem__)]
+    groups = [sorted(obj["hand"] + [obj["win_tile"]], key=tile_from_str)]
     groups += [list(m["tiles"]) for m in obj["melds"]]
     if obj["flowers"]:
         groups.append(list(obj["flowers"]))
-    if len(groups) > 1 and rng.random() < 0.35:
-        rows = [[0], list(range(1, len(groups)))]
-    else:
-        rows = [list(range(len(groups)))]
+    rows = synth.random_rows(rng, len(groups))
     # the photo's reading of its own true groups is the object itself
     assert hand_fields(groups, obj["win_tile"]) == {
         k: obj[k] for k in ("hand", "melds", "win_tile", "flowers")
@@ -177,11 +174,15 @@ def unseen(count: int, hands: int = 0, model_dir: Path = MODEL_DIR) -> None:
     if why:
         print(f"never-seen tile sets: skipped, {why}")
         return
-    for name in unseen_sets.SETS:
-        x, y = crops(unseen_sets.load_set(name), count // len(unseen_sets.SETS), CROP_SEED + 9)
+    sets = {name: unseen_sets.load_set(name) for name in unseen_sets.SETS}
+    for name, art in sets.items():
+        x, y = crops(art, count // len(sets), CROP_SEED + 9)
         print(f"never-seen tile set KMahjongg {name:11s}: {split(accuracies(model_dir, x, y))}")
     if hands:
-        f = hand_figures(unseen_sets.load_all(), hands, HAND_SEED + 1)
+        both = synth.Art()  # the two sets, each a style of its own
+        for name, art in sets.items():
+            both.extend(art, name)
+        f = hand_figures(both, hands, HAND_SEED + 1)
         print(
             f"  hand photos of those sets ({f['photos']}): per tile {f['per_tile']:.1%}, "
             f"tile count right {f['tile_count_right']:.0%}, whole hand exact "

@@ -81,11 +81,3 @@ def load_set(name: str) -> synth.Art:
             rgba[pale, 3] = 0
             art.add(code, synth.face_from_rgba(rgba))
     return art
-
-
-def load_all() -> synth.Art:
-    """Both sets as one :class:`~hefen.photo.synth.Art`."""
-    art = synth.Art()
-    for name in SETS:
-        art.extend(load_set(name), name)
-    return art

@@ -20,27 +20,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from hefen.photo.classes import TILE_CODES
+from hefen.hand import HandError, Meld
 from hefen.photo.errors import PhotoError
+from hefen.tiles import tile_from_str
 
 
 def meld_kind(tiles: list[str]) -> str | None:
-    """``"chow"``, ``"pung"`` or ``"kong"`` when ``tiles`` form one, else None."""
-    if len(tiles) in (3, 4) and len(set(tiles)) == 1 and not tiles[0].endswith("h"):
-        return "pung" if len(tiles) == 3 else "kong"
-    if len(tiles) == 3 and all(len(t) == 2 and t[1] in "mps" for t in tiles):
-        suits = {t[1] for t in tiles}
-        ranks = sorted(int(t[0]) for t in tiles)
-        if len(suits) == 1 and ranks == list(range(ranks[0], ranks[0] + 3)):
-            return "chow"
+    """``"chow"``, ``"pung"`` or ``"kong"`` when ``tiles`` form one (by the core's own
+    :meth:`hefen.hand.Meld.check`), else None."""
+    for kind in ("chow", "pung", "kong"):
+        try:
+            Meld.from_dict({"kind": kind, "tiles": tiles})
+        except HandError:
+            continue
+        return kind
     return None
 
 
 def hand_fields(groups: list[list[str]], win_tile: str | None = None) -> dict[str, Any]:
     """``hand``, ``melds``, ``win_tile`` and ``flowers`` from the tile codes of each group, in
     reading order. Raises :class:`PhotoError` when there is no winning tile to take."""
-    order = {c: i for i, c in enumerate(TILE_CODES)}
-    flowers = sorted({t for g in groups for t in g if t.endswith("h")}, key=order.__getitem__)
+    flowers = sorted({t for g in groups for t in g if t.endswith("h")}, key=tile_from_str)
     plain = [[t for t in g if not t.endswith("h")] for g in groups]
     plain = [g for g in plain if g]
     if not plain:
@@ -56,9 +56,7 @@ def hand_fields(groups: list[list[str]], win_tile: str | None = None) -> dict[st
         if kind is None:
             concealed += g
         else:
-            melds.append(
-                {"kind": kind, "tiles": sorted(g, key=order.__getitem__), "concealed": False}
-            )
+            melds.append({"kind": kind, "tiles": sorted(g, key=tile_from_str), "concealed": False})
     if win_tile is None:
         win_tile = plain[main][-1]
     if win_tile not in concealed:
@@ -67,7 +65,7 @@ def hand_fields(groups: list[list[str]], win_tile: str | None = None) -> dict[st
         )
     concealed.remove(win_tile)
     return {
-        "hand": sorted(concealed, key=order.__getitem__),
+        "hand": sorted(concealed, key=tile_from_str),
         "melds": melds,
         "win_tile": win_tile,
         "flowers": flowers,

@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 import io
 import math
+import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -652,11 +653,15 @@ def random_hand(rng: np.random.Generator) -> tuple[list[list[str]], list[list[in
         rng.choice(BONUS, size=n_flowers, replace=False).tolist(), key=lambda c: order[c]
     )
     groups = [concealed] + melds + ([flowers] if flowers else [])
-    if len(groups) > 1 and rng.random() < 0.35:
-        rows = [[0], list(range(1, len(groups)))]
-    else:
-        rows = [list(range(len(groups)))]
-    return groups, rows
+    return groups, random_rows(rng, len(groups))
+
+
+def random_rows(rng: np.random.Generator | random.Random, groups: int) -> list[list[int]]:
+    """How a player lays out ``groups`` groups, the concealed row first: all in one row, or
+    (a third of the time, when there are others) the others in a second row."""
+    if groups > 1 and rng.random() < 0.35:
+        return [[0], list(range(1, groups))]
+    return [list(range(groups))]
 
 
 def hand_photo(
