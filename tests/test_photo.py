@@ -105,6 +105,13 @@ def test_recognition_reports_groups_boxes_and_alternatives(hands: list[synth.Han
             assert len(t["alternatives"]) == 3
             x, y, bw, bh = t["box"]
             assert 0 <= x < w and 0 <= y < h and bw > 0 and bh > 0
+    # the reading gives every recognised tile a role, and takes each tile once
+    roles = d["reading"]["roles"]
+    assert [len(r) for r in roles] == [len(g["tiles"]) for g in d["groups"]]
+    reading = d["reading"]
+    placed = len(reading["hand"]) + 1 + sum(len(m["tiles"]) for m in reading["melds"])
+    placed += len(reading["flowers"])
+    assert placed == sum(r != "repeat" for g in roles for r in g) == len(d["tiles"])
     json.dumps(d)
 
 
@@ -184,9 +191,12 @@ def test_cli_prints_groups_and_json(
     assert run_cli(["recognize", str(path)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("group 1 (") and "tiles: " in out
+    reading = recognize(path).reading()
+    assert f"hand: {' '.join(reading.hand)}  win {reading.win_tile}" in out
     assert run_cli(["recognize", "--json", str(path)]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert set(data) == {"groups", "tiles"}
+    assert set(data) == {"groups", "tiles", "reading"}
+    assert data["reading"] == reading.to_dict()
 
 
 @needs_art

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from hefen.photo import PhotoError
-from hefen.photo.hand import hand_fields, meld_kind
+from hefen.photo.hand import hand_fields, meld_kind, read_hand
 
 
 @pytest.mark.parametrize(
@@ -68,3 +68,25 @@ def test_with_four_melds_the_pair_is_the_concealed_hand() -> None:
     fields = hand_fields(groups)
     assert fields["hand"] == ["W"] and fields["win_tile"] == "W"
     assert [m["kind"] for m in fields["melds"]] == ["pung", "chow", "kong", "pung"]
+
+
+def test_the_reading_names_each_tiles_role() -> None:
+    groups = [["2s", "3s", "4s"], ["1m", "1m", "5h", "2p", "3p", "4p", "2p"], ["5h", "6h"]]
+    reading = read_hand(groups)
+    assert reading.roles == [
+        ["meld"] * 3,
+        ["hand", "hand", "flower", "hand", "hand", "hand", "win"],
+        ["repeat", "flower"],  # a set holds one 5h: the second is not counted twice
+    ]
+    assert reading.fields() == hand_fields(groups)
+    assert reading.to_dict() == {**reading.fields(), "roles": reading.roles}
+
+
+def test_a_named_winning_tile_takes_the_concealed_rows_last_copy() -> None:
+    groups = [["1m", "1m", "2p", "3p", "4p", "5s", "5s", "5s"], ["7m", "8m"], ["C", "C", "C"]]
+    reading = read_hand(groups, win_tile="1m")
+    assert reading.roles[0][:2] == ["hand", "win"]
+    assert reading.roles[1] == ["hand", "hand"]  # a group that is no meld joins the hand
+    assert reading.hand == ["1m", "7m", "8m", "2p", "3p", "4p", "5s", "5s", "5s"]
+    # the winning tile may come from a group that joined the hand
+    assert read_hand(groups, win_tile="8m").roles[1] == ["hand", "win"]

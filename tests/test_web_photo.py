@@ -61,6 +61,14 @@ def test_recognize_reads_a_synthetic_hand_photo(client: TestClient) -> None:
     assert set(first) == {"tile", "confidence", "alternatives", "box"}
     assert 0 < first["confidence"] <= 1 and len(first["alternatives"]) == 3
     assert len(first["box"]) == 4
+    # and the groups read as a hand, each tile's role beside it
+    assert data["reading"] == {
+        "hand": CONCEALED,
+        "melds": [],
+        "win_tile": "E",
+        "flowers": ["1h"],
+        "roles": [["hand"] * 13 + ["win"], ["flower"]],
+    }
     # the raw photo as the body gives the same answer
     raw = client.post("/api/recognize", content=jpeg, headers={"content-type": "image/jpeg"})
     assert raw.status_code == 200 and raw.json() == data
@@ -101,6 +109,8 @@ def test_recognize_is_typed_in_the_openapi_document(client: TestClient) -> None:
     assert {"413", "422"} <= set(op["responses"])
     tile = doc["components"]["schemas"]["RecognizedTileOut"]
     assert set(tile["required"]) == {"tile", "confidence", "alternatives", "box"}
+    reading = doc["components"]["schemas"]["HandReadingOut"]["properties"]
+    assert {"hand", "melds", "win_tile", "flowers", "roles", "error"} <= set(reading)
 
 
 # --------------------------------------------------------------------------- the page

@@ -79,4 +79,12 @@ def run(args: argparse.Namespace) -> int:
             parts.append(text)
         print(f"group {number} ({len(group.tiles)} tiles): " + "  ".join(parts))
     print("tiles: " + " ".join(result.tiles))
+    try:
+        reading = result.reading()
+    except PhotoError as exc:
+        print(f"hand: none ({exc})")
+        return 0
+    melds = "".join(f"  {m['kind']} {' '.join(m['tiles'])}" for m in reading.melds)
+    flowers = f"  flowers {' '.join(reading.flowers)}" if reading.flowers else ""
+    print(f"hand: {' '.join(reading.hand)}  win {reading.win_tile}{melds}{flowers}")
     return 0

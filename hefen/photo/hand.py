@@ -13,11 +13,14 @@ it, and the bonus tiles set aside. :func:`hand_fields` reads the groups that way
 
 A kong in a photo shows four faces, so it is read as an exposed kong; a concealed kong
 is for the player to mark. The result is the interchange format's ``hand``, ``melds``,
-``win_tile`` and ``flowers`` (``shared/spec/hand-format.md``).
+``win_tile`` and ``flowers`` (``shared/spec/hand-format.md``), and what each recognised tile
+became (:class:`HandReading`). ``POST /api/recognize`` and ``hefen recognize --json`` return
+this reading, so that the web calculator fills the hand from it and keeps no rule of its own.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from hefen.hand import HandError, Meld
@@ -37,36 +40,86 @@ def meld_kind(tiles: list[str]) -> str | None:
     return None
 
 
-def hand_fields(groups: list[list[str]], win_tile: str | None = None) -> dict[str, Any]:
-    """``hand``, ``melds``, ``win_tile`` and ``flowers`` from the tile codes of each group, in
-    reading order. Raises :class:`PhotoError` when there is no winning tile to take."""
-    flowers = sorted({t for g in groups for t in g if t.endswith("h")}, key=tile_from_str)
-    plain = [[t for t in g if not t.endswith("h")] for g in groups]
-    plain = [g for g in plain if g]
-    if not plain:
+#: What each recognised tile became in the reading: a concealed tile, the winning tile, a
+#: tile of an exposed meld, a flower, or a bonus tile seen a second time (a set holds one).
+ROLES: tuple[str, ...] = ("hand", "win", "meld", "flower", "repeat")
+
+
+@dataclass(frozen=True)
+class HandReading:
+    """A photo's groups read as a hand: the interchange format's tile fields, and the role of
+    each recognised tile (``roles[g][i]`` for tile ``i`` of group ``g``, one of
+    :data:`ROLES`), so that a client can tie every tile it shows to its recognition."""
+
+    hand: list[str]
+    melds: list[dict[str, Any]]
+    win_tile: str
+    flowers: list[str]
+    roles: list[list[str]]
+
+    def fields(self) -> dict[str, Any]:
+        """``hand``, ``melds``, ``win_tile`` and ``flowers``."""
+        return {
+            "hand": list(self.hand),
+            "melds": [dict(m, tiles=list(m["tiles"])) for m in self.melds],
+            "win_tile": self.win_tile,
+            "flowers": list(self.flowers),
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.fields(), "roles": [list(r) for r in self.roles]}
+
+
+def read_hand(groups: list[list[str]], win_tile: str | None = None) -> HandReading:
+    """Read the tile codes of each group, in reading order, as a hand (see the module's
+    rules). Raises :class:`PhotoError` when there is no winning tile to take."""
+    roles = [["hand"] * len(g) for g in groups]
+    flowers: list[str] = []
+    plain: list[list[int]] = []  # per group: the indices of its suit and honour tiles
+    for g, tiles in enumerate(groups):
+        for i, t in enumerate(tiles):
+            if t.endswith("h"):
+                roles[g][i] = "repeat" if t in flowers else "flower"
+                if t not in flowers:
+                    flowers.append(t)
+        plain.append([i for i, t in enumerate(tiles) if not t.endswith("h")])
+    kept = [g for g in range(len(groups)) if plain[g]]
+    if not kept:
         raise PhotoError("No suit or honour tiles were found in the photo.")
-    kinds = [meld_kind(g) for g in plain]
-    main = max(range(len(plain)), key=lambda i: (kinds[i] is None, len(plain[i]), -i))
-    concealed = list(plain[main])
+    kinds = {g: meld_kind([groups[g][i] for i in plain[g]]) for g in kept}
+    main = max(kept, key=lambda g: (kinds[g] is None, len(plain[g]), -g))
+    concealed: list[tuple[int, int]] = []  # (group, index) of every concealed tile
     melds: list[dict[str, Any]] = []
-    for i, g in enumerate(plain):
-        if i == main:
+    for g in kept:
+        kind = kinds[g]
+        if g == main or kind is None:
+            concealed += [(g, i) for i in plain[g]]
             continue
-        kind = kinds[i]
-        if kind is None:
-            concealed += g
-        else:
-            melds.append({"kind": kind, "tiles": sorted(g, key=tile_from_str), "concealed": False})
+        tiles = sorted((groups[g][i] for i in plain[g]), key=tile_from_str)
+        melds.append({"kind": kind, "tiles": tiles, "concealed": False})
+        for i in plain[g]:
+            roles[g][i] = "meld"
     if win_tile is None:
-        win_tile = plain[main][-1]
-    if win_tile not in concealed:
+        win_tile = groups[main][plain[main][-1]]
+    # the winning tile is the last concealed tile of that code, the main row's first
+    at = [gi for gi in concealed if groups[gi[0]][gi[1]] == win_tile]
+    if not at:
         raise PhotoError(
             f"The winning tile {win_tile} is not among the recognised tiles of the concealed hand."
         )
-    concealed.remove(win_tile)
-    return {
-        "hand": sorted(concealed, key=tile_from_str),
-        "melds": melds,
-        "win_tile": win_tile,
-        "flowers": flowers,
-    }
+    wg, wi = max(at, key=lambda gi: (gi[0] == main, gi))
+    roles[wg][wi] = "win"
+    hand = sorted((groups[g][i] for g, i in concealed if (g, i) != (wg, wi)), key=tile_from_str)
+    return HandReading(
+        hand=hand,
+        melds=melds,
+        win_tile=win_tile,
+        flowers=sorted(flowers, key=tile_from_str),
+        roles=roles,
+    )
+
+
+def hand_fields(groups: list[list[str]], win_tile: str | None = None) -> dict[str, Any]:
+    """``hand``, ``melds``, ``win_tile`` and ``flowers`` from the tile codes of each group, in
+    reading order (:func:`read_hand`'s fields)."""
+    return read_hand(groups, win_tile).fields()

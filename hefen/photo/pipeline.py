@@ -17,7 +17,7 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 from hefen.photo.classes import TILE_CODES, copies_allowed
 from hefen.photo.detect import Group, cell_quads, find_groups, rectify
 from hefen.photo.errors import PhotoError
-from hefen.photo.hand import hand_fields
+from hefen.photo.hand import HandReading, read_hand
 from hefen.photo.model import CROP_H, CROP_W, classifier, to_crop
 
 MAX_BYTES = 20 * 1024 * 1024
@@ -75,13 +75,27 @@ class Recognition:
     def tiles(self) -> list[str]:
         return [t.tile for g in self.groups for t in g.tiles]
 
+    def reading(self, win_tile: str | None = None) -> HandReading:
+        """The groups read as a hand (see :func:`hefen.photo.hand.read_hand`); raises
+        :class:`PhotoError` when they cannot be."""
+        return read_hand([[t.tile for t in g.tiles] for g in self.groups], win_tile)
+
     def hand_fields(self, win_tile: str | None = None) -> dict[str, Any]:
-        """The hand's ``hand``, ``melds``, ``win_tile`` and ``flowers``, read from the groups
-        (see :func:`hefen.photo.hand.hand_fields`)."""
-        return hand_fields([[t.tile for t in g.tiles] for g in self.groups], win_tile)
+        """The hand's ``hand``, ``melds``, ``win_tile`` and ``flowers``, read from the groups."""
+        return self.reading(win_tile).fields()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"groups": [g.to_dict() for g in self.groups], "tiles": self.tiles}
+        """The groups, the tiles, and the ``reading`` as a hand (its fields and each tile's
+        role), or ``{"error": sentence}`` there when the tiles make no hand to read."""
+        try:
+            reading: dict[str, Any] = self.reading().to_dict()
+        except PhotoError as exc:
+            reading = {"error": str(exc)}
+        return {
+            "groups": [g.to_dict() for g in self.groups],
+            "tiles": self.tiles,
+            "reading": reading,
+        }
 
 
 # --------------------------------------------------------------------------- reading

@@ -64,12 +64,37 @@ class TileGroupOut(BaseModel):
     tiles: list[RecognizedTileOut]
 
 
+class PhotoMeldOut(BaseModel):
+    kind: str = Field(description="`chow`, `pung` or `kong`.")
+    tiles: list[str]
+    concealed: bool = Field(description="Always false: a meld lying apart is exposed.")
+
+
+class HandReadingOut(BaseModel):
+    """The groups read as a hand (``hefen.photo.hand.read_hand``), or ``error``."""
+
+    hand: list[str] | None = Field(None, description="The concealed tiles, less the winning tile.")
+    melds: list[PhotoMeldOut] | None = None
+    win_tile: str | None = Field(None, description="The concealed row's last tile.")
+    flowers: list[str] | None = None
+    roles: list[list[str]] | None = Field(
+        None,
+        description="What each recognised tile became, group by group: `hand`, `win`, "
+        "`meld`, `flower`, or `repeat` (a bonus tile seen twice).",
+    )
+    error: str | None = Field(None, description="Why the tiles make no hand to read.")
+
+
 class RecognitionOut(BaseModel):
     groups: list[TileGroupOut] = Field(
         description="Tiles that touch each other (the concealed hand, a meld, the flowers), "
         "rows top to bottom, then left to right."
     )
     tiles: list[str] = Field(description="Every tile of every group, in order.")
+    reading: HandReadingOut = Field(
+        description="The concealed row (the longest group that is no chow, pung or kong), "
+        "the exposed melds apart from it, the flowers and the winning tile."
+    )
 
 
 def _error(sentence: str) -> JSONResponse:
@@ -79,6 +104,7 @@ def _error(sentence: str) -> JSONResponse:
 @router.post(
     PATH,
     response_model=RecognitionOut,
+    response_model_exclude_none=True,  # a reading has its fields or its error, not both
     responses={
         413: {"model": ErrorOut, "description": "Body over 20 MB"},
         422: {"model": ErrorOut, "description": "Not a photo of mahjong tiles"},
@@ -88,8 +114,8 @@ def _error(sentence: str) -> JSONResponse:
 )
 async def api_recognize(request: Request) -> Any:
     """Recognise the mahjong tiles in a photo of a hand: every tile with its
-    confidence, its likeliest alternatives and its box, group by group
-    (exactly ``hefen recognize --json``)."""
+    confidence, its likeliest alternatives and its box, group by group, and the
+    groups read as a hand (exactly ``hefen recognize --json``)."""
     content_type = request.headers.get("content-type", "").lower()
     if content_type.startswith("multipart/form-data"):
         try:

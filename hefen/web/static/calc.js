@@ -89,49 +89,22 @@
       .forEach((e) => { (pool[e.tile] = pool[e.tile] || []).push(e); });
     return (code) => (pool[code] && pool[code].length ? pool[code].shift() : null);
   }
-  // "chow", "pung" or "kong" when the tile codes form one, else null
-  function meldKind(tiles) {
-    if ((tiles.length === 3 || tiles.length === 4) && tiles.every((t) => t === tiles[0])
-      && !isBonus(tiles[0])) return tiles.length === 3 ? "pung" : "kong";
-    if (tiles.length !== 3 || !tiles.every((t) => t.length === 2 && "mps".includes(t[1]))) return null;
-    if (!tiles.every((t) => t[1] === tiles[0][1])) return null;
-    const r = tiles.map((t) => parseInt(t[0], 10)).sort((a, b) => a - b);
-    return r[1] === r[0] + 1 && r[2] === r[0] + 2 ? "chow" : null;
-  }
+  // The hand as the server read the photo (hefen.photo.hand: the concealed row is the
+  // longest group that is no chow, pung or kong, melds apart from it are exposed, bonus
+  // tiles are flowers); each recognised tile's role ties it to the tile shown.
   function fillFromPhoto(rec) {
-    const bonus = [], groups = [];
-    for (const g of rec.groups) {
-      const plain = [];
-      for (const t of g.tiles) (isBonus(t.tile) ? bonus : plain).push(t);
-      if (plain.length) groups.push(plain);
-    }
-    // as hefen.photo.hand reads a photo: the concealed row is the longest group that is no
-    // chow, pung or kong (it holds 14, 11, 8, 5 or 2 tiles); melds apart from it are exposed
-    const kinds = new Map(groups.map((g) => [g, meldKind(g.map((t) => t.tile))]));
-    const longest = (gs) => gs.reduce((best, g) => (!best || g.length > best.length ? g : best), null);
-    const main = longest(groups.filter((g) => kinds.get(g) === null)) || longest(groups);
+    const rd = rec.reading;
+    if (rd.error) { $("photo-note").hidden = true; flash(rd.error); return; }
     snapshot();
-    st.hand = []; st.melds = []; st.win = null; st.flowers = []; st.photo = [];
-    const entry = (t, role) => ({
-      tile: t.tile, confidence: t.confidence, alternatives: t.alternatives, role: role,
-    });
-    for (const g of groups) {
-      if (g !== main && kinds.get(g) !== null) {
-        const tiles = g.map((t) => t.tile).sort((a, b) => rank(a) - rank(b));
-        st.melds.push({ kind: kinds.get(g), tiles: tiles, concealed: false });
-        continue;
+    st.hand = rd.hand.slice(); st.win = rd.win_tile; st.flowers = rd.flowers.slice();
+    st.melds = rd.melds.map((m) => ({ kind: m.kind, tiles: m.tiles.slice(), concealed: m.concealed }));
+    st.photo = [];
+    rec.groups.forEach((g, gi) => g.tiles.forEach((t, i) => {
+      const role = rd.roles[gi][i];
+      if (role === "hand" || role === "win" || role === "flower") {
+        st.photo.push({ tile: t.tile, confidence: t.confidence, alternatives: t.alternatives, role: role });
       }
-      g.forEach((t, i) => {
-        if (g === main && i === g.length - 1) { st.win = t.tile; st.photo.push(entry(t, "win")); }
-        else { st.hand.push(t.tile); st.photo.push(entry(t, "hand")); }
-      });
-    }
-    for (const t of bonus) {
-      if (st.flowers.includes(t.tile)) continue;
-      st.flowers.push(t.tile); st.photo.push(entry(t, "flower"));
-    }
-    st.hand.sort((a, b) => rank(a) - rank(b));
-    st.flowers.sort((a, b) => rank(a) - rank(b));
+    }));
     setMode("tile");
     changed();
     const low = st.photo.filter((e) => e.confidence < LOW).length;
