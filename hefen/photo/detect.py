@@ -15,6 +15,9 @@ import cv2
 import numpy as np
 
 WORK_SIDE = 640  # long side of the picture the groups are looked for in
+#: A table this nearly grey (Lab chroma) and lighter than this (OpenCV's Lab L, 0..255) is
+#: read as a pale one; grey felt, darker, keeps the ivory-face cue.
+GREY_CHROMA, GREY_LIGHTNESS = 10.0, 112.0
 
 
 @dataclass
@@ -83,9 +86,12 @@ def tile_mask(rgb_small: np.ndarray) -> np.ndarray:
     mad = float(np.median(np.abs(border - med))) * 1.4826
 
     # On a pale table the colour cue is weak and the outlines are needed; elsewhere they
-    # would only add the table's own texture.
+    # would only add the table's own texture. A grey table counts as pale however dim the
+    # photo (a white cloth in poor light): its tiles are no lighter than it by much either.
     table_colour = np.median(lab[:band].reshape(-1, 3), axis=0)
     pale = float(np.linalg.norm((table_colour - [240.0, 128.0, 134.0]) * [1.0, 2.0, 2.0])) < 70
+    table_chroma = float(np.hypot(table_colour[1] - 128.0, table_colour[2] - 128.0))
+    pale = pale or (table_chroma < GREY_CHROMA and float(table_colour[0]) > GREY_LIGHTNESS)
     grey: np.ndarray = cv2.cvtColor(rgb_small, cv2.COLOR_RGB2GRAY).astype(np.float32)
     grey = cv2.GaussianBlur(grey, (0, 0), 0.8)
     gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0)
