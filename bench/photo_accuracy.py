@@ -28,8 +28,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from hefen import score  # noqa: E402
-from hefen.photo import PhotoError, recognize, synth  # noqa: E402
-from hefen.photo.classes import MODEL_CLASSES, TILE_CODES  # noqa: E402
+from hefen.photo import PhotoError, TileMemory, recognize, synth, teach  # noqa: E402
+from hefen.photo.classes import BONUS, MODEL_CLASSES, TILE_CODES  # noqa: E402
 from hefen.photo.hand import hand_fields  # noqa: E402
 from hefen.photo.model import MODEL_DIR, TileClassifier, classifier  # noqa: E402
 from hefen.testing.generate import random_mcr_hand  # noqa: E402
@@ -39,6 +39,7 @@ CROP_SEED = 90_000_001  # none of these seeds is used by scripts/train_photo.py
 HAND_SEED = 91_000_001
 SPEED_SEED = 92_000_001
 SCORE_SEED = 93_000_001
+TEACH_SEED = 94_000_001
 
 
 def crops(art: synth.Art, count: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -65,14 +66,20 @@ def split(acc: tuple[float, float, float]) -> str:
     return f"{acc[0]:.1%} (suit and honour tiles {acc[1]:.1%}, bonus tiles {acc[2]:.1%})"
 
 
-def hand_figures(art: synth.Art, count: int, seed: int) -> dict[str, float]:
+def hand_figures(
+    art: synth.Art,
+    count: int,
+    seed: int,
+    memory: TileMemory | None = None,
+    model: TileClassifier | None = None,
+) -> dict[str, float]:
     rng = np.random.default_rng(seed)
     tiles_right = tiles_total = count_right = groups_right = exact = failed = 0
     counted_right = counted_total = 0
     for _ in range(count):
         photo = synth.hand_photo(rng, art)
         try:
-            result = recognize(photo.jpeg())
+            result = recognize(photo.jpeg(), memory, model)
             got, got_groups = result.tiles, [len(g.tiles) for g in result.groups]
         except Exception:  # a PhotoError counts as nothing found
             got, got_groups = [], []
@@ -266,6 +273,35 @@ def loso(args: argparse.Namespace) -> None:
             f"({time.time() - t:.0f}s)",
             flush=True,
         )
+        taught(out, unseen, xu, yu, args.loso_hands)
+
+
+def taught(model_dir: Path, art: synth.Art, x: np.ndarray, y: np.ndarray, hands: int) -> None:
+    """The unseen style again after one photo of its eight bonus tiles, laid out in order,
+    is taught (hefen.photo.memory): crops, and hand photos with and without the memory."""
+    model = TileClassifier(model_dir)
+    photo = synth.hand_photo(np.random.default_rng(TEACH_SEED), art, [list(BONUS)], [[0]])
+    try:
+        memory = teach(photo.jpeg(), list(BONUS), model=model)
+    except PhotoError as exc:
+        print(f"    teaching its bonus tiles failed: {exc}")
+        return
+    probs, features = model.run(x)
+    right = memory.adjust(probs, features)[:, : len(TILE_CODES)].argmax(1) == y
+    bonus = np.array([TILE_CODES[k].endswith("h") for k in y])
+    print(
+        f"    with its 8 bonus tiles taught from one photo: {right.mean():.1%} (suit and "
+        f"honour tiles {right[~bonus].mean():.1%}, bonus tiles {right[bonus].mean():.1%})"
+    )
+    if hands:
+        before = hand_figures(art, hands, HAND_SEED + 2, model=model)
+        after = hand_figures(art, hands, HAND_SEED + 2, memory, model)
+        print(
+            f"    hand photos of it ({hands}): per tile {before['per_tile']:.1%} -> "
+            f"{after['per_tile']:.1%} taught, whole hand exact "
+            f"{before['whole_hand_exact']:.0%} -> {after['whole_hand_exact']:.0%}",
+            flush=True,
+        )
 
 
 def main() -> None:
@@ -280,6 +316,7 @@ def main() -> None:
     p.add_argument("--loso", action="store_true", help="also train 3 leave-one-style-out models")
     p.add_argument("--loso-crops", type=int, default=40_000, help="as the shipped model")
     p.add_argument("--loso-epochs", type=int, default=6)
+    p.add_argument("--loso-hands", type=int, default=100, help="hand photos per unseen style")
     p.add_argument(
         "--loso-shared-only",
         action="store_true",

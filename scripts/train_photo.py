@@ -224,12 +224,16 @@ def export(model, args, xvt, yv, xv_raw, styles, seconds) -> None:  # type: igno
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
     class WithSoftmax(torch.nn.Module):
+        """Probabilities, and the features the last layer reads (what a crop looks like to
+        the network: hefen.photo.memory compares tiles of a player's own set by them)."""
+
         def __init__(self, net: torch.nn.Module) -> None:
             super().__init__()
             self.net = net
 
-        def forward(self, crops: torch.Tensor) -> torch.Tensor:
-            return torch.softmax(self.net(crops), dim=1)
+        def forward(self, crops: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+            features = self.net[:-2](crops)  # before the dropout and the linear layer
+            return torch.softmax(self.net[-1](features), dim=1), features
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -243,8 +247,8 @@ def export(model, args, xvt, yv, xv_raw, styles, seconds) -> None:  # type: igno
             str(fp32),
             dynamo=False,
             input_names=["crops"],
-            output_names=["probs"],
-            dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}},
+            output_names=["probs", "features"],
+            dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}, "features": {0: "n"}},
             opset_version=17,
         )
         acc_fp32 = onnx_accuracy(fp32, xv, yv)
@@ -283,6 +287,7 @@ def export(model, args, xvt, yv, xv_raw, styles, seconds) -> None:  # type: igno
             "normalise": "per crop: (x - mean) / (std + 8), x in 0..255",
         },
         "output": "probs",
+        "features": "features",
         "sha256": hashlib.sha256(data).hexdigest(),
         "bytes": len(data),
         "int8": quantised,

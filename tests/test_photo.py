@@ -234,6 +234,7 @@ def test_refining_an_equal_split_follows_tiles_that_grow_along_the_row(art: synt
     drifts; the refined cuts lie nearer the tiles' real edges and read them more surely."""
     import cv2
 
+    from hefen.photo.model import classifier
     from hefen.photo.pipeline import _edges, _refine, _score_counts
 
     rng = np.random.default_rng(TEST_SEED + 40)
@@ -246,8 +247,8 @@ def test_refining_an_equal_split_follows_tiles_that_grow_along_the_row(art: synt
         tiles.append(cv2.cvtColor(np.clip(img, 0, 255).astype(np.uint8), cv2.COLOR_RGB2GRAY))
     strip = cv2.resize(np.concatenate(tiles, 1), (int(widths.sum()), 64))
     truth = np.concatenate([[0], np.cumsum(widths)]) / widths.sum()
-    equal = _score_counts(strip, [len(codes)])
-    refined = _refine(strip, _edges(len(codes)))
+    equal = _score_counts(classifier(), strip, [len(codes)])
+    refined = _refine(classifier(), strip, _edges(len(codes)))
     assert refined[0] > equal[0]
     assert np.abs(np.array(refined[1]) - truth).mean() < np.abs(np.array(equal[1]) - truth).mean()
 

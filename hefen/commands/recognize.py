@@ -23,6 +23,17 @@ def register(subparsers: Any) -> None:
     parser.add_argument("photo", nargs="?", help="photo of a hand (JPEG, PNG, ...)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument(
+        "--memory",
+        metavar="FILE",
+        help="a tile memory: tiles taught in it are read as taught",
+    )
+    parser.add_argument(
+        "--teach",
+        metavar="CODES",
+        help="teach the photo's tiles as these codes, in reading order (e.g. "
+        "'1h 2h 3h 4h 5h 6h 7h 8h'), adding them to the --memory FILE",
+    )
+    parser.add_argument(
         "--tile",
         nargs="+",
         metavar="IMG",
@@ -37,7 +48,7 @@ def _fail(message: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from hefen.photo import PhotoError, classify_tile, recognize
+    from hefen.photo import PhotoError, TileMemory, classify_tile, recognize
 
     if args.tile and args.photo:
         return _fail("Give either a photo or --tile pictures, not both.")
@@ -62,8 +73,11 @@ def run(args: argparse.Namespace) -> int:
         return status
     if not args.photo:
         return _fail("Give the photo to read, or --tile IMG to classify single tiles.")
+    if args.teach is not None:
+        return _teach(args)
     try:
-        result = recognize(args.photo)
+        memory = TileMemory.load(args.memory) if args.memory else None
+        result = recognize(args.photo, memory)
     except PhotoError as exc:
         return _fail(str(exc))
     if args.json:
@@ -87,4 +101,29 @@ def run(args: argparse.Namespace) -> int:
     melds = "".join(f"  {m['kind']} {' '.join(m['tiles'])}" for m in reading.melds)
     flowers = f"  flowers {' '.join(reading.flowers)}" if reading.flowers else ""
     print(f"hand: {' '.join(reading.hand)}  win {reading.win_tile}{melds}{flowers}")
+    return 0
+
+
+def _teach(args: argparse.Namespace) -> int:
+    """Add the photo's tiles, named by ``--teach``, to the ``--memory`` file."""
+    from pathlib import Path
+
+    from hefen.photo import PhotoError, TileMemory, teach
+
+    if not args.memory:
+        return _fail("--teach needs --memory FILE to keep the taught tiles in.")
+    codes = args.teach.replace(",", " ").split()
+    try:
+        memory = TileMemory.load(args.memory) if Path(args.memory).exists() else None
+        before = len(memory) if memory else 0
+        memory = teach(args.photo, codes, memory)
+        memory.save(args.memory)
+    except PhotoError as exc:
+        return _fail(str(exc))
+    except OSError as exc:
+        return _fail(f"The tile memory {args.memory} cannot be written: {exc.strerror}.")
+    print(
+        f"taught {len(codes)} tiles ({' '.join(codes)}); {args.memory} now remembers "
+        f"{before + len(codes)}"
+    )
     return 0

@@ -202,7 +202,8 @@ def _run_photo(args: argparse.Namespace) -> int:
     from .. import photo
 
     try:
-        rec = photo.recognize(args.photo)
+        memory = photo.TileMemory.load(args.memory) if args.memory else None
+        rec = photo.recognize(args.photo, memory)
     except photo.PhotoError as e:
         print(f"Could not read the photo: {e}", file=sys.stderr)
         return 2
@@ -242,6 +243,11 @@ def register(sub: Any) -> None:
     p.add_argument("hand", nargs="?", help="the hand in compact notation (see docs/notation.md)")
     p.add_argument("--json", action="store_true", help="read JSON objects from stdin, one per line")
     p.add_argument("--photo", help="recognise the tiles in a photo, then score them")
+    p.add_argument(
+        "--memory",
+        metavar="FILE",
+        help="with --photo: read tiles taught in FILE as taught (see hefen recognize --teach)",
+    )
     p.add_argument(
         "--win",
         help="with --photo: the winning tile (default: the last tile of the concealed row); "

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from hefen.photo.classes import TILE_CODES
 from hefen.photo.errors import PhotoError
+from hefen.photo.memory import TileMemory
 from hefen.photo.pipeline import (
     Recognition,
     RecognizedTile,
@@ -18,6 +19,7 @@ from hefen.photo.pipeline import (
     classify_tile,
     load_image,
     recognize,
+    teach,
 )
 
 __all__ = [
@@ -26,7 +28,9 @@ __all__ = [
     "Recognition",
     "RecognizedTile",
     "TileGroup",
+    "TileMemory",
     "classify_tile",
     "load_image",
     "recognize",
+    "teach",
 ]

@@ -39,17 +39,37 @@ class TileClassifier:
         self.meta = meta
         self._lock = threading.Lock()
 
+    @property
+    def sha256(self) -> str:
+        return str(self.meta["sha256"])
+
     def probabilities(self, crops: np.ndarray) -> np.ndarray:
         """``crops``: N x 64 x 48 uint8 grey; returns N x 43 probabilities."""
         if len(crops) == 0:
             return np.zeros((0, len(MODEL_CLASSES)), np.float32)
-        f = crops.astype(np.float32)
-        mean = f.mean(axis=(1, 2), keepdims=True)
-        sd = f.std(axis=(1, 2), keepdims=True) + 8.0
-        x = ((f - mean) / sd)[:, None]
         with self._lock:
-            out = self.session.run(None, {"crops": x})[0]
+            out = self.session.run(["probs"], {"crops": _normalised(crops)})[0]
         return np.asarray(out, np.float32)
+
+    def run(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The probabilities and the features the last layer reads (N x F: what each crop
+        looks like to the network), for ``crops`` N x 64 x 48 uint8 grey."""
+        name = self.meta.get("features")
+        if not name:
+            raise PhotoError("This photo model gives no tile features; retrain it.")
+        if len(crops) == 0:
+            return np.zeros((0, len(MODEL_CLASSES)), np.float32), np.zeros((0, 1), np.float32)
+        with self._lock:
+            probs, features = self.session.run(["probs", name], {"crops": _normalised(crops)})
+        return np.asarray(probs, np.float32), np.asarray(features, np.float32)
+
+
+def _normalised(crops: np.ndarray) -> np.ndarray:
+    """N x 1 x H x W float32, each crop to mean 0 and sd about 1 (as in training)."""
+    f = crops.astype(np.float32)
+    mean = f.mean(axis=(1, 2), keepdims=True)
+    sd = f.std(axis=(1, 2), keepdims=True) + 8.0
+    return ((f - mean) / sd)[:, None]
 
 
 @cache

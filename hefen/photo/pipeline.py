@@ -6,9 +6,9 @@ import io
 import math
 import os
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import cv2
 import numpy as np
@@ -18,7 +18,8 @@ from hefen.photo.classes import TILE_CODES, copies_allowed
 from hefen.photo.detect import Group, cell_quads, find_groups, rectify
 from hefen.photo.errors import PhotoError
 from hefen.photo.hand import HandReading, read_hand
-from hefen.photo.model import CROP_H, CROP_W, classifier, to_crop
+from hefen.photo.memory import RememberingClassifier, TileMemory
+from hefen.photo.model import CROP_H, CROP_W, TileClassifier, classifier, to_crop
 
 MAX_BYTES = 20 * 1024 * 1024
 MAX_PIXELS = 25_000_000
@@ -35,6 +36,10 @@ WORK_TILE_H = 96  # the photo is reduced so that a tile is about this many pixel
 DECODE_SIDE = 1600  # large JPEGs are decoded at a reduced size at least this long
 
 ImageInput = bytes | bytearray | str | os.PathLike[str] | np.ndarray
+
+
+class _Classifier(Protocol):
+    def probabilities(self, crops: np.ndarray) -> np.ndarray: ...
 
 
 @dataclass(frozen=True)
@@ -70,6 +75,8 @@ class Recognition:
     """Everything recognised in one photo, group by group in reading order."""
 
     groups: tuple[TileGroup, ...]
+    #: each tile's grey crop as the classifier saw it, in reading order (for teaching)
+    crops: tuple[np.ndarray, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def tiles(self) -> list[str]:
@@ -245,10 +252,10 @@ def tile_pitch(strip: np.ndarray) -> float | None:
     return float(lo + k) if corr[k] > 0.1 else None
 
 
-Split = tuple[float, list[float], np.ndarray]  # score, edges, probabilities
+Split = tuple[float, list[float], np.ndarray, list[np.ndarray]]  # score, edges, probs, crops
 
 
-def _score_counts(strip: np.ndarray, counts: list[int]) -> Split:
+def _score_counts(clf: _Classifier, strip: np.ndarray, counts: list[int]) -> Split:
     """(score, edges, probabilities) of the best split of the strip into one of ``counts``."""
     crops: list[np.ndarray] = []
     splits = []
@@ -256,14 +263,14 @@ def _score_counts(strip: np.ndarray, counts: list[int]) -> Split:
         edges = _edges(n)
         splits.append(edges)
         crops += _cells(strip, edges)
-    probs = classifier().probabilities(np.stack(crops))
-    best: Split = (-math.inf, splits[0], probs[: counts[0]])
+    probs = clf.probabilities(np.stack(crops))
+    best: Split = (-math.inf, splits[0], probs[: counts[0]], crops[: counts[0]])
     start = 0
     for n, edges in zip(counts, splits, strict=True):
         real = probs[start : start + n, : len(TILE_CODES)].max(1)
         score = float(np.mean(np.log(real + 1e-6)))
         if score > best[0]:
-            best = (score, edges, probs[start : start + n])
+            best = (score, edges, probs[start : start + n], crops[start : start + n])
         start += n
     return best
 
@@ -285,8 +292,10 @@ def _trim(strip: np.ndarray) -> tuple[int, int]:
     return lo, hi
 
 
-def _group_tiles(grey: np.ndarray, group: Group) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """The most plausible split of one group into tiles: (probabilities, cell quads).
+def _group_tiles(
+    clf: _Classifier, grey: np.ndarray, group: Group
+) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]]:
+    """The most plausible split of one group into tiles: (probabilities, cell quads, crops).
 
     The tile count is the one whose split the classifier is most sure of: first the
     counts near the seams' spacing, then, if none of those convinces, every plausible count;
@@ -314,27 +323,27 @@ def _group_tiles(grey: np.ndarray, group: Group) -> tuple[list[np.ndarray], list
     counts = list(_counts_to_try(strip.shape[1]))
     pitch = tile_pitch(strip)
     tried: list[int] = []
-    best: Split = (-math.inf, [], np.zeros((0, 1)))
+    best: Split = (-math.inf, [], np.zeros((0, 1)), [])
     if pitch is not None:
         guess = strip.shape[1] / pitch
         near = [n for n in counts if abs(n - guess) <= 1.01]
         if near:
-            best = _score_counts(strip, near)
+            best = _score_counts(clf, strip, near)
             tried = near
     if math.exp(best[0]) < SURE_SPLIT:
         rest = [n for n in counts if n not in tried]
         if rest:
-            other = _score_counts(strip, rest)
+            other = _score_counts(clf, strip, rest)
             best = max(best, other, key=lambda b: b[0])
     if best[1] and math.exp(best[0]) < SURE_SPLIT:
-        best = max(best, _refine(strip, best[1]), key=lambda b: b[0])
-    score, edges, probs = best
+        best = max(best, _refine(clf, strip, best[1]), key=lambda b: b[0])
+    score, edges, probs, crops = best
     if math.exp(score) < MIN_GROUP_CONFIDENCE:
-        return [], []
-    return list(probs), cell_quads(group.quad, edges)
+        return [], [], []
+    return list(probs), cell_quads(group.quad, edges), list(crops)
 
 
-def _refine(strip: np.ndarray, edges: list[float]) -> Split:
+def _refine(clf: _Classifier, strip: np.ndarray, edges: list[float]) -> Split:
     """The equal split ``edges`` with each inner cut moved by up to :data:`REFINE_STEPS` of a
     tile's width, so that the cells' product of best probabilities is largest (found by
     dynamic programming over the cuts, left to right). A long row seen at an angle does
@@ -348,7 +357,7 @@ def _refine(strip: np.ndarray, edges: list[float]) -> Split:
         for a in cand[i]:
             for b in cand[i + 1]:
                 crops += _cells(strip, [a, b])
-    probs = classifier().probabilities(np.stack(crops))
+    probs = clf.probabilities(np.stack(crops))
     logp = np.log(probs[:, : len(TILE_CODES)].max(1) + 1e-6)
     total = np.zeros(1)  # best sum of cells so far, for each candidate of the current cut
     start = 0
@@ -366,25 +375,32 @@ def _refine(strip: np.ndarray, edges: list[float]) -> Split:
     out_edges = [cand[i][choice[i]] for i in range(n + 1)]
     offsets = np.cumsum([0] + [len(cand[i]) * len(cand[i + 1]) for i in range(n)])
     rows = [offsets[i] + choice[i] * len(cand[i + 1]) + choice[i + 1] for i in range(n)]
-    return float(total[0]) / n, out_edges, probs[rows]
+    return float(total[0]) / n, out_edges, probs[rows], [crops[r] for r in rows]
 
 
-def recognize(image: ImageInput) -> Recognition:
+def recognize(
+    image: ImageInput, memory: TileMemory | None = None, model: TileClassifier | None = None
+) -> Recognition:
     """Find and identify every tile in a photo of a mahjong hand.
 
-    ``image`` is the encoded file (bytes), its path, or an RGB (or grey, or RGBA) array.
-    Raises :class:`PhotoError` when the photo cannot be read or shows no tiles.
+    ``image`` is the encoded file (bytes), its path, or an RGB (or grey, or RGBA) array;
+    with ``memory``, tiles that look like a taught tile are read as it
+    (:mod:`hefen.photo.memory`); ``model`` is another classifier than the shipped one (the
+    bench's leave-one-style-out models). Raises :class:`PhotoError` when the photo cannot
+    be read or shows no tiles.
     """
     rgb, scale = _read(image, DECODE_SIDE)
+    base = model or classifier()
+    clf: _Classifier = base if memory is None else RememberingClassifier(base, memory)
     try:
-        return _recognize(rgb, scale)
+        return _recognize(clf, rgb, scale)
     except PhotoError:
         raise
     except Exception as exc:  # the contract: a bad photo never raises anything else
         raise PhotoError("The photo could not be analysed.") from exc
 
 
-def _recognize(rgb: np.ndarray, scale: float = 1.0) -> Recognition:
+def _recognize(clf: _Classifier, rgb: np.ndarray, scale: float = 1.0) -> Recognition:
     if min(rgb.shape[:2]) < 16:
         raise PhotoError("The photo is too small to show mahjong tiles.")
     groups, tile_h = find_groups(rgb)
@@ -400,10 +416,12 @@ def _recognize(rgb: np.ndarray, scale: float = 1.0) -> Recognition:
             interpolation=cv2.INTER_AREA,
         )
     found: list[tuple[list[np.ndarray], list[np.ndarray]]] = []
+    crops: list[np.ndarray] = []
     for g in groups:
-        probs, quads = _group_tiles(grey, Group(g.quad * factor, g.row))
+        probs, quads, cut = _group_tiles(clf, grey, Group(g.quad * factor, g.row))
         if probs:
             found.append((probs, [q / factor for q in quads]))
+            crops += cut
     if not found:
         raise PhotoError("No mahjong tiles were found in the photo.")
     photo_shape = (round(rgb.shape[0] * scale), round(rgb.shape[1] * scale))
@@ -423,7 +441,31 @@ def _recognize(rgb: np.ndarray, scale: float = 1.0) -> Recognition:
                 )
             )
         out.append(TileGroup(tuple(tiles)))
-    return Recognition(tuple(out))
+    return Recognition(tuple(out), tuple(crops))
+
+
+def teach(
+    image: ImageInput,
+    codes: list[str],
+    memory: TileMemory | None = None,
+    model: TileClassifier | None = None,
+) -> TileMemory:
+    """Remember the tiles of a photo as ``codes``, one per tile found, in reading order
+    (added to ``memory``, or to a new one). The photo is read without any memory, so a
+    tile taught wrongly can be taught again; :class:`PhotoError` when the count differs."""
+    found = recognize(image, model=model)
+    if len(found.crops) != len(codes):
+        raise PhotoError(
+            f"The photo shows {len(found.crops)} tiles but {len(codes)} tile codes were given."
+        )
+    base = model or classifier()
+    memory = memory or TileMemory(model=base.sha256)
+    if memory.model != base.sha256:
+        raise PhotoError(
+            "The tile memory was made with another photo model; teach the tiles again."
+        )
+    memory.add(codes, base.run(np.stack(found.crops))[1])
+    return memory
 
 
 def classify_tile(image: ImageInput) -> tuple[str, float, tuple[tuple[str, float], ...]]:
@@ -460,4 +502,5 @@ __all__ = [
     "classify_tile",
     "load_image",
     "recognize",
+    "teach",
 ]

@@ -1,0 +1,158 @@
+"""A player's own tile set, remembered: tiles taught once from a photo are read as taught.
+
+Sets differ most in their flowers and seasons: one draws a basket for each season, another
+numbers its plum 2; no model trained on other sets can know. So a player photographs the
+tiles the recogniser gets wrong -- typically the eight bonus tiles laid out in a row, in
+order -- and names them once (``hefen recognize PHOTO --teach "1h 2h ... 8h" --memory
+my-set.json``). Each taught tile is kept as what it looks like to the network (the
+features its last layer reads, see :meth:`hefen.photo.model.TileClassifier.run`). When a
+later photo is read with that memory, every cut whose features are close enough to a
+taught tile's (cosine similarity at least :data:`MATCH`) is pulled towards that tile's
+code, in proportion to the similarity; everything else -- the tile counts, the four-copies
+rule, the alternatives -- works on those probabilities as before.
+
+The file is JSON: the format's name and version, the model's sha256 (features of another
+model mean nothing, so a memory made with another model is refused), and one entry per
+taught tile, its features as base64 float16.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hefen.photo.classes import MODEL_CLASSES, TILE_CODES
+from hefen.photo.errors import PhotoError
+from hefen.photo.model import TileClassifier, classifier
+
+FORMAT = "hefen-tile-memory"
+VERSION = 1
+#: A cut at least this similar (cosine of features) to a taught tile is read as that tile.
+MATCH = 0.65
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    v = np.asarray(v, np.float32)
+    return v / (np.linalg.norm(v, axis=-1, keepdims=True) + 1e-6)
+
+
+@dataclass
+class TileMemory:
+    """Taught tiles: ``codes[i]`` looks like ``features[i]`` (unit vectors) to the model
+    whose sha256 is ``model``."""
+
+    model: str
+    codes: list[str] = field(default_factory=list)
+    features: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def add(self, codes: list[str], features: np.ndarray) -> None:
+        """Remember ``codes[i]`` as looking like ``features[i]``."""
+        for code in codes:
+            if code not in TILE_CODES:
+                raise PhotoError(f"'{code}' is not a tile code (1m..9s, E S W N C F P, 1h..8h).")
+        if len(codes) != len(features):
+            raise PhotoError("Each taught tile needs its code.")
+        new = _unit(features)
+        self.features = new if not len(self) else np.concatenate([self.features, new])
+        self.codes = self.codes + list(codes)
+
+    def adjust(self, probs: np.ndarray, features: np.ndarray) -> np.ndarray:
+        """``probs`` (N x classes) with each cut that looks like a taught tile (similarity
+        ``s >= MATCH`` to its nearest) given to that tile, as surely as ``s`` or as the
+        model was sure of its own reading, whichever is more -- so that a taught tile never
+        makes a cut look less like a tile, and the tile counts are chosen as before; the
+        other classes share the rest as they did."""
+        if not len(self) or not len(probs):
+            return probs
+        sims = _unit(features) @ self.features.T
+        best = sims.argmax(1)
+        out = probs.copy()
+        for row in np.nonzero(sims[np.arange(len(sims)), best] >= MATCH)[0]:
+            k = MODEL_CLASSES.index(self.codes[best[row]])
+            sure = max(float(sims[row, best[row]]), float(probs[row, : len(TILE_CODES)].max()))
+            rest = out[row].sum() - out[row, k]
+            out[row] *= (1 - sure) / rest if rest > 0 else 0.0
+            out[row, k] = sure
+        return out
+
+    # ------------------------------------------------------------------ the file
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "model": self.model,
+            "tiles": [
+                {"tile": c, "features": base64.b64encode(f.astype("<f2").tobytes()).decode()}
+                for c, f in zip(self.codes, self.features, strict=True)
+            ],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any, model: TileClassifier | None = None) -> TileMemory:
+        """A memory read back; ``model`` (default: the shipped one) must be the one it was
+        made with."""
+        sha = (model or classifier()).sha256
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise PhotoError("The file is not a hefen tile memory.")
+        if data.get("version") != VERSION:
+            raise PhotoError(f"The tile memory is version {data.get('version')}, not {VERSION}.")
+        if data.get("model") != sha:
+            raise PhotoError(
+                "The tile memory was made with another photo model; teach the tiles again."
+            )
+        memory = cls(model=sha)
+        tiles = data.get("tiles")
+        if not isinstance(tiles, list):
+            raise PhotoError("The tile memory has no list of tiles.")
+        codes, rows = [], []
+        try:
+            for entry in tiles:
+                codes.append(str(entry["tile"]))
+                rows.append(np.frombuffer(base64.b64decode(entry["features"]), "<f2"))
+            features = np.stack(rows).astype(np.float32) if rows else np.zeros((0, 0))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise PhotoError("The tile memory's entries are damaged.") from exc
+        if rows:
+            memory.add(codes, features)
+        return memory
+
+    @classmethod
+    def load(cls, path: str | Path) -> TileMemory:
+        """Read a memory file; :class:`PhotoError` with one sentence if it cannot be."""
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise PhotoError(f"The tile memory {path} cannot be read: {exc.strerror}.") from exc
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise PhotoError(f"The tile memory {path} is not valid JSON.") from exc
+        return cls.from_dict(data)
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_dict()) + "\n", encoding="utf-8")
+
+
+class RememberingClassifier:
+    """A classifier whose probabilities follow a :class:`TileMemory`."""
+
+    def __init__(self, base: TileClassifier, memory: TileMemory) -> None:
+        if memory.model != base.sha256:
+            raise PhotoError(
+                "The tile memory was made with another photo model; teach the tiles again."
+            )
+        self.base = base
+        self.memory = memory
+
+    def probabilities(self, crops: np.ndarray) -> np.ndarray:
+        probs, features = self.base.run(crops)
+        return self.memory.adjust(probs, features)

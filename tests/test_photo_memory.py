@@ -1,0 +1,117 @@
+"""A player's own tile set, taught once from a photo (``hefen.photo.memory``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from hefen.cli import main as run_cli
+from hefen.photo import PhotoError, TileMemory, recognize, synth, teach
+from hefen.photo.classes import BONUS, MODEL_CLASSES
+from hefen.photo.memory import MATCH
+from hefen.photo.model import classifier
+
+TILES_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "tiles"
+needs_art = pytest.mark.skipif(not TILES_DIR.is_dir(), reason="shared/tiles is not beside the repo")
+
+# A set that numbers its flowers and seasons the other way round: what the recogniser
+# reads as 1h is this set's 8h, and so on. Only teaching can know.
+REVERSED = list(reversed(BONUS))
+
+
+def bonus_photo(seed: int) -> bytes:
+    art = synth.load_art(("samoheen",), TILES_DIR)  # one set: the same drawings each time
+    return synth.hand_photo(np.random.default_rng(seed), art, [list(BONUS)], [[0]]).jpeg()
+
+
+@pytest.fixture(scope="module")
+def taught() -> TileMemory:
+    return teach(bonus_photo(8_100_001), REVERSED)
+
+
+# --------------------------------------------------------------------------- the memory
+
+
+def test_a_cut_like_a_taught_tile_is_pulled_to_it_and_others_are_left() -> None:
+    memory = TileMemory(model="m")
+    memory.add(["3h"], np.array([[1.0, 0.0, 0.0]]))
+    probs = np.full((2, len(MODEL_CLASSES)), 1 / len(MODEL_CLASSES), np.float32)
+    features = np.array([[2.0, 0.1, 0.0], [0.0, 1.0, 0.0]])  # like it; unlike it
+    out = memory.adjust(probs, features)
+    k = MODEL_CLASSES.index("3h")
+    assert out[0].argmax() == k and out[0, k] >= MATCH
+    assert np.allclose(out[0].sum(), 1.0)
+    assert np.array_equal(out[1], probs[1])
+
+
+def test_the_memory_file_round_trips_and_bad_ones_are_one_sentence(tmp_path: Path) -> None:
+    sha = classifier().sha256
+    memory = TileMemory(model=sha)
+    memory.add(["5h", "C"], np.random.default_rng(0).normal(size=(2, 16)))
+    path = tmp_path / "set.json"
+    memory.save(path)
+    back = TileMemory.load(path)
+    assert back.codes == ["5h", "C"]
+    assert np.allclose(back.features, memory.features, atol=1e-3)  # kept as float16
+
+    data = json.loads(path.read_text())
+    cases = {
+        "not a hefen tile memory": {"format": "other"},
+        "made with another photo model": {**data, "model": "0" * 64},
+        "version 9": {**data, "version": 9},
+        "damaged": {**data, "tiles": [{"tile": "5h"}]},
+    }
+    for words, bad in cases.items():
+        path.write_text(json.dumps(bad))
+        with pytest.raises(PhotoError, match=words):
+            TileMemory.load(path)
+    path.write_text("{")
+    with pytest.raises(PhotoError, match="not valid JSON"):
+        TileMemory.load(path)
+    with pytest.raises(PhotoError, match="cannot be read"):
+        TileMemory.load(tmp_path / "missing.json")
+    with pytest.raises(PhotoError, match="'9z' is not a tile code"):
+        memory.add(["9z"], np.zeros((1, 16)))
+
+
+# --------------------------------------------------------------------------- teaching
+
+
+@needs_art
+def test_taught_tiles_are_read_as_taught_in_another_photo(taught: TileMemory) -> None:
+    assert taught.codes == REVERSED and taught.model == classifier().sha256
+    photo = bonus_photo(8_100_002)  # another photo: other light, angle and tile bodies
+    plain = recognize(photo).tiles
+    assert sum(a == b for a, b in zip(plain, BONUS, strict=False)) >= 6  # as drawn
+    remembered = recognize(photo, taught).tiles
+    assert sum(a == b for a, b in zip(remembered, REVERSED, strict=False)) >= 6  # as taught
+
+
+@needs_art
+def test_teaching_needs_one_code_per_tile_found() -> None:
+    with pytest.raises(PhotoError, match="shows 8 tiles but 3 tile codes were given"):
+        teach(bonus_photo(8_100_001), ["1h", "2h", "3h"])
+
+
+@needs_art
+def test_cli_teaches_and_reads_with_a_memory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    teach_jpg, read_jpg = tmp_path / "teach.jpg", tmp_path / "read.jpg"
+    teach_jpg.write_bytes(bonus_photo(8_100_001))
+    read_jpg.write_bytes(bonus_photo(8_100_002))
+    memory = tmp_path / "my-set.json"
+    codes = " ".join(REVERSED)
+    assert run_cli(["recognize", str(teach_jpg), "--teach", codes, "--memory", str(memory)]) == 0
+    assert "now remembers 8" in capsys.readouterr().out
+    assert run_cli(["recognize", "--json", str(read_jpg), "--memory", str(memory)]) == 0
+    tiles = json.loads(capsys.readouterr().out)["tiles"]
+    assert sum(a == b for a, b in zip(tiles, REVERSED, strict=False)) >= 6
+
+    assert run_cli(["recognize", str(teach_jpg), "--teach", "1h 2h"]) == 2
+    assert "--teach needs --memory" in capsys.readouterr().err
+    assert run_cli(["recognize", str(read_jpg), "--memory", str(tmp_path / "none.json")]) == 2
+    assert "cannot be read" in capsys.readouterr().err
