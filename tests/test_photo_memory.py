@@ -11,7 +11,7 @@ import pytest
 from hefen.cli import main as run_cli
 from hefen.photo import PhotoError, TileMemory, recognize, synth, teach
 from hefen.photo.classes import BONUS, MODEL_CLASSES
-from hefen.photo.memory import MATCH
+from hefen.photo.memory import MATCH, SAME
 from hefen.photo.model import classifier
 
 TILES_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "tiles"
@@ -35,26 +35,38 @@ def taught() -> TileMemory:
 # --------------------------------------------------------------------------- the memory
 
 
-def test_a_cut_like_a_taught_tile_is_pulled_to_it_and_others_are_left() -> None:
+def test_a_cut_read_and_looking_like_a_taught_tile_is_given_to_it() -> None:
     memory = TileMemory(model="m")
-    memory.add(["3h"], np.array([[1.0, 0.0, 0.0]]))
-    probs = np.full((2, len(MODEL_CLASSES)), 1 / len(MODEL_CLASSES), np.float32)
-    features = np.array([[2.0, 0.1, 0.0], [0.0, 1.0, 0.0]])  # like it; unlike it
+    memory.add(["3h"], np.array([[1.0, 0.0, 0.0]]), was=["1s"])
+    k, one_s, two_s = (MODEL_CLASSES.index(c) for c in ("3h", "1s", "2s"))
+    probs = np.full((4, len(MODEL_CLASSES)), 0.01, np.float32)
+    probs[:3, one_s] = probs[3, two_s] = 1 - 0.01 * (len(MODEL_CLASSES) - 1)
+    a = np.cos(np.arccos(MATCH) * 0.9)  # a little more alike than MATCH
+    features = np.array(
+        [
+            [a, np.sqrt(1 - a * a), 0.0],  # read as 1s and alike: the taught tile
+            [0.0, 1.0, 0.0],  # read as 1s but unlike it
+            [0.2, 1.0, 0.0],  # unlike it
+            [0.99, 0.05, 0.0],  # read as 2s, but all but the same picture
+        ]
+    )
     out = memory.adjust(probs, features)
-    k = MODEL_CLASSES.index("3h")
-    assert out[0].argmax() == k and out[0, k] >= MATCH
-    assert np.allclose(out[0].sum(), 1.0)
-    assert np.array_equal(out[1], probs[1])
+    assert out[0].argmax() == k and out[0, k] >= probs[0].max()  # no less sure than before
+    assert np.allclose(out.sum(1), 1.0)
+    assert np.array_equal(out[1:3], probs[1:3])
+    assert out[3].argmax() == k and SAME <= out[3, k]
+    # read otherwise and only alike: a 2 of characters is no taught 1
+    assert np.array_equal(memory.adjust(probs[3:], features[:1]), probs[3:])
 
 
 def test_the_memory_file_round_trips_and_bad_ones_are_one_sentence(tmp_path: Path) -> None:
     sha = classifier().sha256
     memory = TileMemory(model=sha)
-    memory.add(["5h", "C"], np.random.default_rng(0).normal(size=(2, 16)))
+    memory.add(["5h", "C"], np.random.default_rng(0).normal(size=(2, 16)), was=["1s", "C"])
     path = tmp_path / "set.json"
     memory.save(path)
     back = TileMemory.load(path)
-    assert back.codes == ["5h", "C"]
+    assert back.codes == ["5h", "C"] and back.was == ["1s", "C"]
     assert np.allclose(back.features, memory.features, atol=1e-3)  # kept as float16
 
     data = json.loads(path.read_text())
@@ -74,7 +86,7 @@ def test_the_memory_file_round_trips_and_bad_ones_are_one_sentence(tmp_path: Pat
     with pytest.raises(PhotoError, match="cannot be read"):
         TileMemory.load(tmp_path / "missing.json")
     with pytest.raises(PhotoError, match="'9z' is not a tile code"):
-        memory.add(["9z"], np.zeros((1, 16)))
+        memory.add(["9z"], np.zeros((1, 16)), was=["1m"])
 
 
 # --------------------------------------------------------------------------- teaching

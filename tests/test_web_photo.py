@@ -8,6 +8,7 @@ it saves ``photo.png``.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -72,6 +73,35 @@ def test_recognize_reads_a_synthetic_hand_photo(client: TestClient) -> None:
     # the raw photo as the body gives the same answer
     raw = client.post("/api/recognize", content=jpeg, headers={"content-type": "image/jpeg"})
     assert raw.status_code == 200 and raw.json() == data
+
+
+@needs_art
+def test_a_tile_memory_sent_with_the_photo_reads_taught_tiles_as_taught(
+    client: TestClient,
+) -> None:
+    jpeg = hand_jpeg(TEST_SEED)
+    files = {"file": ("hand.jpg", jpeg, "image/jpeg")}
+    first = client.post("/api/recognize", files=files, data={"looks": "1"}).json()
+    tiles = [t for g in first["groups"] for t in g["tiles"]]
+    assert len(first["model"]) == 64 and all(len(t["look"]) > 100 for t in tiles)
+    # the player says the first tile (read 1m) is their set's 9p
+    memory = {
+        "format": "hefen-tile-memory",
+        "version": 1,
+        "model": first["model"],
+        "tiles": [{"tile": "9p", "was": tiles[0]["tile"], "features": tiles[0]["look"]}],
+    }
+    again = client.post("/api/recognize", files=files, data={"memory": json.dumps(memory)})
+    assert again.status_code == 200, again.text
+    assert again.json()["tiles"] == ["9p"] + first["tiles"][1:]
+    assert "look" not in again.json()["groups"][0]["tiles"][0]  # only when asked
+    for bad, words in [("{", "not valid JSON"), ('{"format": "x"}', "not a hefen tile memory")]:
+        r = client.post("/api/recognize", files=files, data={"memory": bad})
+        assert r.status_code == 422 and words in r.json()["error"]
+    stale = client.post(
+        "/api/recognize", files=files, data={"memory": json.dumps({**memory, "model": "0" * 64})}
+    )
+    assert stale.status_code == 422 and "another photo model" in stale.json()["error"]
 
 
 @pytest.mark.parametrize(
@@ -225,4 +255,53 @@ def test_photo_reads_a_pung_apart_from_the_hand_as_an_exposed_meld(
         state = page.evaluate("() => window.hefenCalc.state")
         assert state["melds"] == [pung] and state["win"] == "E"
         assert state["hand"] == concealed[:-1]
+        browser.close()
+
+
+@needs_art
+@pytest.mark.browser
+@needs_chromium
+def test_a_corrected_tile_is_remembered_for_the_next_photo_until_forgotten(
+    server: str, tmp_path: Path
+) -> None:
+    from playwright.sync_api import sync_playwright
+
+    path = tmp_path / "hand.jpg"
+    path.write_bytes(hand_jpeg(TEST_SEED + 3))
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
+        ctx.set_default_timeout(10_000)
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{server}/calc?rules=mcr&lang=en")
+        state = "() => window.hefenCalc.state"
+        memory = page.locator("#photo-memory")
+        assert memory.is_hidden()
+
+        def upload() -> None:
+            page.evaluate("() => { window.hefenCalc.state.win = null; }")
+            page.set_input_files("#photo-file", str(path))
+            page.wait_for_function("() => window.hefenCalc.state.win !== null")
+
+        upload()
+        assert page.evaluate(state)["win"] == "E"
+        # the player says this East is their set's West
+        page.click("#hand .ht.win.rec")
+        page.locator("#photo-pick").wait_for(state="visible")
+        page.click('#pick-all .pt[data-tile="W"]')
+        page.locator("#photo-pick").wait_for(state="hidden")
+        memory.wait_for(state="visible")
+        assert "1 tiles of your set remembered" in memory.inner_text()
+        # the next photo of the set reads every such East as West
+        upload()
+        read = page.evaluate(state)
+        assert read["win"] == "W" and "E" not in read["hand"] and read["hand"].count("W") == 2
+        # forgotten, the photo reads as drawn again
+        page.click("#btn-forget")
+        memory.wait_for(state="hidden")
+        upload()
+        assert page.evaluate(state)["win"] == "E"
+        assert not errors, errors
         browser.close()

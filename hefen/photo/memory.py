@@ -4,21 +4,23 @@ Sets differ most in their flowers and seasons: one draws a basket for each seaso
 numbers its plum 2; no model trained on other sets can know. So a player photographs the
 tiles the recogniser gets wrong -- typically the eight bonus tiles laid out in a row, in
 order -- and names them once (``hefen recognize PHOTO --teach "1h 2h ... 8h" --memory
-my-set.json``). Each taught tile is kept as what it looks like to the network (the
-features its last layer reads, see :meth:`hefen.photo.model.TileClassifier.run`). When a
-later photo is read with that memory, every cut whose features are close enough to a
-taught tile's (cosine similarity at least :data:`MATCH`) is pulled towards that tile's
-code, in proportion to the similarity; everything else -- the tile counts, the four-copies
-rule, the alternatives -- works on those probabilities as before.
+my-set.json``), or corrects them in the web calculator. Each taught tile is kept as what it
+looks like to the network (the features its last layer reads, see
+:meth:`hefen.photo.model.TileClassifier.run`) and as the model read it. When a later photo
+is read with that memory, a cut is given to a taught tile when the model reads it the same
+way and it looks alike (cosine similarity at least :data:`MATCH`), or when it looks all
+but the same (:data:`SAME`); everything else -- the tile counts, the four-copies rule, the
+alternatives -- works on those probabilities as before.
 
 The file is JSON: the format's name and version, the model's sha256 (features of another
 model mean nothing, so a memory made with another model is refused), and one entry per
-taught tile, its features as base64 float16.
+taught tile: its code, the model's reading (``was``) and its features as base64 float16.
 """
 
 from __future__ import annotations
 
 import base64
+import binascii
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,8 +34,9 @@ from hefen.photo.model import TileClassifier, classifier
 
 FORMAT = "hefen-tile-memory"
 VERSION = 1
-#: A cut at least this similar (cosine of features) to a taught tile is read as that tile.
-MATCH = 0.65
+#: A cut the model reads as it read a taught tile, and at least this similar to it (cosine
+#: of features), is read as that tile; one at least SAME similar is, whatever its reading.
+MATCH, SAME = 0.65, 0.85
 
 
 def _unit(v: np.ndarray) -> np.ndarray:
@@ -41,38 +44,68 @@ def _unit(v: np.ndarray) -> np.ndarray:
     return v / (np.linalg.norm(v, axis=-1, keepdims=True) + 1e-6)
 
 
+def encode(features: np.ndarray) -> str:
+    """One tile's features as the file keeps them: base64 of little-endian float16."""
+    return base64.b64encode(_unit(features).astype("<f2").tobytes()).decode()
+
+
+def decode(text: str) -> np.ndarray:
+    return np.frombuffer(base64.b64decode(text, validate=True), "<f2").astype(np.float32)
+
+
+def looks(
+    crops: tuple[np.ndarray, ...] | list[np.ndarray], model: TileClassifier | None = None
+) -> list[str]:
+    """What each crop looks like to the model, encoded: a client keeps these beside the
+    tiles it shows, and teaches a tile by sending back its look with the right code."""
+    if not len(crops):
+        return []
+    return [encode(f) for f in (model or classifier()).run(np.stack(crops))[1]]
+
+
 @dataclass
 class TileMemory:
-    """Taught tiles: ``codes[i]`` looks like ``features[i]`` (unit vectors) to the model
-    whose sha256 is ``model``."""
+    """Taught tiles: ``codes[i]``, which the model whose sha256 is ``model`` read as
+    ``was[i]``, looks like ``features[i]`` (unit vectors) to it."""
 
     model: str
     codes: list[str] = field(default_factory=list)
+    was: list[str] = field(default_factory=list)
     features: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
 
     def __len__(self) -> int:
         return len(self.codes)
 
-    def add(self, codes: list[str], features: np.ndarray) -> None:
-        """Remember ``codes[i]`` as looking like ``features[i]``."""
-        for code in codes:
+    def add(self, codes: list[str], features: np.ndarray, was: list[str]) -> None:
+        """Remember ``codes[i]`` as looking like ``features[i]`` and read as ``was[i]``."""
+        for code in [*codes, *was]:
             if code not in TILE_CODES:
                 raise PhotoError(f"'{code}' is not a tile code (1m..9s, E S W N C F P, 1h..8h).")
-        if len(codes) != len(features):
+        if not len(codes) == len(features) == len(was):
             raise PhotoError("Each taught tile needs its code.")
         new = _unit(features)
         self.features = new if not len(self) else np.concatenate([self.features, new])
         self.codes = self.codes + list(codes)
+        self.was = self.was + list(was)
 
     def adjust(self, probs: np.ndarray, features: np.ndarray) -> np.ndarray:
-        """``probs`` (N x classes) with each cut that looks like a taught tile (similarity
-        ``s >= MATCH`` to its nearest) given to that tile, as surely as ``s`` or as the
-        model was sure of its own reading, whichever is more -- so that a taught tile never
-        makes a cut look less like a tile, and the tile counts are chosen as before; the
-        other classes share the rest as they did."""
+        """``probs`` (N x classes) with each cut that is a taught tile given to it. A cut is
+        a taught tile when the model reads it as it read that tile and they look alike
+        (similarity ``s >= MATCH``), or when they look all but the same (``s >= SAME``):
+        tiles that only look alike, a 1 and a 2 of characters, are told apart by the
+        reading. The taught tile gets the cut as surely as ``s`` or as the model was sure
+        of its own reading, whichever is more -- so a taught tile never makes a cut look
+        less like a tile, and the tile counts are chosen as before; the other classes share
+        the rest as they did."""
         if not len(self) or not len(probs):
             return probs
+        if features.shape[1] != self.features.shape[1]:
+            raise PhotoError("The tile memory's entries do not fit this photo model.")
         sims = _unit(features) @ self.features.T
+        read = probs[:, : len(TILE_CODES)].argmax(1)
+        was = np.array([TILE_CODES.index(w) for w in self.was])
+        fits = ((read[:, None] == was[None, :]) & (sims >= MATCH)) | (sims >= SAME)
+        sims = np.where(fits, sims, -1.0)
         best = sims.argmax(1)
         out = probs.copy()
         for row in np.nonzero(sims[np.arange(len(sims)), best] >= MATCH)[0]:
@@ -91,8 +124,8 @@ class TileMemory:
             "version": VERSION,
             "model": self.model,
             "tiles": [
-                {"tile": c, "features": base64.b64encode(f.astype("<f2").tobytes()).decode()}
-                for c, f in zip(self.codes, self.features, strict=True)
+                {"tile": c, "was": w, "features": encode(f)}
+                for c, w, f in zip(self.codes, self.was, self.features, strict=True)
             ],
         }
 
@@ -113,16 +146,17 @@ class TileMemory:
         tiles = data.get("tiles")
         if not isinstance(tiles, list):
             raise PhotoError("The tile memory has no list of tiles.")
-        codes, rows = [], []
+        codes, was, rows = [], [], []
         try:
             for entry in tiles:
                 codes.append(str(entry["tile"]))
-                rows.append(np.frombuffer(base64.b64decode(entry["features"]), "<f2"))
-            features = np.stack(rows).astype(np.float32) if rows else np.zeros((0, 0))
-        except (KeyError, TypeError, ValueError) as exc:
+                was.append(str(entry["was"]))
+                rows.append(decode(entry["features"]))
+            features = np.stack(rows) if rows else np.zeros((0, 0))
+        except (KeyError, TypeError, ValueError, binascii.Error) as exc:
             raise PhotoError("The tile memory's entries are damaged.") from exc
         if rows:
-            memory.add(codes, features)
+            memory.add(codes, features, was)
         return memory
 
     @classmethod

@@ -464,7 +464,7 @@ def teach(
         raise PhotoError(
             "The tile memory was made with another photo model; teach the tiles again."
         )
-    memory.add(codes, base.run(np.stack(found.crops))[1])
+    memory.add(codes, base.run(np.stack(found.crops))[1], found.tiles)
     return memory
 
 

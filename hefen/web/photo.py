@@ -2,13 +2,18 @@
 
 The photo comes as a multipart upload (field ``file``, what the calculator's
 *Photo* button sends) or as the raw request body; the answer is exactly
-``hefen.photo.recognize(photo).to_dict()``. A photo the recogniser refuses is
-422 with its one sentence; a body over :data:`MAX_BODY` is refused with 413 by
-the app's body limit before it is read.
+``hefen.photo.recognize(photo).to_dict()``. A multipart upload may also carry a
+tile memory (field ``memory``, the JSON of ``hefen.photo.memory``: tiles of the
+player's own set, read as taught), and ``looks=1`` (a field or the query) adds
+each tile's ``look`` and the ``model``'s sha256, from which a client builds that
+memory when the player corrects a tile. A photo the recogniser refuses, or a bad
+memory, is 422 with its one sentence; a body over :data:`MAX_BODY` is refused
+with 413 by the app's body limit before it is read.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -18,7 +23,9 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from hefen.photo import PhotoError, recognize
+from hefen.photo import PhotoError, TileMemory, recognize
+from hefen.photo.memory import looks
+from hefen.photo.model import classifier
 from hefen.photo.pipeline import MAX_BYTES
 from hefen.web.models import ErrorOut
 
@@ -40,7 +47,17 @@ _REQUEST_BODY = {
         "multipart/form-data": {
             "schema": {
                 "type": "object",
-                "properties": {"file": {"type": "string", "format": "binary"}},
+                "properties": {
+                    "file": {"type": "string", "format": "binary"},
+                    "memory": {
+                        "type": "string",
+                        "description": "A tile memory (JSON): tiles read as taught.",
+                    },
+                    "looks": {
+                        "type": "string",
+                        "description": "`1`: give each tile's look and the model's sha256.",
+                    },
+                },
                 "required": ["file"],
             }
         },
@@ -58,6 +75,11 @@ class RecognizedTileOut(BaseModel):
         examples=[[["5s", 0.01], ["2s", 0.004], ["6s", 0.001]]],
     )
     box: tuple[int, int, int, int] = Field(description="x, y, width, height in the photo's pixels.")
+    look: str | None = Field(
+        None,
+        description="With `looks=1`: what the tile looks like to the model (base64 float16 "
+        "features); send it back in a tile memory with the right code to teach the tile.",
+    )
 
 
 class TileGroupOut(BaseModel):
@@ -91,6 +113,7 @@ class RecognitionOut(BaseModel):
         "rows top to bottom, then left to right."
     )
     tiles: list[str] = Field(description="Every tile of every group, in order.")
+    model: str | None = Field(None, description="With `looks=1`: the model's sha256.")
     reading: HandReadingOut = Field(
         description="The concealed row (the longest group that is no chow, pung or kong), "
         "the exposed melds apart from it, the flowers and the winning tile."
@@ -117,6 +140,8 @@ async def api_recognize(request: Request) -> Any:
     confidence, its likeliest alternatives and its box, group by group, and the
     groups read as a hand (exactly ``hefen recognize --json``)."""
     content_type = request.headers.get("content-type", "").lower()
+    memory_text: str | None = None
+    want_looks = request.query_params.get("looks") == "1"
     if content_type.startswith("multipart/form-data"):
         try:
             async with request.form(max_files=1, max_fields=8) as form:
@@ -124,12 +149,32 @@ async def api_recognize(request: Request) -> Any:
                 if not isinstance(upload, UploadFile):
                     return _error("The upload has no file in its field 'file'.")
                 data = await upload.read()
+                field = form.get("memory")
+                memory_text = field if isinstance(field, str) and field else None
+                want_looks = want_looks or form.get("looks") == "1"
         except StarletteHTTPException:
             return _error("The upload is not a valid multipart form.")
     else:
         data = await request.body()
     try:
-        result = await run_in_threadpool(recognize, data)
+        return await run_in_threadpool(_answer, data, memory_text, want_looks)
     except PhotoError as exc:
         return _error(str(exc))
-    return result.to_dict()
+
+
+def _answer(data: bytes, memory_text: str | None, want_looks: bool) -> dict[str, Any]:
+    memory = None
+    if memory_text is not None:
+        try:
+            memory = TileMemory.from_dict(json.loads(memory_text))
+        except json.JSONDecodeError:
+            raise PhotoError("The tile memory is not valid JSON.") from None
+    result = recognize(data, memory)
+    out = result.to_dict()
+    if want_looks:
+        out["model"] = classifier().sha256
+        for tile, look in zip(
+            (t for g in out["groups"] for t in g["tiles"]), looks(result.crops), strict=True
+        ):
+            tile["look"] = look
+    return out

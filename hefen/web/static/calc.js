@@ -80,6 +80,38 @@
 
   // ---------------------------------------------------------------- photo
   const LOW = 0.8;  // below this confidence a recognised tile is marked for checking
+  // The player's own set, remembered on this device (hefen.photo.memory's file format):
+  // each tile the player corrects is taught with what it looked like to the model, so the
+  // next photo reads that tile as corrected.
+  const MEMORY_KEY = "hefen.tileMemory", MEMORY_MAX = 120;
+  function loadMemory() {
+    try {
+      const m = JSON.parse(localStorage.getItem(MEMORY_KEY) || "null");
+      return m && Array.isArray(m.tiles) && m.tiles.length ? m : null;
+    } catch (e) { return null; }
+  }
+  function saveMemory(m) {
+    try {
+      if (m) localStorage.setItem(MEMORY_KEY, JSON.stringify(m));
+      else localStorage.removeItem(MEMORY_KEY);
+    } catch (e) { /* storage full or off: the memory is only a help */ }
+    showMemory();
+  }
+  function remember(code, read, look, model) {
+    let m = loadMemory();
+    if (!m || m.model !== model) m = { format: "hefen-tile-memory", version: 1, model: model, tiles: [] };
+    m.tiles = m.tiles.filter((t) => t.features !== look);
+    m.tiles.push({ tile: code, was: read, features: look });
+    m.tiles = m.tiles.slice(-MEMORY_MAX);
+    saveMemory(m);
+  }
+  function showMemory() {
+    const m = loadMemory();
+    $("photo-memory").hidden = !m;
+    if (m) $("memory-count").textContent = fmt(M.memory_count, { n: m.tiles.length });
+  }
+  $("btn-forget").addEventListener("click", () => saveMemory(null));
+  showMemory();
   // The photo entries of each role, matched to the tiles now in the hand by code
   // (the least sure first), so that edits by hand leave the others in place.
   function photoPool(role) {
@@ -102,7 +134,10 @@
     rec.groups.forEach((g, gi) => g.tiles.forEach((t, i) => {
       const role = rd.roles[gi][i];
       if (role === "hand" || role === "win" || role === "flower") {
-        st.photo.push({ tile: t.tile, confidence: t.confidence, alternatives: t.alternatives, role: role });
+        st.photo.push({
+          tile: t.tile, confidence: t.confidence, alternatives: t.alternatives, role: role,
+          look: t.look, model: rec.model, read: t.tile,
+        });
       }
     }));
     setMode("tile");
@@ -129,6 +164,7 @@
     else { st.hand.push(code); e.role = "hand"; }
     if (code !== old) {
       e.alternatives = [[old, e.confidence]].concat(e.alternatives.filter((a) => a[0] !== code));
+      if (e.look && e.model) remember(code, e.read, e.look, e.model);
     }
     e.tile = code;
     e.confidence = 1;  // the player's own choice
@@ -191,12 +227,24 @@
     const note = $("photo-note");
     note.hidden = false;
     note.textContent = M.photo_reading;
-    const form = new FormData();
-    form.append("file", file);
+    const send = (memory) => {
+      const form = new FormData();
+      form.append("file", file);
+      form.append("looks", "1");
+      if (memory) form.append("memory", JSON.stringify(memory));
+      return fetch("/api/recognize", { method: "POST", body: form });
+    };
+    const memory = loadMemory();
     let r, res;
     try {
-      r = await fetch("/api/recognize", { method: "POST", body: form });
+      r = await send(memory);
       res = await r.json().catch(() => ({}));
+      if (!r.ok && memory && r.status === 422) {
+        // a memory the server refuses (made with another model) is forgotten
+        const again = await send(null);
+        const resAgain = await again.json().catch(() => ({}));
+        if (again.ok) { saveMemory(null); r = again; res = resAgain; }
+      }
     } catch (e) {
       note.hidden = true;
       flash(M.network);
