@@ -4,6 +4,7 @@ Run by hand (not part of the tests):
 
     python bench/photo_accuracy.py                  # shipped model: crops, hands, speed
     python bench/photo_accuracy.py --loso           # also leave-one-art-style-out (trains 3x)
+    python bench/photo_accuracy.py --only-loso --loso-dir DIR   # just that, models kept in DIR
 
 Figures printed here are the ones recorded in docs/photo.md.
 """
@@ -313,6 +314,7 @@ def main() -> None:
     p.add_argument("--unseen", type=int, default=4200, help="crops of the never-seen sets")
     p.add_argument("--only-hands", action="store_true", help="just the hand photos")
     p.add_argument("--only-speed", action="store_true", help="just time 17-tile photos")
+    p.add_argument("--only-loso", action="store_true", help="just leave-one-style-out")
     p.add_argument("--loso", action="store_true", help="also train 3 leave-one-style-out models")
     p.add_argument("--loso-crops", type=int, default=40_000, help="as the shipped model")
     p.add_argument("--loso-epochs", type=int, default=6)
@@ -327,6 +329,9 @@ def main() -> None:
     assert MODEL_CLASSES[: len(TILE_CODES)] == TILE_CODES
 
     art = synth.load_art()
+    if args.only_loso:
+        loso(args)
+        return
     if args.only_hands:
         print(hand_figures(art, args.hands, HAND_SEED))
         return
