@@ -281,11 +281,16 @@ def taught(model_dir: Path, art: synth.Art, x: np.ndarray, y: np.ndarray, hands:
     """The unseen style again after one photo of its eight bonus tiles, laid out in order,
     is taught (hefen.photo.memory): crops, and hand photos with and without the memory."""
     model = TileClassifier(model_dir)
-    photo = synth.hand_photo(np.random.default_rng(TEACH_SEED), art, [list(BONUS)], [[0]])
-    try:
-        memory = teach(photo.jpeg(), list(BONUS), model=model)
-    except PhotoError as exc:
-        print(f"    teaching its bonus tiles failed: {exc}")
+    memory = None
+    for attempt in range(1, 6):  # as a player takes the photo again when it is not read
+        rng = np.random.default_rng(TEACH_SEED + attempt)
+        photo = synth.hand_photo(rng, art, [list(BONUS)], [[0]])
+        try:
+            memory = teach(photo.jpeg(), list(BONUS), model=model)
+            break
+        except PhotoError as exc:
+            print(f"    teaching photo {attempt}: {exc}")
+    if memory is None:
         return
     probs, features = model.run(x)
     right = memory.adjust(probs, features)[:, : len(TILE_CODES)].argmax(1) == y

@@ -11,7 +11,7 @@ import pytest
 from hefen.cli import main as run_cli
 from hefen.photo import PhotoError, TileMemory, recognize, synth, teach
 from hefen.photo.classes import BONUS, MODEL_CLASSES
-from hefen.photo.memory import MATCH, SAME
+from hefen.photo.memory import MATCH, SAME, UNSURE_MATCH
 from hefen.photo.model import classifier
 
 TILES_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "tiles"
@@ -39,15 +39,23 @@ def test_a_cut_read_and_looking_like_a_taught_tile_is_given_to_it() -> None:
     memory = TileMemory(model="m")
     memory.add(["3h"], np.array([[1.0, 0.0, 0.0]]), was=["1s"])
     k, one_s, two_s = (MODEL_CLASSES.index(c) for c in ("3h", "1s", "2s"))
-    probs = np.full((4, len(MODEL_CLASSES)), 0.01, np.float32)
-    probs[:3, one_s] = probs[3, two_s] = 1 - 0.01 * (len(MODEL_CLASSES) - 1)
-    a = np.cos(np.arccos(MATCH) * 0.9)  # a little more alike than MATCH
+    probs = np.full((5, len(MODEL_CLASSES)), 0.001, np.float32)
+    probs[:3, one_s] = probs[3:, two_s] = 1 - 0.001 * (len(MODEL_CLASSES) - 1)  # sure
+    probs[4] = 1 / len(MODEL_CLASSES)  # unsure of a 2s...
+    probs[4, two_s] += 0.1
+    probs[4] /= probs[4].sum()
+
+    def alike(s: float) -> list[float]:  # a little more alike than s
+        a = float(np.cos(np.arccos(s) * 0.95))
+        return [a, float(np.sqrt(1 - a * a)), 0.0]
+
     features = np.array(
         [
-            [a, np.sqrt(1 - a * a), 0.0],  # read as 1s and alike: the taught tile
+            alike(MATCH),  # read as 1s and alike: the taught tile
             [0.0, 1.0, 0.0],  # read as 1s but unlike it
             [0.2, 1.0, 0.0],  # unlike it
-            [0.99, 0.05, 0.0],  # read as 2s, but all but the same picture
+            [0.99, 0.05, 0.0],  # surely a 2s, but all but the same picture
+            alike(UNSURE_MATCH),  # an unsure 2s that looks more like it
         ]
     )
     out = memory.adjust(probs, features)
@@ -55,8 +63,9 @@ def test_a_cut_read_and_looking_like_a_taught_tile_is_given_to_it() -> None:
     assert np.allclose(out.sum(1), 1.0)
     assert np.array_equal(out[1:3], probs[1:3])
     assert out[3].argmax() == k and SAME <= out[3, k]
-    # read otherwise and only alike: a 2 of characters is no taught 1
-    assert np.array_equal(memory.adjust(probs[3:], features[:1]), probs[3:])
+    assert out[4].argmax() == k
+    # read as another tile and only alike: a 2 of characters is no taught 1
+    assert np.array_equal(memory.adjust(probs[3:5], features[[0, 0]]), probs[3:5])
 
 
 def test_the_memory_file_round_trips_and_bad_ones_are_one_sentence(tmp_path: Path) -> None:

@@ -7,9 +7,10 @@ order -- and names them once (``hefen recognize PHOTO --teach "1h 2h ... 8h" --m
 my-set.json``), or corrects them in the web calculator. Each taught tile is kept as what it
 looks like to the network (the features its last layer reads, see
 :meth:`hefen.photo.model.TileClassifier.run`) and as the model read it. When a later photo
-is read with that memory, a cut is given to a taught tile when the model reads it the same
-way and it looks alike (cosine similarity at least :data:`MATCH`), or when it looks all
-but the same (:data:`SAME`); everything else -- the tile counts, the four-copies rule, the
+is read with that memory, a cut is given to a taught tile when it looks alike (cosine
+similarity at least :data:`MATCH`) and the model reads it the same way, when the model is
+unsure of it (:data:`UNSURE`) and it looks more alike (:data:`UNSURE_MATCH`), or when it
+looks all but the same (:data:`SAME`); everything else -- the tile counts, the four-copies rule, the
 alternatives -- works on those probabilities as before.
 
 The file is JSON: the format's name and version, the model's sha256 (features of another
@@ -37,6 +38,10 @@ VERSION = 1
 #: A cut the model reads as it read a taught tile, and at least this similar to it (cosine
 #: of features), is read as that tile; one at least SAME similar is, whatever its reading.
 MATCH, SAME = 0.65, 0.85
+#: A cut the model is less sure of than UNSURE and at least UNSURE_MATCH similar is read as
+#: the taught tile whatever its reading: on a set the model never saw, its readings of one
+#: picture change from photo to photo.
+UNSURE, UNSURE_MATCH = 0.9, 0.72
 
 
 def _unit(v: np.ndarray) -> np.ndarray:
@@ -90,10 +95,11 @@ class TileMemory:
 
     def adjust(self, probs: np.ndarray, features: np.ndarray) -> np.ndarray:
         """``probs`` (N x classes) with each cut that is a taught tile given to it. A cut is
-        a taught tile when the model reads it as it read that tile and they look alike
-        (similarity ``s >= MATCH``), or when they look all but the same (``s >= SAME``):
-        tiles that only look alike, a 1 and a 2 of characters, are told apart by the
-        reading. The taught tile gets the cut as surely as ``s`` or as the model was sure
+        a taught tile when they look alike (similarity ``s >= MATCH``) and the model reads
+        the cut as it read that tile; when the model is unsure of the cut (under
+        :data:`UNSURE`) and they look more alike (``s >= UNSURE_MATCH``); or when they look
+        all but the same (``s >= SAME``). Tiles that only look alike, a 1 and a 2 of
+        characters, are told apart by the reading. The taught tile gets the cut as surely as ``s`` or as the model was sure
         of its own reading, whichever is more -- so a taught tile never makes a cut look
         less like a tile, and the tile counts are chosen as before; the other classes share
         the rest as they did."""
@@ -103,8 +109,11 @@ class TileMemory:
             raise PhotoError("The tile memory's entries do not fit this photo model.")
         sims = _unit(features) @ self.features.T
         read = probs[:, : len(TILE_CODES)].argmax(1)
+        unsure = probs[:, : len(TILE_CODES)].max(1) < UNSURE
         was = np.array([TILE_CODES.index(w) for w in self.was])
-        fits = ((read[:, None] == was[None, :]) & (sims >= MATCH)) | (sims >= SAME)
+        same_reading = read[:, None] == was[None, :]
+        fits = (same_reading & (sims >= MATCH)) | (unsure[:, None] & (sims >= UNSURE_MATCH))
+        fits |= sims >= SAME
         sims = np.where(fits, sims, -1.0)
         best = sims.argmax(1)
         out = probs.copy()
