@@ -224,6 +224,7 @@ def unseen(count: int, hands: int = 0, model_dir: Path = MODEL_DIR) -> None:
     for name, art in sets.items():
         x, y = crops(art, count // len(sets), CROP_SEED + 9)
         print(f"never-seen tile set KMahjongg {name:11s}: {split(accuracies(model_dir, x, y))}")
+        taught(model_dir, art, x, y, 0)
     if hands:
         both = synth.Art()  # the two sets, each a style of its own
         for name, art in sets.items():
@@ -320,6 +321,7 @@ def main() -> None:
     p.add_argument("--only-hands", action="store_true", help="just the hand photos")
     p.add_argument("--only-speed", action="store_true", help="just time 17-tile photos")
     p.add_argument("--only-loso", action="store_true", help="just leave-one-style-out")
+    p.add_argument("--only-unseen", action="store_true", help="just the never-seen sets")
     p.add_argument("--loso", action="store_true", help="also train 3 leave-one-style-out models")
     p.add_argument("--loso-crops", type=int, default=40_000, help="as the shipped model")
     p.add_argument("--loso-epochs", type=int, default=6)
@@ -336,6 +338,9 @@ def main() -> None:
     art = synth.load_art()
     if args.only_loso:
         loso(args)
+        return
+    if args.only_unseen:
+        unseen(args.unseen, args.hands // 2)
         return
     if args.only_hands:
         print(hand_figures(art, args.hands, HAND_SEED))

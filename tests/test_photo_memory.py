@@ -113,8 +113,14 @@ def test_taught_tiles_are_read_as_taught_in_another_photo(taught: TileMemory) ->
 
 @needs_art
 def test_teaching_needs_one_code_per_tile_found() -> None:
-    with pytest.raises(PhotoError, match="shows 8 tiles but 3 tile codes were given"):
+    # one row is cut into as many tiles as there are codes, if a tile's width allows
+    with pytest.raises(PhotoError, match="too long for 3 tiles; photograph them in one row"):
         teach(bonus_photo(8_100_001), ["1h", "2h", "3h"])
+    art = synth.load_art(("samoheen",), TILES_DIR)
+    rng = np.random.default_rng(8_100_005)
+    two = synth.hand_photo(rng, art, [list(BONUS[:4]), list(BONUS[4:])], [[0, 1]]).jpeg()
+    with pytest.raises(PhotoError, match="shows 8 tiles but 3 tile codes were given"):
+        teach(two, ["1h", "2h", "3h"])
 
 
 @needs_art

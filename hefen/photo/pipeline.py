@@ -293,7 +293,11 @@ def _trim(strip: np.ndarray) -> tuple[int, int]:
 
 
 def _group_tiles(
-    clf: _Classifier, grey: np.ndarray, group: Group
+    clf: _Classifier,
+    grey: np.ndarray,
+    group: Group,
+    least: float = MIN_GROUP_CONFIDENCE,
+    count: int | None = None,
 ) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]]:
     """The most plausible split of one group into tiles: (probabilities, cell quads, crops).
 
@@ -320,8 +324,15 @@ def _group_tiles(
             group.row,
         )
         strip = strip[:, lo:hi]
-    counts = list(_counts_to_try(strip.shape[1]))
-    pitch = tile_pitch(strip)
+    if count:
+        aspect = strip.shape[1] / count / CROP_H  # a tile is 0.55-0.8 as wide as high
+        if not 0.45 <= aspect <= 1.1:
+            raise PhotoError(
+                f"The row of tiles found is too {'short' if aspect < 0.45 else 'long'} for "
+                f"{count} tiles; photograph them in one row with nothing beside them."
+            )
+    counts = [count] if count else list(_counts_to_try(strip.shape[1]))
+    pitch = None if count else tile_pitch(strip)
     tried: list[int] = []
     best: Split = (-math.inf, [], np.zeros((0, 1)), [])
     if pitch is not None:
@@ -338,7 +349,7 @@ def _group_tiles(
     if best[1] and math.exp(best[0]) < SURE_SPLIT:
         best = max(best, _refine(clf, strip, best[1]), key=lambda b: b[0])
     score, edges, probs, crops = best
-    if math.exp(score) < MIN_GROUP_CONFIDENCE:
+    if math.exp(score) < least:
         return [], [], []
     return list(probs), cell_quads(group.quad, edges), list(crops)
 
@@ -400,7 +411,14 @@ def recognize(
         raise PhotoError("The photo could not be analysed.") from exc
 
 
-def _recognize(clf: _Classifier, rgb: np.ndarray, scale: float = 1.0) -> Recognition:
+def _recognize(
+    clf: _Classifier,
+    rgb: np.ndarray,
+    scale: float = 1.0,
+    least: float = MIN_GROUP_CONFIDENCE,
+    count: int | None = None,
+) -> Recognition:
+    """With ``count``, a photo of one group is split into that many tiles."""
     if min(rgb.shape[:2]) < 16:
         raise PhotoError("The photo is too small to show mahjong tiles.")
     groups, tile_h = find_groups(rgb)
@@ -418,7 +436,8 @@ def _recognize(clf: _Classifier, rgb: np.ndarray, scale: float = 1.0) -> Recogni
     found: list[tuple[list[np.ndarray], list[np.ndarray]]] = []
     crops: list[np.ndarray] = []
     for g in groups:
-        probs, quads, cut = _group_tiles(clf, grey, Group(g.quad * factor, g.row))
+        one = count if len(groups) == 1 else None
+        probs, quads, cut = _group_tiles(clf, grey, Group(g.quad * factor, g.row), least, one)
         if probs:
             found.append((probs, [q / factor for q in quads]))
             crops += cut
@@ -452,8 +471,18 @@ def teach(
 ) -> TileMemory:
     """Remember the tiles of a photo as ``codes``, one per tile found, in reading order
     (added to ``memory``, or to a new one). The photo is read without any memory, so a
-    tile taught wrongly can be taught again; :class:`PhotoError` when the count differs."""
-    found = recognize(image, model=model)
+    tile taught wrongly can be taught again; a photo of one row is cut into
+    ``len(codes)`` tiles; :class:`PhotoError` when the tiles found and the codes differ in
+    number."""
+    # the tiles to teach are the ones the model does not know: a group it is unsure of
+    # still counts, and one row is split into as many tiles as there are codes
+    rgb, scale = _read(image, DECODE_SIDE)
+    try:
+        found = _recognize(model or classifier(), rgb, scale, least=0.0, count=len(codes))
+    except PhotoError:
+        raise
+    except Exception as exc:
+        raise PhotoError("The photo could not be analysed.") from exc
     if len(found.crops) != len(codes):
         raise PhotoError(
             f"The photo shows {len(found.crops)} tiles but {len(codes)} tile codes were given."
