@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 from fastapi.testclient import TestClient
-from webserver import ARGS, CHROMIUM, PHONE, needs_chromium, running
+from webserver import ARGS, CHROMIUM, PHONE, needs_chromium, phone_page, running
 
 from hefen import score
 from hefen.web import create_app
@@ -146,6 +146,14 @@ def test_recognize_is_typed_in_the_openapi_document(client: TestClient) -> None:
 # --------------------------------------------------------------------------- the page
 
 
+@pytest.fixture
+def path(tmp_path: Path) -> Path:
+    """A photo of the hand that is read right, with some tiles under 0.8 confidence."""
+    out = tmp_path / "hand.jpg"
+    out.write_bytes(hand_jpeg(TEST_SEED + 3))
+    return out
+
+
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     with running(create_app(database_url="sqlite://")) as url:
@@ -155,25 +163,12 @@ def server() -> Iterator[str]:
 @needs_art
 @pytest.mark.browser
 @needs_chromium
-def test_photo_button_fills_the_hand_and_a_tile_can_be_replaced(
-    server: str, tmp_path: Path
-) -> None:
-    from playwright.sync_api import sync_playwright
-
-    # this seed's photo is read right, with some tiles under 0.8 confidence
-    path = tmp_path / "hand.jpg"
-    path.write_bytes(hand_jpeg(TEST_SEED + 3))
+def test_photo_button_fills_the_hand_and_a_tile_can_be_replaced(server: str, path: Path) -> None:
     context = {"rules": "mcr", "flowers": ["1h"]}
     context["context"] = {"win": "discard", "seat_wind": "E", "round_wind": "E"}
     expected = score({**context, "hand": HAND[:-1], "win_tile": HAND[-1]}).to_dict()
     assert expected["valid"] and expected["winning"]
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
-        ctx.set_default_timeout(10_000)
-        page = ctx.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
+    with phone_page() as (page, errors):
         page.goto(f"{server}/calc?rules=mcr&lang=en")
         file_input = page.locator('#photo-file[type="file"][accept="image/*"]')
         assert file_input.get_attribute("capture") == "environment"
@@ -217,7 +212,6 @@ def test_photo_button_fills_the_hand_and_a_tile_can_be_replaced(
         total.filter(has_text=f"{expected['total']} points").wait_for()
         assert page.evaluate("() => window.hefenCalc.state.win") == "E"
         assert not errors, errors
-        browser.close()
 
 
 @needs_art
@@ -262,19 +256,9 @@ def test_photo_reads_a_pung_apart_from_the_hand_as_an_exposed_meld(
 @pytest.mark.browser
 @needs_chromium
 def test_a_corrected_tile_is_remembered_for_the_next_photo_until_forgotten(
-    server: str, tmp_path: Path
+    server: str, path: Path
 ) -> None:
-    from playwright.sync_api import sync_playwright
-
-    path = tmp_path / "hand.jpg"
-    path.write_bytes(hand_jpeg(TEST_SEED + 3))
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
-        ctx.set_default_timeout(10_000)
-        page = ctx.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
+    with phone_page() as (page, errors):
         page.goto(f"{server}/calc?rules=mcr&lang=en")
         state = "() => window.hefenCalc.state"
         memory = page.locator("#photo-memory")
@@ -304,4 +288,3 @@ def test_a_corrected_tile_is_remembered_for_the_next_photo_until_forgotten(
         upload()
         assert page.evaluate(state)["win"] == "E"
         assert not errors, errors
-        browser.close()

@@ -48,3 +48,22 @@ def running(app: Any) -> Iterator[str]:
     finally:
         srv.should_exit = True
         thread.join(timeout=10)
+
+
+@contextmanager
+def phone_page() -> Iterator[tuple[Any, list[str]]]:
+    """A page in Chromium sized as a phone (10 s timeouts), and the list its script
+    errors are collected in; the browser is closed afterwards."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
+            ctx.set_default_timeout(10_000)
+            page = ctx.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            yield page, errors
+        finally:
+            browser.close()
