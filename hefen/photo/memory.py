@@ -10,8 +10,8 @@ looks like to the network (the features its last layer reads, see
 is read with that memory, a cut is given to a taught tile when it looks alike (cosine
 similarity at least :data:`MATCH`) and the model reads it the same way, when the model is
 unsure of it (:data:`UNSURE`) and it looks more alike (:data:`UNSURE_MATCH`), or when it
-looks all but the same (:data:`SAME`); everything else -- the tile counts, the four-copies rule, the
-alternatives -- works on those probabilities as before.
+looks all but the same (:data:`SAME`); everything else -- the tile counts, the four-copies
+rule, the alternatives -- works on those probabilities as before.
 
 The file is JSON: the format's name and version, the model's sha256 (features of another
 model mean nothing, so a memory made with another model is refused), and one entry per
@@ -42,6 +42,14 @@ MATCH, SAME = 0.65, 0.85
 #: the taught tile whatever its reading: on a set the model never saw, its readings of one
 #: picture change from photo to photo.
 UNSURE, UNSURE_MATCH = 0.9, 0.72
+
+
+def require_model(made_with: str, sha256: str) -> None:
+    """Refuse a memory made with another model than ``sha256``: its features mean nothing."""
+    if made_with != sha256:
+        raise PhotoError(
+            "The tile memory was made with another photo model; teach the tiles again."
+        )
 
 
 def _unit(v: np.ndarray) -> np.ndarray:
@@ -99,10 +107,10 @@ class TileMemory:
         the cut as it read that tile; when the model is unsure of the cut (under
         :data:`UNSURE`) and they look more alike (``s >= UNSURE_MATCH``); or when they look
         all but the same (``s >= SAME``). Tiles that only look alike, a 1 and a 2 of
-        characters, are told apart by the reading. The taught tile gets the cut as surely as ``s`` or as the model was sure
-        of its own reading, whichever is more -- so a taught tile never makes a cut look
-        less like a tile, and the tile counts are chosen as before; the other classes share
-        the rest as they did."""
+        characters, are told apart by the reading. The taught tile gets the cut as surely
+        as ``s`` or as the model was sure of its own reading, whichever is more -- so a
+        taught tile never makes a cut look less like a tile, and the tile counts are chosen
+        as before; the other classes share the rest as they did."""
         if not len(self) or not len(probs):
             return probs
         if features.shape[1] != self.features.shape[1]:
@@ -147,10 +155,7 @@ class TileMemory:
             raise PhotoError("The file is not a hefen tile memory.")
         if data.get("version") != VERSION:
             raise PhotoError(f"The tile memory is version {data.get('version')}, not {VERSION}.")
-        if data.get("model") != sha:
-            raise PhotoError(
-                "The tile memory was made with another photo model; teach the tiles again."
-            )
+        require_model(str(data.get("model")), sha)
         memory = cls(model=sha)
         tiles = data.get("tiles")
         if not isinstance(tiles, list):
@@ -169,17 +174,23 @@ class TileMemory:
         return memory
 
     @classmethod
+    def from_json(cls, text: str, name: str = "") -> TileMemory:
+        """A memory from its JSON text (``name``, a file's, is said in the error)."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            where = f" {name}" if name else ""
+            raise PhotoError(f"The tile memory{where} is not valid JSON.") from exc
+        return cls.from_dict(data)
+
+    @classmethod
     def load(cls, path: str | Path) -> TileMemory:
         """Read a memory file; :class:`PhotoError` with one sentence if it cannot be."""
         try:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:
             raise PhotoError(f"The tile memory {path} cannot be read: {exc.strerror}.") from exc
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise PhotoError(f"The tile memory {path} is not valid JSON.") from exc
-        return cls.from_dict(data)
+        return cls.from_json(text, str(path))
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.to_dict()) + "\n", encoding="utf-8")
@@ -189,10 +200,7 @@ class RememberingClassifier:
     """A classifier whose probabilities follow a :class:`TileMemory`."""
 
     def __init__(self, base: TileClassifier, memory: TileMemory) -> None:
-        if memory.model != base.sha256:
-            raise PhotoError(
-                "The tile memory was made with another photo model; teach the tiles again."
-            )
+        require_model(memory.model, base.sha256)
         self.base = base
         self.memory = memory
 

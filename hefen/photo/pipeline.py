@@ -18,7 +18,7 @@ from hefen.photo.classes import TILE_CODES, copies_allowed
 from hefen.photo.detect import Group, cell_quads, find_groups, rectify
 from hefen.photo.errors import PhotoError
 from hefen.photo.hand import HandReading, read_hand
-from hefen.photo.memory import RememberingClassifier, TileMemory
+from hefen.photo.memory import RememberingClassifier, TileMemory, require_model
 from hefen.photo.model import CROP_H, CROP_W, TileClassifier, classifier, to_crop
 
 MAX_BYTES = 20 * 1024 * 1024
@@ -400,11 +400,20 @@ def recognize(
     bench's leave-one-style-out models). Raises :class:`PhotoError` when the photo cannot
     be read or shows no tiles.
     """
-    rgb, scale = _read(image, DECODE_SIDE)
     base = model or classifier()
     clf: _Classifier = base if memory is None else RememberingClassifier(base, memory)
+    return _read_and_recognize(image, clf)
+
+
+def _read_and_recognize(
+    image: ImageInput,
+    clf: _Classifier,
+    least: float = MIN_GROUP_CONFIDENCE,
+    count: int | None = None,
+) -> Recognition:
+    rgb, scale = _read(image, DECODE_SIDE)
     try:
-        return _recognize(clf, rgb, scale)
+        return _recognize(clf, rgb, scale, least, count)
     except PhotoError:
         raise
     except Exception as exc:  # the contract: a bad photo never raises anything else
@@ -435,8 +444,8 @@ def _recognize(
         )
     found: list[tuple[list[np.ndarray], list[np.ndarray]]] = []
     crops: list[np.ndarray] = []
+    one = count if len(groups) == 1 else None
     for g in groups:
-        one = count if len(groups) == 1 else None
         probs, quads, cut = _group_tiles(clf, grey, Group(g.quad * factor, g.row), least, one)
         if probs:
             found.append((probs, [q / factor for q in quads]))
@@ -474,24 +483,15 @@ def teach(
     tile taught wrongly can be taught again; a photo of one row is cut into
     ``len(codes)`` tiles; :class:`PhotoError` when the tiles found and the codes differ in
     number."""
+    base = model or classifier()
+    memory = memory or TileMemory(model=base.sha256)
+    require_model(memory.model, base.sha256)
     # the tiles to teach are the ones the model does not know: a group it is unsure of
     # still counts, and one row is split into as many tiles as there are codes
-    rgb, scale = _read(image, DECODE_SIDE)
-    try:
-        found = _recognize(model or classifier(), rgb, scale, least=0.0, count=len(codes))
-    except PhotoError:
-        raise
-    except Exception as exc:
-        raise PhotoError("The photo could not be analysed.") from exc
+    found = _read_and_recognize(image, base, least=0.0, count=len(codes))
     if len(found.crops) != len(codes):
         raise PhotoError(
             f"The photo shows {len(found.crops)} tiles but {len(codes)} tile codes were given."
-        )
-    base = model or classifier()
-    memory = memory or TileMemory(model=base.sha256)
-    if memory.model != base.sha256:
-        raise PhotoError(
-            "The tile memory was made with another photo model; teach the tiles again."
         )
     memory.add(codes, base.run(np.stack(found.crops))[1], found.tiles)
     return memory

@@ -13,7 +13,6 @@ with 413 by the app's body limit before it is read.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -163,12 +162,7 @@ async def api_recognize(request: Request) -> Any:
 
 
 def _answer(data: bytes, memory_text: str | None, want_looks: bool) -> dict[str, Any]:
-    memory = None
-    if memory_text is not None:
-        try:
-            memory = TileMemory.from_dict(json.loads(memory_text))
-        except json.JSONDecodeError:
-            raise PhotoError("The tile memory is not valid JSON.") from None
+    memory = TileMemory.from_json(memory_text) if memory_text is not None else None
     result = recognize(data, memory)
     out = result.to_dict()
     if want_looks:

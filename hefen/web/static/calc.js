@@ -16,8 +16,9 @@
   const st = {
     rules: root.dataset.rules,
     hand: [], melds: [], win: null, flowers: [],
-    // tiles read from a photo: {tile, confidence, alternatives, role: hand|win|flower}
-    photo: [],
+    // tiles read from a photo: {tile, confidence, alternatives, role: hand|win|flower,
+    // look, read (the tile as first read)}, and the sha256 of the model that read them
+    photo: [], photoModel: null,
     mode: "tile", history: [],
   };
   const $ = (id) => document.getElementById(id);
@@ -131,12 +132,13 @@
     st.hand = rd.hand.slice(); st.win = rd.win_tile; st.flowers = rd.flowers.slice();
     st.melds = rd.melds.map((m) => ({ kind: m.kind, tiles: m.tiles.slice(), concealed: m.concealed }));
     st.photo = [];
+    st.photoModel = rec.model;  // the model that read this photo, for teaching its tiles
     rec.groups.forEach((g, gi) => g.tiles.forEach((t, i) => {
       const role = rd.roles[gi][i];
       if (role === "hand" || role === "win" || role === "flower") {
         st.photo.push({
           tile: t.tile, confidence: t.confidence, alternatives: t.alternatives, role: role,
-          look: t.look, model: rec.model, read: t.tile,
+          look: t.look, read: t.tile,
         });
       }
     }));
@@ -164,7 +166,7 @@
     else { st.hand.push(code); e.role = "hand"; }
     if (code !== old) {
       e.alternatives = [[old, e.confidence]].concat(e.alternatives.filter((a) => a[0] !== code));
-      if (e.look && e.model) remember(code, e.read, e.look, e.model);
+      if (e.look && st.photoModel) remember(code, e.read, e.look, st.photoModel);
     }
     e.tile = code;
     e.confidence = 1;  // the player's own choice
