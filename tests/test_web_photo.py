@@ -95,6 +95,11 @@ def test_a_tile_memory_sent_with_the_photo_reads_taught_tiles_as_taught(
     assert again.status_code == 200, again.text
     assert again.json()["tiles"] == ["9p"] + first["tiles"][1:]
     assert "look" not in again.json()["groups"][0]["tiles"][0]  # only when asked
+    # the memory as a file of its own (curl -F memory=@my-set.json) reads the same
+    as_file = {**files, "memory": ("my-set.json", json.dumps(memory), "application/json")}
+    by_file = client.post("/api/recognize", files=as_file)
+    assert by_file.status_code == 200, by_file.text
+    assert by_file.json()["tiles"] == again.json()["tiles"]
     for bad, words in [("{", "not valid JSON"), ('{"format": "x"}', "not a hefen tile memory")]:
         r = client.post("/api/recognize", files=files, data={"memory": bad})
         assert r.status_code == 422 and words in r.json()["error"]

@@ -3,8 +3,8 @@
 The photo comes as a multipart upload (field ``file``, what the calculator's
 *Photo* button sends) or as the raw request body; the answer is exactly
 ``hefen.photo.recognize(photo).to_dict()``. A multipart upload may also carry a
-tile memory (field ``memory``, the JSON of ``hefen.photo.memory``: tiles of the
-player's own set, read as taught), and ``looks=1`` (a field or the query) adds
+tile memory (field ``memory``, a text field or a file: the JSON of
+``hefen.photo.memory``, tiles of the player's own set, read as taught), and ``looks=1`` (a field or the query) adds
 each tile's ``look`` and the ``model``'s sha256, from which a client builds that
 memory when the player corrects a tile. A photo the recogniser refuses, or a bad
 memory, is 422 with its one sentence; a body over :data:`MAX_BODY` is refused
@@ -143,13 +143,16 @@ async def api_recognize(request: Request) -> Any:
     want_looks = request.query_params.get("looks") == "1"
     if content_type.startswith("multipart/form-data"):
         try:
-            async with request.form(max_files=1, max_fields=8) as form:
+            # the memory may come as a text field or as a file of its own
+            async with request.form(max_files=2, max_fields=8) as form:
                 upload = form.get("file")
                 if not isinstance(upload, UploadFile):
                     return _error("The upload has no file in its field 'file'.")
                 data = await upload.read()
                 field = form.get("memory")
-                memory_text = field if isinstance(field, str) and field else None
+                if isinstance(field, UploadFile):
+                    field = (await field.read()).decode("utf-8", errors="replace")
+                memory_text = field if field else None
                 want_looks = want_looks or form.get("looks") == "1"
         except StarletteHTTPException:
             return _error("The upload is not a valid multipart form.")
