@@ -142,3 +142,26 @@ def test_cli_teaches_and_reads_with_a_memory(
     assert "--teach needs --memory" in capsys.readouterr().err
     assert run_cli(["recognize", str(read_jpg), "--memory", str(tmp_path / "none.json")]) == 2
     assert "cannot be read" in capsys.readouterr().err
+
+    # what the file remembers, and forgetting some of it
+    assert run_cli(["recognize", "--memory", str(memory)]) == 0
+    assert "remembers 8 tiles: 1h  2h  3h" in capsys.readouterr().out
+    assert run_cli(["recognize", "--memory", str(memory), "--forget", "8h 7h"]) == 0
+    out = capsys.readouterr().out
+    assert "forgot 2 tiles taught as 8h 7h" in out and "remembers 6 tiles" in out
+    assert TileMemory.load(memory).codes == REVERSED[2:]
+    assert run_cli(["recognize", "--memory", str(memory), "--forget", "9z"]) == 2
+    assert "'9z' is not a tile code" in capsys.readouterr().err
+    assert len(TileMemory.load(memory)) == 6  # a bad code loses nothing
+    assert run_cli(["recognize", "--forget", "1h"]) == 2
+    assert "--forget needs --memory" in capsys.readouterr().err
+
+
+def test_forgetting_every_tile_leaves_an_empty_memory_that_reads_nothing_as_taught() -> None:
+    memory = TileMemory(model="m")
+    memory.add(["3h", "5h"], np.array([[1.0, 0.0], [0.0, 1.0]]), was=["1s", "1p"])
+    assert memory.forget(["5h"]) == 1 and memory.codes == ["3h"] and memory.was == ["1s"]
+    assert memory.forget(["3h", "4h"]) == 1 and len(memory) == 0
+    probs = np.full((1, len(MODEL_CLASSES)), 1 / len(MODEL_CLASSES))
+    assert np.array_equal(memory.adjust(probs, np.array([[1.0, 0.0]])), probs)
+    assert memory.to_dict()["tiles"] == []

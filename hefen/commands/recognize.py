@@ -34,6 +34,12 @@ def register(subparsers: Any) -> None:
         "'1h 2h 3h 4h 5h 6h 7h 8h'), adding them to the --memory FILE",
     )
     parser.add_argument(
+        "--forget",
+        metavar="CODES",
+        help="forget the tiles taught as these codes (e.g. '5h 6h') in the --memory FILE; "
+        "with --memory FILE alone, list what it remembers",
+    )
+    parser.add_argument(
         "--tile",
         nargs="+",
         metavar="IMG",
@@ -71,6 +77,10 @@ def run(args: argparse.Namespace) -> int:
             else:
                 print(f"{path} {code} {confidence:.2f}")
         return status
+    if args.forget is not None or (args.memory and not args.photo and args.teach is None):
+        if args.photo:
+            return _fail("Give either a photo or --forget, not both.")
+        return _remembered(args)
     if not args.photo:
         return _fail("Give the photo to read, or --tile IMG to classify single tiles.")
     if args.teach is not None:
@@ -126,4 +136,29 @@ def _teach(args: argparse.Namespace) -> int:
         f"taught {len(codes)} tiles ({' '.join(codes)}); {args.memory} now remembers "
         f"{before + len(codes)}"
     )
+    return 0
+
+
+def _remembered(args: argparse.Namespace) -> int:
+    """List what the ``--memory`` file remembers, after forgetting ``--forget``'s tiles."""
+    from collections import Counter
+
+    from hefen.photo import PhotoError, TileMemory
+
+    if not args.memory:
+        return _fail("--forget needs --memory FILE, the memory to forget the tiles in.")
+    try:
+        memory = TileMemory.load(args.memory)
+        if args.forget is not None:
+            codes = args.forget.replace(",", " ").split()
+            gone = memory.forget(codes)
+            memory.save(args.memory)
+            print(f"forgot {gone} tiles taught as {' '.join(codes)}")
+    except PhotoError as exc:
+        return _fail(str(exc))
+    except OSError as exc:
+        return _fail(f"The tile memory {args.memory} cannot be written: {exc.strerror}.")
+    counts = Counter(memory.codes)
+    taught = "  ".join(f"{c} x{n}" if n > 1 else c for c, n in sorted(counts.items()))
+    print(f"{args.memory} remembers {len(memory)} tiles{': ' + taught if taught else ''}")
     return 0

@@ -101,6 +101,18 @@ class TileMemory:
         self.codes = self.codes + list(codes)
         self.was = self.was + list(was)
 
+    def forget(self, codes: list[str]) -> int:
+        """Forget every tile taught as one of ``codes``; how many were forgotten."""
+        for code in codes:
+            if code not in TILE_CODES:
+                raise PhotoError(f"'{code}' is not a tile code (1m..9s, E S W N C F P, 1h..8h).")
+        keep = [i for i, c in enumerate(self.codes) if c not in codes]
+        gone = len(self) - len(keep)
+        self.codes = [self.codes[i] for i in keep]
+        self.was = [self.was[i] for i in keep]
+        self.features = self.features[keep] if len(keep) else np.zeros((0, 0), np.float32)
+        return gone
+
     def adjust(self, probs: np.ndarray, features: np.ndarray) -> np.ndarray:
         """``probs`` (N x classes) with each cut that is a taught tile given to it. A cut is
         a taught tile when they look alike (similarity ``s >= MATCH``) and the model reads
