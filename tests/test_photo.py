@@ -18,7 +18,7 @@ from PIL import Image
 
 from hefen.commands import recognize as recognize_command
 from hefen.photo import TILE_CODES, PhotoError, classify_tile, recognize, synth
-from hefen.photo.classes import MODEL_CLASSES, copies_allowed
+from hefen.photo.classes import BONUS, MODEL_CLASSES, copies_allowed
 from hefen.photo.model import MODEL_DIR
 from hefen.photo.pipeline import choose_tiles
 
@@ -258,3 +258,27 @@ def test_refining_an_equal_split_follows_tiles_that_grow_along_the_row(art: synt
         )
 
     assert right(refined) >= right(equal)
+
+
+def test_table_joined_to_part_of_a_row_is_trimmed_off_the_row() -> None:
+    from hefen.photo.detect import TRIM_MARGIN, _trim_to_row
+
+    row = np.zeros((160, 400), np.uint8)
+    row[100:150, :] = 1  # the tiles: a level row 50 high
+    row[101, 30] = 0  # a notch in the edge is kept as it is
+    stuck = row.copy()
+    stuck[0:100, 150:270] = 1  # bright wood grain above a third of the row
+    trimmed = _trim_to_row(stuck)
+    # the grain is gone (but for the few rows of margin kept above the edge); the row is whole
+    assert trimmed[: 100 - round(TRIM_MARGIN * 50) - 1].sum() == 0
+    assert np.array_equal(trimmed[100:], stuck[100:])
+    assert np.array_equal(_trim_to_row(row), row)  # a clean row is left alone
+
+
+@needs_art
+def test_a_row_with_wood_grain_joined_to_it_is_still_read() -> None:
+    # on this photo bright grain above the row joined the tiles' mask, and the row was
+    # found twice as high as it is: 8 tiles were read as far fewer
+    art = synth.load_art(("samoheen",))
+    photo = synth.hand_photo(np.random.default_rng(94_000_002), art, [list(BONUS)], [[0]])
+    assert recognize(photo.jpeg()).tiles == list(BONUS)

@@ -18,6 +18,7 @@ WORK_SIDE = 640  # long side of the picture the groups are looked for in
 #: A table this nearly grey (Lab chroma) and lighter than this (OpenCV's Lab L, 0..255) is
 #: read as a pale one; grey felt, darker, keeps the ivory-face cue.
 GREY_CHROMA, GREY_LIGHTNESS = 10.0, 112.0
+TRIM_MARGIN = 0.08  # of the row's height: how far outside its fitted edges a blob is kept
 
 
 @dataclass
@@ -232,6 +233,45 @@ def _quad(blob: np.ndarray) -> np.ndarray | None:
     return quad
 
 
+def _level_fit(coords: np.ndarray, values: np.ndarray) -> tuple[float, float]:
+    """A nearly level line through most of ``values``: started from their median (the
+    picture is turned level), so that up to half of them may be far off it."""
+    a, b = 0.0, float(np.median(values))
+    for _ in range(4):
+        resid = np.abs(values - (a * coords + b))
+        keep = resid <= max(2.0, 2.5 * float(np.median(resid)))
+        if keep.sum() < 2:
+            break
+        a, b = _line(coords[keep], values[keep])
+    return a, b
+
+
+def _trim_to_row(blob: np.ndarray) -> np.ndarray:
+    """``blob`` without what sticks out above or below its row: table (bright wood grain, a
+    reflection) that joined the tiles along part of the row. The row's top and bottom
+    edges are fitted through most columns; pixels well outside them are dropped."""
+    h, w = blob.shape
+    on = blob > 0
+    cols = np.nonzero(on.any(0))[0]
+    if len(cols) < 8:
+        return blob
+    x = cols.astype(np.float64)
+    top = np.argmax(on[:, cols], axis=0).astype(np.float64)
+    bottom = (h - 1 - np.argmax(on[::-1, cols], axis=0)).astype(np.float64)
+    ta, tb = _level_fit(x, top)
+    ba, bb = _level_fit(x, bottom)
+    xs = np.arange(w, dtype=np.float64)
+    height = float(np.median((ba * x + bb) - (ta * x + tb)))
+    if height <= 0:
+        return blob
+    margin = TRIM_MARGIN * height
+    ys = np.arange(h, dtype=np.float64)[:, None]
+    inside = (ys >= ta * xs + tb - margin) & (ys <= ba * xs + bb + margin)
+    if inside[on].mean() > 0.97:  # nothing of note sticks out
+        return blob
+    return (on & inside).astype(np.uint8)
+
+
 def _mean_height(blob: np.ndarray) -> float:
     """A blob's average height over the columns it covers."""
     cols = int(blob.any(0).sum())
@@ -298,6 +338,13 @@ def find_groups(rgb: np.ndarray) -> tuple[list[Group], float]:
         blob = (labels[y : y + bh, x : x + bw] == i).astype(np.uint8)
         pieces += _split_rows(x, y, blob, tile_h)
     for x, y, blob in pieces:
+        blob = _trim_to_row(blob)
+        rows = np.nonzero(blob.any(1))[0]
+        cols = np.nonzero(blob.any(0))[0]
+        if len(rows) == 0:
+            continue
+        blob = blob[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1]
+        x, y = x + int(cols[0]), y + int(rows[0])
         bh, bw = blob.shape
         mean_h = _mean_height(blob)  # not the box: a row may slant in the level picture
         if mean_h < 0.55 * tile_h or mean_h > 1.7 * tile_h or bw < 0.4 * tile_h:
