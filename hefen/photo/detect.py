@@ -19,6 +19,10 @@ WORK_SIDE = 640  # long side of the picture the groups are looked for in
 #: read as a pale one; grey felt, darker, keeps the ivory-face cue.
 GREY_CHROMA, GREY_LIGHTNESS = 10.0, 112.0
 TRIM_MARGIN = 0.08  # of the row's height: how far outside its fitted edges a blob is kept
+#: The widest gap, as a share of the tiles' height, closed between two tiles of one group;
+#: a wider one parts groups. At 0.14 two melds laid a third of a tile apart were often read
+#: as one, the shadow between them narrowing the gap.
+JOIN_ALONG = 0.06
 
 
 @dataclass
@@ -323,7 +327,7 @@ def find_groups(rgb: np.ndarray) -> tuple[list[Group], float]:
     rot[0, 2] += lw / 2 - centre[0]
     rot[1, 2] += lh / 2 - centre[1]
     level = cv2.warpAffine(mask, rot, (lw, lh), flags=cv2.INTER_NEAREST)
-    kw = max(3, round(0.14 * tile_h)) | 1
+    kw = max(3, round(JOIN_ALONG * tile_h)) | 1
     kh = max(3, round(0.22 * tile_h)) | 1
     level = cv2.morphologyEx(level, cv2.MORPH_CLOSE, np.ones((kh, kw), np.uint8))
     level = cv2.morphologyEx(level, cv2.MORPH_OPEN, np.ones((3, max(3, kw)), np.uint8))
