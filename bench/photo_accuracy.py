@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from hefen import score  # noqa: E402
 from hefen.photo import PhotoError, TileMemory, recognize, synth, teach  # noqa: E402
-from hefen.photo.classes import BONUS, MODEL_CLASSES, TILE_CODES  # noqa: E402
+from hefen.photo.classes import BONUS, MODEL_CLASSES, TILE_CODES, copies_allowed  # noqa: E402
 from hefen.photo.hand import hand_fields  # noqa: E402
 from hefen.photo.model import MODEL_DIR, TileClassifier, classifier  # noqa: E402
 from hefen.testing.generate import random_mcr_hand  # noqa: E402
@@ -55,16 +55,26 @@ def crop_accuracy(model_dir: Path, x: np.ndarray, y: np.ndarray) -> float:
     return accuracies(model_dir, x, y)[0]
 
 
-def accuracies(model_dir: Path, x: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
-    """Per tile: over all crops, over the suit and honour tiles, over the bonus tiles."""
+def accuracies(model_dir: Path, x: np.ndarray, y: np.ndarray) -> tuple[float, ...]:
+    """Per tile: over all crops (each of the 42 kinds alike), over the suit and honour
+    tiles, over the bonus tiles, and over the 144 tiles of a set (a suit or honour tile
+    counts four times, as a set holds four of it, a flower or season once)."""
     probs = TileClassifier(model_dir).probabilities(x)
-    right = probs[:, : len(TILE_CODES)].argmax(1) == y
+    return _accuracies(probs[:, : len(TILE_CODES)].argmax(1) == y, y)
+
+
+def _accuracies(right: np.ndarray, y: np.ndarray) -> tuple[float, ...]:
     bonus = np.array([TILE_CODES[k].endswith("h") for k in y])
-    return float(right.mean()), float(right[~bonus].mean()), float(right[bonus].mean())
+    copies = np.array([copies_allowed(TILE_CODES[k]) for k in y], np.float64)
+    in_a_set = float((right * copies).sum() / copies.sum())
+    return float(right.mean()), float(right[~bonus].mean()), float(right[bonus].mean()), in_a_set
 
 
-def split(acc: tuple[float, float, float]) -> str:
-    return f"{acc[0]:.1%} (suit and honour tiles {acc[1]:.1%}, bonus tiles {acc[2]:.1%})"
+def split(acc: tuple[float, ...]) -> str:
+    return (
+        f"{acc[0]:.1%} (suit and honour tiles {acc[1]:.1%}, bonus tiles {acc[2]:.1%}; "
+        f"per tile of a 144-tile set {acc[3]:.1%})"
+    )
 
 
 def hand_figures(
@@ -295,11 +305,7 @@ def taught(model_dir: Path, art: synth.Art, x: np.ndarray, y: np.ndarray, hands:
         return
     probs, features = model.run(x)
     right = memory.adjust(probs, features)[:, : len(TILE_CODES)].argmax(1) == y
-    bonus = np.array([TILE_CODES[k].endswith("h") for k in y])
-    print(
-        f"    with its 8 bonus tiles taught from one photo: {right.mean():.1%} (suit and "
-        f"honour tiles {right[~bonus].mean():.1%}, bonus tiles {right[bonus].mean():.1%})"
-    )
+    print(f"    with its 8 bonus tiles taught from one photo: {split(_accuracies(right, y))}")
     if hands:
         before = hand_figures(art, hands, HAND_SEED + 2, model=model)
         after = hand_figures(art, hands, HAND_SEED + 2, memory, model)
