@@ -188,9 +188,23 @@ def _fit_edge(coords: np.ndarray, values: np.ndarray) -> tuple[float, float]:
     if len(coords) < 2:
         return 0.0, float(np.median(values)) if len(values) else 0.0
     a, b = _line(coords, values)
-    for _ in range(2):
+    return _refit(coords, values, a, b, rounds=2, floor=1.5, spread=2.0)
+
+
+def _refit(
+    coords: np.ndarray,
+    values: np.ndarray,
+    a: float,
+    b: float,
+    rounds: int,
+    floor: float,
+    spread: float,
+) -> tuple[float, float]:
+    """The line a * coords + b fitted again, ``rounds`` times, to the values within
+    ``spread`` times the median distance of it (or ``floor`` pixels)."""
+    for _ in range(rounds):
         resid = np.abs(values - (a * coords + b))
-        keep = resid <= max(1.5, 2.0 * float(np.median(resid)))
+        keep = resid <= max(floor, spread * float(np.median(resid)))
         if keep.sum() < 2:
             break
         a, b = _line(coords[keep], values[keep])
@@ -240,14 +254,7 @@ def _quad(blob: np.ndarray) -> np.ndarray | None:
 def _level_fit(coords: np.ndarray, values: np.ndarray) -> tuple[float, float]:
     """A nearly level line through most of ``values``: started from their median (the
     picture is turned level), so that up to half of them may be far off it."""
-    a, b = 0.0, float(np.median(values))
-    for _ in range(4):
-        resid = np.abs(values - (a * coords + b))
-        keep = resid <= max(2.0, 2.5 * float(np.median(resid)))
-        if keep.sum() < 2:
-            break
-        a, b = _line(coords[keep], values[keep])
-    return a, b
+    return _refit(coords, values, 0.0, float(np.median(values)), rounds=4, floor=2.0, spread=2.5)
 
 
 def _trim_to_row(blob: np.ndarray) -> np.ndarray:
