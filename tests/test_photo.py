@@ -282,3 +282,27 @@ def test_a_row_with_wood_grain_joined_to_it_is_still_read() -> None:
     art = synth.load_art(("samoheen",))
     photo = synth.hand_photo(np.random.default_rng(94_000_002), art, [list(BONUS)], [[0]])
     assert recognize(photo.jpeg()).tiles == list(BONUS)
+
+
+def test_bare_table_inside_a_strip_is_a_gap_and_a_blank_tile_is_not() -> None:
+    from hefen.photo.pipeline import _gaps
+
+    rng = np.random.default_rng(5)
+    strip = np.full((64, 400), 200.0)
+    strip[:, :150] = rng.uniform(0, 255, (64, 150))  # drawings: tiles
+    strip[:, 190:] = rng.uniform(0, 255, (64, 210))
+    strip = strip.astype(np.uint8)
+    [(a, b)] = _gaps(strip)  # the bare table between them, less the blur at its edges
+    assert 150 <= a <= 155 and 185 <= b <= 190
+    blank = strip.copy()
+    blank[48:, 150:190] = 120  # the rim between a blank face and its side runs across it
+    assert _gaps(blank) == []
+
+
+@needs_art
+def test_two_groups_run_together_on_a_pale_table_are_read_apart() -> None:
+    # on this photo the shadow between the pung and the kong joined them into one blob,
+    # read as 7 tiles with the gap between them taken for a tile
+    photo = synth.hand_photo(np.random.default_rng(1414), synth.load_art(), table="light")
+    groups = [len(g.tiles) for g in recognize(photo.jpeg()).groups]
+    assert groups == [len(g) for g in photo.groups] == [8, 3, 4, 2]

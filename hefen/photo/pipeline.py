@@ -29,6 +29,8 @@ TILE_RATIO = (0.45, 0.92)
 MIN_GROUP_CONFIDENCE = 0.35
 #: A split whose tiles the classifier is this sure of (geometric mean) is not second-guessed.
 SURE_SPLIT = 0.8
+#: Bare table this wide inside a group (a share of the tile height) may part two groups.
+MIN_GAP = 0.12
 #: When no equal split is sure, the cuts of the best one are moved by up to these fractions
 #: of a tile's width to fit the tiles better (see ``_refine``).
 REFINE_STEPS = (-0.12, -0.06, 0.0, 0.06, 0.12)
@@ -292,6 +294,76 @@ def _trim(strip: np.ndarray) -> tuple[int, int]:
     return lo, hi
 
 
+def _part(group: Group, lo: float, hi: float, width: int) -> Group:
+    """The part of ``group`` between columns ``lo`` and ``hi`` of its ``width``-wide strip."""
+    q = group.quad.astype(np.float64)
+    top, bottom = q[1] - q[0], q[2] - q[3]
+    corners = [
+        q[0] + top * lo / width,
+        q[0] + top * hi / width,
+        q[3] + bottom * hi / width,
+        q[3] + bottom * lo / width,
+    ]
+    return Group(np.array(corners, np.float32), group.row)
+
+
+def _gaps(strip: np.ndarray) -> list[tuple[int, int]]:
+    """Stretches of bare table inside a strip, at least :data:`MIN_GAP` of its height wide:
+    where two groups run together on a pale table. Bare is no drawing and no seam (little
+    change across the strip) and no rim either (little change down it): a blank white
+    dragon has no drawing, but the edge between its face and its side runs across it."""
+    f = strip.astype(np.float32)
+    grad = np.abs(cv2.Sobel(f, cv2.CV_32F, 1, 0, ksize=3)).mean(0)
+    grad = cv2.blur(grad.reshape(1, -1), (5, 1)).ravel()
+    down = np.abs(cv2.Sobel(f, cv2.CV_32F, 0, 1, ksize=3))
+    rims = float(down.mean(1).max())
+    bare = np.concatenate([[0], (grad < 0.25 * float(np.median(grad))).astype(np.int8), [0]])
+    edges = np.flatnonzero(np.diff(bare))
+    w = len(grad)
+    return [
+        (int(a), int(b))
+        for a, b in zip(edges[::2], edges[1::2], strict=True)
+        if b - a >= MIN_GAP * CROP_H
+        and a > 0
+        and b < w
+        and float(down[:, a:b].mean(1).max()) < 0.4 * rims
+    ]
+
+
+def _group_parts(
+    clf: _Classifier, grey: np.ndarray, group: Group, least: float = MIN_GROUP_CONFIDENCE
+) -> list[tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]]]:
+    """The tiles of a group, as :func:`_group_tiles`; a group the classifier is unsure of
+    that has bare table inside it is two or more groups run together, and is read as its
+    parts when they are read more surely."""
+    whole = _group_tiles(clf, grey, group, 0.0)
+    score = _sureness(whole[0])
+    if score >= SURE_SPLIT:
+        return [whole]
+    strip = rectify(grey, group.quad, CROP_H)
+    gaps = _gaps(strip)
+    if gaps:
+        cuts = [0, *(x for gap in gaps for x in gap), strip.shape[1]]
+        parts = [
+            _group_tiles(clf, grey, _part(group, a, b, strip.shape[1]), 0.0)
+            for a, b in zip(cuts[::2], cuts[1::2], strict=True)
+            if b - a >= TILE_RATIO[0] * CROP_H
+        ]
+        probs = [p for part in parts for p in part[0]]
+        if probs and _sureness(probs) > score:
+            return [part for part in parts if part[0] and _sureness(part[0]) >= least]
+    return [whole] if whole[0] and score >= least else []
+
+
+def _sureness(probs: list[np.ndarray]) -> float:
+    """How sure the classifier is of a split: the geometric mean of its best tile
+    probabilities (0 for no tiles)."""
+    if not probs:
+        return 0.0
+    best = np.array([p[: len(TILE_CODES)].max() for p in probs])
+    return float(np.exp(np.mean(np.log(best + 1e-6))))
+
+
 def _group_tiles(
     clf: _Classifier,
     grey: np.ndarray,
@@ -308,21 +380,7 @@ def _group_tiles(
     strip = rectify(grey, group.quad, CROP_H)
     lo, hi = _trim(strip)
     if (lo, hi) != (0, strip.shape[1]):
-        w = strip.shape[1]
-        q = group.quad.astype(np.float64)
-        top, bottom = q[1] - q[0], q[2] - q[3]
-        group = Group(
-            np.array(
-                [
-                    q[0] + top * lo / w,
-                    q[0] + top * hi / w,
-                    q[3] + bottom * hi / w,
-                    q[3] + bottom * lo / w,
-                ],
-                np.float32,
-            ),
-            group.row,
-        )
+        group = _part(group, lo, hi, strip.shape[1])
         strip = strip[:, lo:hi]
     if count:
         aspect = strip.shape[1] / count / CROP_H  # a tile is 0.55-0.8 as wide as high
@@ -446,10 +504,15 @@ def _recognize(
     crops: list[np.ndarray] = []
     one = count if len(groups) == 1 else None
     for g in groups:
-        probs, quads, cut = _group_tiles(clf, grey, Group(g.quad * factor, g.row), least, one)
-        if probs:
-            found.append((probs, [q / factor for q in quads]))
-            crops += cut
+        small = Group(g.quad * factor, g.row)
+        if one:
+            parts = [_group_tiles(clf, grey, small, least, one)]
+        else:
+            parts = _group_parts(clf, grey, small, least)
+        for probs, quads, cut in parts:
+            if probs:
+                found.append((probs, [q / factor for q in quads]))
+                crops += cut
     if not found:
         raise PhotoError("No mahjong tiles were found in the photo.")
     photo_shape = (round(rgb.shape[0] * scale), round(rgb.shape[1] * scale))
