@@ -306,3 +306,11 @@ def test_two_groups_run_together_on_a_pale_table_are_read_apart() -> None:
     photo = synth.hand_photo(np.random.default_rng(1414), synth.load_art(), table="light")
     groups = [len(g.tiles) for g in recognize(photo.jpeg()).groups]
     assert groups == [len(g) for g in photo.groups] == [8, 3, 4, 2]
+
+
+@needs_art
+def test_a_row_whose_sides_and_shadow_were_taken_for_tile_is_read_by_its_faces() -> None:
+    # on this pale table the strip of the row reached well below the faces, and no split
+    # of it was sure: read by the faces alone, every tile is right
+    photo = synth.hand_photo(np.random.default_rng(1115), synth.load_art(), table="light")
+    assert recognize(photo.jpeg()).tiles == photo.tiles

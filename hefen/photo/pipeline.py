@@ -31,6 +31,8 @@ MIN_GROUP_CONFIDENCE = 0.35
 SURE_SPLIT = 0.8
 #: Bare table this wide inside a group (a share of the tile height) may part two groups.
 MIN_GAP = 0.12
+#: A group still unsure is read again without this share of its height at the bottom.
+FACE_CUT = 0.3
 #: When no equal split is sure, the cuts of the best one are moved by up to these fractions
 #: of a tile's width to fit the tiles better (see ``_refine``).
 REFINE_STEPS = (-0.12, -0.06, 0.0, 0.06, 0.12)
@@ -333,9 +335,10 @@ def _gaps(strip: np.ndarray) -> list[tuple[int, int]]:
 def _group_parts(
     clf: _Classifier, grey: np.ndarray, group: Group, least: float = MIN_GROUP_CONFIDENCE
 ) -> list[tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]]]:
-    """The tiles of a group, as :func:`_group_tiles`; a group the classifier is unsure of
+    """The tiles of a group, as :func:`_group_tiles`. A group the classifier is unsure of
     that has bare table inside it is two or more groups run together, and is read as its
-    parts when they are read more surely."""
+    parts when they are read more surely; failing that, one whose bottom :data:`FACE_CUT`
+    (the tiles' sides, shadow) read as its faces alone is read so when that is surer."""
     whole = _group_tiles(clf, grey, group, 0.0)
     score = _sureness(whole[0])
     if score >= SURE_SPLIT:
@@ -352,6 +355,14 @@ def _group_parts(
         probs = [p for part in parts for p in part[0]]
         if probs and _sureness(probs) > score:
             return [part for part in parts if part[0] and _sureness(part[0]) >= least]
+    # the tiles' sides and the shadow below them taken for tile (on a pale table, mostly):
+    # the faces alone may read more surely
+    q = group.quad.astype(np.float64)
+    keep = 1.0 - FACE_CUT
+    faces = [q[0], q[1], q[1] + (q[2] - q[1]) * keep, q[0] + (q[3] - q[0]) * keep]
+    alone = _group_tiles(clf, grey, Group(np.array(faces, np.float32), group.row), 0.0)
+    if _sureness(alone[0]) > max(score, least):
+        return [alone]
     return [whole] if whole[0] and score >= least else []
 
 
