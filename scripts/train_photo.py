@@ -37,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 
 from hefen.photo import synth  # noqa: E402
 from hefen.photo.classes import MODEL_CLASSES, TILE_CODES  # noqa: E402
+from hefen.photo.model import normalised  # noqa: E402  (the runtime's: they must agree)
 
 CHUNK = 500
 _ART: synth.Art | None = None
@@ -86,14 +87,6 @@ def make_data(
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
-def normalise(x: np.ndarray) -> np.ndarray:
-    """uint8 crops N x H x W -> float32 N x 1 x H x W, each crop to mean 0, sd 1."""
-    f = x.astype(np.float32)
-    mean = f.mean(axis=(1, 2), keepdims=True)
-    sd = f.std(axis=(1, 2), keepdims=True) + 8.0
-    return ((f - mean) / sd)[:, None]
-
-
 def build_model(c: tuple[int, ...] = (16, 24, 48, 96)):  # type: ignore[no-untyped-def]
     import torch.nn as nn
 
@@ -131,8 +124,8 @@ def train(args: argparse.Namespace) -> None:
         if cache:
             np.savez(cache, x=x, y=y, xv=xv, yv=yv)
     print(f"data: {len(x)} train, {len(xv)} val crops in {time.time() - t0:.0f}s", flush=True)
-    xt, yt = torch.from_numpy(normalise(x)), torch.from_numpy(y)
-    xvt = torch.from_numpy(normalise(xv))
+    xt, yt = torch.from_numpy(normalised(x)), torch.from_numpy(y)
+    xvt = torch.from_numpy(normalised(xv))
     model = build_model(tuple(int(v) for v in args.channels.split(",")))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * ((len(x) + args.batch - 1) // args.batch)

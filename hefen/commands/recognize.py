@@ -48,6 +48,11 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
+def _codes(text: str) -> list[str]:
+    """Tile codes as given on the command line: spaces or commas between them."""
+    return text.replace(",", " ").split()
+
+
 def _fail(message: str) -> int:
     print(f"hefen recognize: {message}", file=sys.stderr)
     return 2
@@ -122,7 +127,7 @@ def _teach(args: argparse.Namespace) -> int:
 
     if not args.memory:
         return _fail("--teach needs --memory FILE to keep the taught tiles in.")
-    codes = args.teach.replace(",", " ").split()
+    codes = _codes(args.teach)
     try:
         memory = TileMemory.load(args.memory) if Path(args.memory).exists() else None
         before = len(memory) if memory else 0
@@ -150,7 +155,7 @@ def _remembered(args: argparse.Namespace) -> int:
     try:
         memory = TileMemory.load(args.memory)
         if args.forget is not None:
-            codes = args.forget.replace(",", " ").split()
+            codes = _codes(args.forget)
             gone = memory.forget(codes)
             memory.save(args.memory)
             print(f"forgot {gone} tiles taught as {' '.join(codes)}")

@@ -303,13 +303,20 @@ def _split_rows(
     cut = lo + int(np.argmin(profile[lo:hi]))
     out = []
     for top, part in ((0, blob[:cut]), (cut, blob[cut:])):
-        rows = np.nonzero(part.any(1))[0]
-        cols = np.nonzero(part.any(0))[0]
-        if len(rows) == 0:
-            continue
-        sub = part[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1]
-        out += _split_rows(x + int(cols[0]), y + top + int(rows[0]), sub, tile_h)
+        boxed = _to_box(x, y + top, part)
+        if boxed is not None:
+            out += _split_rows(*boxed, tile_h)
     return out
+
+
+def _to_box(x: int, y: int, blob: np.ndarray) -> tuple[int, int, np.ndarray] | None:
+    """``blob`` (placed at ``x``, ``y``) cut to the box of its pixels; None if it has none."""
+    rows = np.nonzero(blob.any(1))[0]
+    cols = np.nonzero(blob.any(0))[0]
+    if len(rows) == 0:
+        return None
+    cut = blob[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1]
+    return x + int(cols[0]), y + int(rows[0]), cut
 
 
 def find_groups(rgb: np.ndarray) -> tuple[list[Group], float]:
@@ -348,14 +355,11 @@ def find_groups(rgb: np.ndarray) -> tuple[list[Group], float]:
         x, y, bw, bh, _ = (int(v) for v in stats[i])
         blob = (labels[y : y + bh, x : x + bw] == i).astype(np.uint8)
         pieces += _split_rows(x, y, blob, tile_h)
-    for x, y, blob in pieces:
-        blob = _trim_to_row(blob)
-        rows = np.nonzero(blob.any(1))[0]
-        cols = np.nonzero(blob.any(0))[0]
-        if len(rows) == 0:
+    for piece in pieces:
+        boxed = _to_box(piece[0], piece[1], _trim_to_row(piece[2]))
+        if boxed is None:
             continue
-        blob = blob[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1]
-        x, y = x + int(cols[0]), y + int(rows[0])
+        x, y, blob = boxed
         bh, bw = blob.shape
         mean_h = _mean_height(blob)  # not the box: a row may slant in the level picture
         if mean_h < 0.55 * tile_h or mean_h > 1.7 * tile_h or bw < 0.4 * tile_h:

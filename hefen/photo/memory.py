@@ -52,6 +52,13 @@ def require_model(made_with: str, sha256: str) -> None:
         )
 
 
+def _check_codes(codes: list[str]) -> None:
+    """The photo's tile codes exactly (no other spelling): one sentence for any other."""
+    for code in codes:
+        if code not in TILE_CODES:
+            raise PhotoError(f"'{code}' is not a tile code (1m..9s, E S W N C F P, 1h..8h).")
+
+
 def _unit(v: np.ndarray) -> np.ndarray:
     v = np.asarray(v, np.float32)
     return v / (np.linalg.norm(v, axis=-1, keepdims=True) + 1e-6)
@@ -91,9 +98,7 @@ class TileMemory:
 
     def add(self, codes: list[str], features: np.ndarray, was: list[str]) -> None:
         """Remember ``codes[i]`` as looking like ``features[i]`` and read as ``was[i]``."""
-        for code in [*codes, *was]:
-            if code not in TILE_CODES:
-                raise PhotoError(f"'{code}' is not a tile code (1m..9s, E S W N C F P, 1h..8h).")
+        _check_codes([*codes, *was])
         if not len(codes) == len(features) == len(was):
             raise PhotoError("Each taught tile needs its code.")
         new = _unit(features)
@@ -103,9 +108,7 @@ class TileMemory:
 
     def forget(self, codes: list[str]) -> int:
         """Forget every tile taught as one of ``codes``; how many were forgotten."""
-        for code in codes:
-            if code not in TILE_CODES:
-                raise PhotoError(f"'{code}' is not a tile code (1m..9s, E S W N C F P, 1h..8h).")
+        _check_codes(codes)
         keep = [i for i, c in enumerate(self.codes) if c not in codes]
         gone = len(self) - len(keep)
         self.codes = [self.codes[i] for i in keep]

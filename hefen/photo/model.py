@@ -48,7 +48,7 @@ class TileClassifier:
         if len(crops) == 0:
             return np.zeros((0, len(MODEL_CLASSES)), np.float32)
         with self._lock:
-            out = self.session.run(["probs"], {"crops": _normalised(crops)})[0]
+            out = self.session.run(["probs"], {"crops": normalised(crops)})[0]
         return np.asarray(out, np.float32)
 
     def run(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -60,11 +60,11 @@ class TileClassifier:
         if len(crops) == 0:
             return np.zeros((0, len(MODEL_CLASSES)), np.float32), np.zeros((0, 1), np.float32)
         with self._lock:
-            probs, features = self.session.run(["probs", name], {"crops": _normalised(crops)})
+            probs, features = self.session.run(["probs", name], {"crops": normalised(crops)})
         return np.asarray(probs, np.float32), np.asarray(features, np.float32)
 
 
-def _normalised(crops: np.ndarray) -> np.ndarray:
+def normalised(crops: np.ndarray) -> np.ndarray:
     """N x 1 x H x W float32, each crop to mean 0 and sd about 1 (as in training)."""
     f = crops.astype(np.float32)
     mean = f.mean(axis=(1, 2), keepdims=True)

@@ -271,8 +271,7 @@ def _score_counts(clf: _Classifier, strip: np.ndarray, counts: list[int]) -> Spl
     best: Split = (-math.inf, splits[0], probs[: counts[0]], crops[: counts[0]])
     start = 0
     for n, edges in zip(counts, splits, strict=True):
-        real = probs[start : start + n, : len(TILE_CODES)].max(1)
-        score = float(np.mean(np.log(real + 1e-6)))
+        score = _log_sureness(probs[start : start + n])
         if score > best[0]:
             best = (score, edges, probs[start : start + n], crops[start : start + n])
         start += n
@@ -366,13 +365,15 @@ def _group_parts(
     return [whole] if whole[0] and score >= least else []
 
 
+def _log_sureness(probs: np.ndarray) -> float:
+    """How sure the classifier is of a split (N x classes): the mean log of each cell's
+    best tile probability (*not a tile* aside)."""
+    return float(np.mean(np.log(probs[:, : len(TILE_CODES)].max(1) + 1e-6)))
+
+
 def _sureness(probs: list[np.ndarray]) -> float:
-    """How sure the classifier is of a split: the geometric mean of its best tile
-    probabilities (0 for no tiles)."""
-    if not probs:
-        return 0.0
-    best = np.array([p[: len(TILE_CODES)].max() for p in probs])
-    return float(np.exp(np.mean(np.log(best + 1e-6))))
+    """:func:`_log_sureness` as a geometric mean, 0 for no tiles."""
+    return math.exp(_log_sureness(np.stack(probs))) if probs else 0.0
 
 
 def _group_tiles(

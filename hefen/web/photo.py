@@ -4,9 +4,9 @@ The photo comes as a multipart upload (field ``file``, what the calculator's
 *Photo* button sends) or as the raw request body; the answer is exactly
 ``hefen.photo.recognize(photo).to_dict()``. A multipart upload may also carry a
 tile memory (field ``memory``, a text field or a file: the JSON of
-``hefen.photo.memory``, tiles of the player's own set, read as taught), and ``looks=1`` (a field or the query) adds
-each tile's ``look`` and the ``model``'s sha256, from which a client builds that
-memory when the player corrects a tile. A photo the recogniser refuses, or a bad
+``hefen.photo.memory``, tiles of the player's own set, read as taught), and
+``looks=1`` (a field or the query) adds each tile's ``look`` and the ``model``'s
+sha256, from which a client builds that memory when the player corrects a tile. A photo the recogniser refuses, or a bad
 memory, is 422 with its one sentence; a body over :data:`MAX_BODY` is refused
 with 413 by the app's body limit before it is read.
 """
