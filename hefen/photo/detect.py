@@ -23,6 +23,10 @@ TRIM_MARGIN = 0.08  # of the row's height: how far outside its fitted edges a bl
 #: a wider one parts groups. At 0.14 two melds laid a third of a tile apart were often read
 #: as one, the shadow between them narrowing the gap.
 JOIN_ALONG = 0.06
+#: On a pale table, Canny's thresholds (Sobel magnitude at full light) for a tile's rim.
+#: At 24 and 10 (before) the noise of a bright highlight chained into lines that joined
+#: every group into one blob; tile count right on pale tuning photos 87 -> 95 %.
+EDGE_HIGH, EDGE_LOW = 60.0, 24.0
 
 
 @dataclass
@@ -107,8 +111,15 @@ def tile_mask(rgb_small: np.ndarray) -> np.ndarray:
     busy = texture > max(40.0, float(np.percentile(_border_stats(texture, band), 99.5)) * 1.5)
     if pale:
         # outlines: faint edges that join up (a tile's rim)
-        hi = max(24.0, float(np.percentile(_border_stats(mag, band), 99.5)) * 1.5)
-        outline = cv2.Canny(np.clip(grey, 0, 255).astype(np.uint8), hi / 2.5, hi, L2gradient=True)
+        # A tile's rim is a strong edge somewhere along it; a bright cloth's noise and
+        # the banding of its highlights are faint ones that Canny would chain into lines
+        # joining the groups. Both thresholds have floors, in proportion to the light.
+        light_scale = float(np.clip(table_colour[0] / 240.0, 0.5, 1.0))
+        hi = max(
+            EDGE_HIGH * light_scale, float(np.percentile(_border_stats(mag, band), 99.5)) * 1.5
+        )
+        lo = max(EDGE_LOW * light_scale, hi / 2.5)
+        outline = cv2.Canny(np.clip(grey, 0, 255).astype(np.uint8), lo, hi, L2gradient=True)
         edges = cv2.dilate(outline, np.ones((3, 3), np.uint8)) > 0
         # lighting gradients on a pale table look like tiles to the colour cue: use hue only
         hue = np.linalg.norm(d[:, :, 1:], axis=-1) > 36.0

@@ -36,6 +36,10 @@ FACE_CUT = 0.3
 #: When no equal split is sure, the cuts of the best one are moved by up to these fractions
 #: of a tile's width to fit the tiles better (see ``_refine``).
 REFINE_STEPS = (-0.12, -0.06, 0.0, 0.06, 0.12)
+#: How many of the surest equal splits of an unsure group are refined: the right count's
+#: equal split may score below a wrong one's when it drifts along a row seen at an angle.
+#: With 2 rather than 1, pale tuning photos with the right tile count went 95.5 -> 96.5 %.
+REFINE_COUNTS = 2
 WORK_TILE_H = 96  # the photo is reduced so that a tile is about this many pixels high
 DECODE_SIDE = 1600  # large JPEGs are decoded at a reduced size at least this long
 
@@ -259,8 +263,9 @@ def tile_pitch(strip: np.ndarray) -> float | None:
 Split = tuple[float, list[float], np.ndarray, list[np.ndarray]]  # score, edges, probs, crops
 
 
-def _score_counts(clf: _Classifier, strip: np.ndarray, counts: list[int]) -> Split:
-    """(score, edges, probabilities) of the best split of the strip into one of ``counts``."""
+def _score_counts(clf: _Classifier, strip: np.ndarray, counts: list[int]) -> list[Split]:
+    """(score, edges, probabilities, crops) of the equal split of the strip into each of
+    ``counts`` tiles, the surest first."""
     crops: list[np.ndarray] = []
     splits = []
     for n in counts:
@@ -268,14 +273,13 @@ def _score_counts(clf: _Classifier, strip: np.ndarray, counts: list[int]) -> Spl
         splits.append(edges)
         crops += _cells(strip, edges)
     probs = clf.probabilities(np.stack(crops))
-    best: Split = (-math.inf, splits[0], probs[: counts[0]], crops[: counts[0]])
+    out: list[Split] = []
     start = 0
     for n, edges in zip(counts, splits, strict=True):
-        score = _log_sureness(probs[start : start + n])
-        if score > best[0]:
-            best = (score, edges, probs[start : start + n], crops[start : start + n])
+        p = probs[start : start + n]
+        out.append((_log_sureness(p), edges, p, crops[start : start + n]))
         start += n
-    return best
+    return sorted(out, key=lambda split: -split[0])
 
 
 def _trim(strip: np.ndarray) -> tuple[int, int]:
@@ -403,21 +407,25 @@ def _group_tiles(
             )
     counts = [count] if count else list(_counts_to_try(strip.shape[1]))
     pitch = None if count else tile_pitch(strip)
-    tried: list[int] = []
-    best: Split = (-math.inf, [], np.zeros((0, 1)), [])
+    tried: list[Split] = []
     if pitch is not None:
         guess = strip.shape[1] / pitch
         near = [n for n in counts if abs(n - guess) <= 1.01]
         if near:
-            best = _score_counts(clf, strip, near)
-            tried = near
-    if math.exp(best[0]) < SURE_SPLIT:
-        rest = [n for n in counts if n not in tried]
+            tried = _score_counts(clf, strip, near)
+    if not tried or math.exp(tried[0][0]) < SURE_SPLIT:
+        done = {len(split[1]) - 1 for split in tried}
+        rest = [n for n in counts if n not in done]
         if rest:
-            other = _score_counts(clf, strip, rest)
-            best = max(best, other, key=lambda b: b[0])
-    if best[1] and math.exp(best[0]) < SURE_SPLIT:
-        best = max(best, _refine(clf, strip, best[1]), key=lambda b: b[0])
+            tried = sorted(tried + _score_counts(clf, strip, rest), key=lambda split: -split[0])
+    if not tried:
+        return [], [], []
+    best = tried[0]
+    if math.exp(best[0]) < SURE_SPLIT:
+        # an equal split drifts along a row seen at an angle, and the right count's may
+        # then score below a wrong one's: the surest few are refined, and the best kept
+        refined = [_refine(clf, strip, split[1]) for split in tried[:REFINE_COUNTS]]
+        best = max([best, *refined], key=lambda split: split[0])
     score, edges, probs, crops = best
     if math.exp(score) < least:
         return [], [], []
