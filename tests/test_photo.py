@@ -336,3 +336,13 @@ def test_the_right_count_is_found_when_its_equal_split_drifts() -> None:
     found = recognize(photo.jpeg())
     assert [len(g.tiles) for g in found.groups] == [8, 3, 3]
     assert found.tiles == photo.tiles
+
+
+@needs_art
+def test_a_pung_split_into_two_wide_tiles_is_read_at_the_photos_tile_width() -> None:
+    # the third pung of 3 alike tiles was read as 2 tiles half as wide again as the others
+    art = synth.load_art()
+    photo = synth.hand_photo(np.random.default_rng([96_000_001, 129, 2]), art, table="light")
+    found = recognize(photo.jpeg())
+    assert [len(g.tiles) for g in found.groups] == [2, 3, 3, 3, 3, 3]
+    assert found.tiles == photo.tiles
