@@ -346,3 +346,39 @@ def test_a_pung_split_into_two_wide_tiles_is_read_at_the_photos_tile_width() -> 
     found = recognize(photo.jpeg())
     assert [len(g.tiles) for g in found.groups] == [2, 3, 3, 3, 3, 3]
     assert found.tiles == photo.tiles
+
+
+def _unknown_bonus_art(rng: np.random.Generator) -> synth.Art:
+    """The shipped styles' suit and honour tiles, with flowers and seasons of a kind no set
+    draws: blots of colour."""
+    import cv2
+
+    art = synth.Art()
+    for code, faces in synth.load_art().faces.items():
+        if not code.endswith("h"):
+            for face in faces:
+                art.add(code, face, "known")
+            continue
+        rgba = np.zeros((300, 220, 4), np.uint8)
+        for _ in range(int(rng.integers(6, 14))):
+            colour = (*(int(c) for c in rng.integers(0, 200, 3)), 255)
+            centre = (int(rng.integers(20, 200)), int(rng.integers(20, 280)))
+            axes = (int(rng.integers(8, 40)), int(rng.integers(8, 40)))
+            cv2.ellipse(rgba, centre, axes, float(rng.uniform(0, 180)), 0, 360, colour, -1)
+        art.add(code, synth.face_from_rgba(rgba), "unknown")
+    return art
+
+
+@needs_art
+@pytest.mark.parametrize("seed", [0, 2, 4])
+def test_tiles_surely_tiles_but_of_no_known_kind_are_kept_as_unsure(seed: int) -> None:
+    # flowers drawn as the model never saw any: it cannot say which they are, but it can
+    # say that they are tiles; the group was dropped, so the player had to add it by hand
+    rng = np.random.default_rng([777, seed])
+    art = _unknown_bonus_art(rng)
+    concealed = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "E", "C", "C"]
+    photo = synth.hand_photo(rng, art, [concealed, ["2h", "5h", "7h"]], [[0, 1]], table="felt")
+    found = recognize(photo.jpeg())
+    assert [len(g.tiles) for g in found.groups] == [14, 3]
+    assert [t.tile for t in found.groups[0].tiles] == concealed
+    assert all(t.confidence < 0.9 for t in found.groups[1].tiles)  # shown as unsure
