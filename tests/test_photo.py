@@ -374,3 +374,21 @@ def test_tiles_surely_tiles_but_of_no_known_kind_are_kept_as_unsure(seed: int) -
     assert [len(g.tiles) for g in found.groups] == [14, 3]
     assert [t.tile for t in found.groups[0].tiles] == concealed
     assert all(t.confidence < 0.9 for t in found.groups[1].tiles)  # shown as unsure
+
+
+@needs_art
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_box_on_the_table_taller_than_the_tiles_is_not_read_as_a_tile(seed: int) -> None:
+    # a pale box with a rim looks like a blank white dragon; it was read as one more tile
+    import cv2
+
+    photo = synth.hand_photo(np.random.default_rng([5150, seed]), synth.load_art(), table="felt")
+    img, w = photo.image, photo.image.shape[1]
+    tile_h = int(np.median([np.linalg.norm(q[3] - q[0]) for g in photo.quads for q in g]))
+    table = np.median(np.concatenate([img[:4].reshape(-1, 3), img[-4:].reshape(-1, 3)]), axis=0)
+    pad = 3 * tile_h  # table above the hand, and the box on it
+    img = cv2.copyMakeBorder(img, pad, 0, 0, 0, cv2.BORDER_CONSTANT, value=[int(c) for c in table])
+    x, y, bw, bh = w // 3, pad // 4, tile_h, int(1.35 * tile_h)
+    cv2.rectangle(img, (x, y), (x + bw, y + bh), (236, 232, 220), -1)
+    cv2.rectangle(img, (x + 12, y + 12), (x + bw - 12, y + bh - 12), (60, 90, 160), 4)
+    assert recognize(img).tiles == photo.tiles
