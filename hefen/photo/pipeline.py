@@ -278,6 +278,7 @@ def tile_pitch(strip: np.ndarray) -> float | None:
 
 
 Split = tuple[float, list[float], np.ndarray, list[np.ndarray]]  # score, edges, probs, crops
+Tiles = tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]]  # probs, quads, crops
 
 
 def _score_counts(clf: _Classifier, strip: np.ndarray, counts: list[int]) -> list[Split]:
@@ -354,7 +355,7 @@ def _gaps(strip: np.ndarray) -> list[tuple[int, int]]:
 
 def _group_parts(
     clf: _Classifier, grey: np.ndarray, group: Group, least: float = MIN_GROUP_CONFIDENCE
-) -> list[tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]]]:
+) -> list[Tiles]:
     """The tiles of a group, as :func:`_group_tiles`. A group the classifier is unsure of
     that has bare table inside it is two or more groups run together, and is read as its
     parts when they are read more surely; failing that, one whose bottom :data:`FACE_CUT`
@@ -386,13 +387,6 @@ def _group_parts(
     return [whole] if _kept(whole[0], least) else []
 
 
-Tiles = tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]]  # probs, quads, crops
-
-
-def _cell_width(quad: np.ndarray) -> float:
-    return float((np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2)
-
-
 def _match_widths(
     clf: _Classifier, grey: np.ndarray, read: list[tuple[Tiles, int]], least: float
 ) -> list[tuple[Tiles, int]]:
@@ -400,7 +394,7 @@ def _match_widths(
     tiles of one photo are about one size, and a pung of three alike tiles splits into two
     wide cells that each look like a tile. Such a group is split into the count that the
     photo's tile width implies, refined, and read so when that is surer."""
-    widths = [_cell_width(q) for (_, quads, _), _ in read for q in quads]
+    widths = [Group(q).width for (_, quads, _), _ in read for q in quads]
     if len(read) < 2 or not widths:
         return read
     usual = float(np.median(widths))
@@ -468,7 +462,7 @@ def _group_tiles(
     group: Group,
     least: float = MIN_GROUP_CONFIDENCE,
     count: int | None = None,
-) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]]:
+) -> Tiles:
     """The most plausible split of one group into tiles: (probabilities, cell quads, crops).
 
     The tile count is the one whose split the classifier is most sure of: first the
