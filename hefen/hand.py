@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
+from .errors import HandError
+from .ruleset import DEFAULT_RULESET, Ruleset, find_ruleset
 from .tiles import (
     NUM_KINDS,
     WINDS,
@@ -22,17 +24,9 @@ from .tiles import (
     tile_to_str,
 )
 
-__all__ = ["HandError", "Meld", "Context", "Hand", "RULESETS", "CONCEALED_SIZE"]
-
-RULESETS = ("mcr", "hk", "tw")
-#: concealed-equivalent tiles held before the winning tile (a kong counts as three)
-CONCEALED_SIZE = {"mcr": 13, "hk": 13, "tw": 16}
+__all__ = ["HandError", "Meld", "Context", "Hand"]
 
 MeldKind = Literal["chow", "pung", "kong"]
-
-
-class HandError(ValueError):
-    """An input that is not a legal hand; the message is one clear sentence."""
 
 
 def _codes(tiles: tuple[int, ...] | list[int]) -> list[str]:
@@ -268,9 +262,8 @@ class Hand:
         unknown = set(obj) - _TOP_KEYS
         if unknown:
             raise HandError(f"Unknown key '{sorted(unknown)[0]}' in the hand object.")
-        rules = obj.get("rules", "mcr")
-        if rules not in RULESETS:
-            raise HandError(f"rules must be one of mcr, hk, tw, not {rules!r}.")
+        rules = obj.get("rules", DEFAULT_RULESET)
+        find_ruleset(rules)  # an unknown ruleset is one sentence
         raw_hand = obj.get("hand")
         if not isinstance(raw_hand, list):
             raise HandError("'hand' must be a list of tile codes.")
@@ -318,8 +311,14 @@ class Hand:
 
     # -- derived facts ------------------------------------------------
     @property
+    def ruleset(self) -> Ruleset:
+        """The ruleset this hand is scored by."""
+        return find_ruleset(self.rules)
+
+    @property
     def size(self) -> int:
-        return CONCEALED_SIZE[self.rules]
+        """Tiles held before the winning tile (a kong counting as three)."""
+        return self.ruleset.concealed_size
 
     @property
     def kongs(self) -> int:
@@ -352,10 +351,10 @@ class Hand:
         for m in self.melds:
             m.check()
         flower_win = self.win_tile is not None and is_bonus(self.win_tile)
-        if flower_win and self.rules != "tw":
+        if flower_win and not self.ruleset.flower_wins:
             raise HandError(
                 f"The winning tile {tile_to_str(self.win_tile or 0)} is a bonus tile; "
-                "only Taiwanese flower wins are won on one."
+                f"{self.ruleset.name()} has no flower wins."
             )
         for t in self.flowers:
             if not is_bonus(t):
@@ -373,7 +372,7 @@ class Hand:
             total_need = need + (1 if self.win_tile is not None and not flower_win else 0)
             raise HandError(
                 f"The hand has {with_win} tiles (a kong counting as three) "
-                f"where {self.rules.upper()} needs {total_need}"
+                f"where {self.ruleset.short_name()} needs {total_need}"
                 + (
                     " beside the winning bonus tile."
                     if flower_win

@@ -1,87 +1,120 @@
-"""The single entry point: any interchange object or Hand in, a Result out."""
+"""The single entry point: any interchange object or Hand in, a Result out.
+
+``score`` never raises for what it is given, and never lets one input change
+another's answer: results are cached by the *validated, canonical* hand (its
+parsed tiles, context and resolved options, each value with its type), so
+``13`` and ``13.0``, ``false`` and ``0``, ``[]`` and ``null`` are different
+keys — and only hands that parsed are cached at all.
+
+>>> score({"rules": "hk", "hand": ["1m"], "win_tile": "1m"}).error
+'The hand has 2 tiles (a kong counting as three) where HK needs 14 with the winning tile.'
+>>> score({"rules": "hk", "hand": [[[]]]}).error
+'Unknown tile code [[]] in the hand.'
+>>> score({"rules": "hk", "hand": "1m"}).error
+"'hand' must be a list of tile codes."
+"""
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from typing import Any
 
-from .hand import Hand, HandError
+from .errors import HandError
+from .hand import Hand
 from .result import Result
+from .ruleset import DEFAULT_RULESET, find_ruleset, ruleset_keys
 
-__all__ = ["score", "score_uncached", "score_dict", "clear_cache"]
-
-
-def _ruleset(rules: str) -> Any:
-    """The module of a ruleset (``hefen.mcr``, ``hefen.hk``, ``hefen.tw``)."""
-    if rules not in ("mcr", "hk", "tw"):
-        raise HandError(f"rules must be one of mcr, hk, tw, not {rules!r}.")
-    try:
-        return importlib.import_module(f"hefen.{rules}")
-    except ModuleNotFoundError as e:
-        raise HandError(f"The {rules} ruleset is not available in this installation.") from e
-
+__all__ = ["score", "score_uncached", "score_dict", "clear_cache", "canonical_key"]
 
 _CACHE: dict[Any, Result] = {}
 CACHE_SIZE = 1 << 16
 
+#: the sentence for an input the validator let through but the scorer could not read
+UNREADABLE = "The hand could not be read: it is not a hand object as hand-format.md describes."
 
-def _cache_key(obj: Mapping[str, Any]) -> Any:
-    """A hashable canonical key of an interchange object, or None."""
+
+def _typed(v: Any) -> Any:
+    """A JSON value as a hashable key that keeps its type (``1`` is not ``True``)."""
+    if isinstance(v, Mapping):
+        return ("{}", tuple(sorted((str(k), _typed(x)) for k, x in v.items())))
+    if isinstance(v, (list, tuple)):
+        return ("[]", tuple(_typed(x) for x in v))
+    return (type(v).__name__, v)
+
+
+def canonical_key(hand: Hand) -> Any:
+    """The cache key of a validated hand: everything the scorer reads, typed."""
+    ctx = hand.context
+    context = tuple(
+        (name, _typed(getattr(ctx, name)))
+        for name in ctx.__dataclass_fields__  # slots dataclass
+    )
+    options = find_ruleset(hand.rules).resolve_options(hand.options)
+    return (
+        hand.rules,
+        hand.concealed,
+        tuple((m.kind, m.tiles, m.concealed) for m in hand.melds),
+        hand.win_tile,
+        hand.flowers,
+        context,
+        _typed(options),
+    )
+
+
+def _parse(obj: Hand | Mapping[str, Any]) -> Hand:
+    if isinstance(obj, Hand):
+        obj.check()
+        return obj
+    return Hand.from_dict(obj)
+
+
+def _rules_of(obj: Any) -> str:
+    rules = getattr(obj, "rules", None)
+    if rules is None and isinstance(obj, Mapping):
+        rules = obj.get("rules")
+    return rules if isinstance(rules, str) and rules in ruleset_keys() else DEFAULT_RULESET
+
+
+def _guarded(obj: Any, fn: Any, *, strict: bool) -> Result:
     try:
-        melds = obj.get("melds") or ()
-        return (
-            obj.get("rules", "mcr"),
-            tuple(sorted(obj["hand"])),
-            tuple(
-                (m["kind"], tuple(sorted(m["tiles"])), m.get("concealed", False), len(m))
-                for m in melds
-            ),
-            obj.get("win_tile"),
-            tuple(sorted(obj.get("flowers") or ())),
-            tuple(sorted((obj.get("context") or {}).items())),
-            tuple(sorted((obj.get("options") or {}).items())),
-            len(obj),
-        )
-    except (TypeError, KeyError, AttributeError):
-        return None
+        result: Result = fn()
+        return result
+    except HandError as e:
+        return Result.invalid(_rules_of(obj), str(e))
+    except (RecursionError, MemoryError):
+        return Result.invalid(_rules_of(obj), "The hand object is nested too deeply to read.")
+    except Exception:
+        if strict:
+            raise
+        return Result.invalid(_rules_of(obj), UNREADABLE)
 
 
-def score(obj: Hand | Mapping[str, Any]) -> Result:
+def score(obj: Hand | Mapping[str, Any], *, strict: bool = False) -> Result:
     """Score a hand (see :func:`score_uncached`); results are cached by the
-    canonical form of the hand, so the same hand is only scored once."""
-    if isinstance(obj, Mapping) and isinstance(obj.get("hand"), list):
-        key = _cache_key(obj)
-        if key is not None:
-            hit = _CACHE.get(key)
-            if hit is None:
-                hit = score_uncached(obj)
-                if len(_CACHE) >= CACHE_SIZE:
-                    _CACHE.clear()
-                _CACHE[key] = hit
-            return hit
-    return score_uncached(obj)
+    canonical form of the validated hand, so the same hand is scored once.
+
+    ``strict`` lets an internal error through instead of answering
+    :data:`UNREADABLE` (the fuzz tests use it to prove there is none)."""
+
+    def run() -> Result:
+        hand = _parse(obj)
+        key = canonical_key(hand)
+        hit = _CACHE.get(key)
+        if hit is None:
+            hit = find_ruleset(hand.rules).score(hand)
+            if len(_CACHE) >= CACHE_SIZE:
+                _CACHE.clear()
+            _CACHE[key] = hit
+        return hit
+
+    return _guarded(obj, run, strict=strict)
 
 
-def score_uncached(obj: Hand | Mapping[str, Any]) -> Result:
+def score_uncached(obj: Hand | Mapping[str, Any], *, strict: bool = False) -> Result:
     """Score a hand given as an interchange dict (hand-format.md) or a
     :class:`~hefen.hand.Hand`.  Never raises for bad input: the result is then
     ``valid=False`` with one sentence in ``error``."""
-    rules = "mcr"
-    try:
-        if isinstance(obj, Hand):
-            hand = obj
-            hand.check()
-        else:
-            if isinstance(obj, Mapping) and isinstance(obj.get("rules"), str):
-                rules = obj["rules"]
-            hand = Hand.from_dict(obj)
-        rules = hand.rules
-        module = _ruleset(hand.rules)
-        result: Result = module.score(hand)
-        return result
-    except HandError as e:
-        return Result.invalid(rules if rules in ("mcr", "hk", "tw") else "mcr", str(e))
+    return _guarded(obj, lambda: (h := _parse(obj)).ruleset.score(h), strict=strict)
 
 
 def score_dict(obj: Any) -> dict[str, Any]:

@@ -4,21 +4,22 @@ from __future__ import annotations
 
 import pytest
 
-from hefen.table import TableError, hk_multiplier, settle
+from hefen.hk import multiplier as hk_multiplier
+from hefen.table import TableError, settle
 
 
 def _pay(payments: list) -> dict[str, int | float]:
     out: dict[str, int | float] = {}
     for p in payments:
-        out[p.payer] = p.amount
-        assert p.payee not in out
+        out[p.frm] = p.amount
+        assert p.to not in out
     return out
 
 
 def test_mcr_discard_and_self_draw() -> None:
     pays = settle("mcr", 30, winner="E", discarder="S")
     assert _pay(pays) == {"S": 38, "W": 8, "N": 8}
-    assert all(p.payee == "E" for p in pays)
+    assert all(p.to == "E" for p in pays)
     assert _pay(settle("mcr", 10, winner="W", discarder=None)) == {"E": 18, "S": 18, "N": 18}
 
 

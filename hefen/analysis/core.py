@@ -21,8 +21,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..hand import CONCEALED_SIZE, Hand, HandError
+from ..hand import Hand, HandError
 from ..result import Result
+from ..ruleset import DEFAULT_RULESET, REGISTRY, find_ruleset
 from ..scoring import score
 from ..tiles import NUM_KINDS, TileError, is_bonus, tile_from_str, tile_to_str
 from .shanten import FORMS, RULES_FORMS, shanten_counts
@@ -85,7 +86,7 @@ class Situation:
 
     @property
     def size(self) -> int:
-        return CONCEALED_SIZE[self.hand.rules]
+        return self.hand.size
 
     @property
     def n_melds(self) -> int:
@@ -203,14 +204,20 @@ def _parse_drawn(d: dict[str, Any]) -> Hand:
     """A hand holding one tile more than between turns: validate it through
     the core by setting one tile aside as if it were the winning tile."""
     raw = d.get("hand")
-    rules = d.get("rules", "mcr")
+    rules = d.get("rules", DEFAULT_RULESET)
     melds = d.get("melds", [])
-    if isinstance(raw, list) and isinstance(melds, list) and rules in CONCEALED_SIZE:
+    if (
+        isinstance(raw, list)
+        and isinstance(melds, list)
+        and isinstance(rules, str)
+        and rules in REGISTRY
+    ):
+        ruleset = find_ruleset(rules)
         held = len(raw) + 3 * len(melds) + (1 if d.get("win_tile") is not None else 0)
-        need = CONCEALED_SIZE[rules] + 1
+        need = ruleset.concealed_size + 1
         if held != need:
             raise HandError(
-                f"The hand has {held} tiles (a kong counting as three) where {rules.upper()} "
+                f"The hand has {held} tiles (a kong counting as three) where {ruleset.short_name()} "
                 f"needs {need} with the tile just drawn."
             )
     drawn_code = d.pop("win_tile", None)
@@ -561,7 +568,7 @@ class Advice:
         return {"complete": self.complete, "options": [o.to_dict() for o in self.options]}
 
     def describe(self) -> str:
-        unit = {"mcr": "points", "hk": "fan", "tw": "tai"}[self.rules]
+        unit = find_ruleset(self.rules).unit
         lines = []
         if self.complete:
             lines.append("This hand is already complete: declare the win (self-drawn).")

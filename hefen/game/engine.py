@@ -36,8 +36,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..decompose import FORMS_ALL, FORMS_STANDARD, is_complete
-from ..hand import CONCEALED_SIZE, Context, Hand, Meld
+from ..hand import Context, Hand, Meld
 from ..result import Result
+from ..ruleset import REGISTRY, find_ruleset
 from ..tiles import NUM_KINDS, WINDS, is_bonus, tile_from_str, tile_to_str
 
 __all__ = [
@@ -127,14 +128,14 @@ class GameSettings:
     multiple_winners: bool = False
 
     def __post_init__(self) -> None:
-        if self.rules not in CONCEALED_SIZE:
+        if self.rules not in REGISTRY:
             raise ValueError(f"rules must be mcr, hk or tw, not {self.rules!r}.")
         if self.rules == "tw" and not self.flowers:
             raise ValueError("Taiwanese mahjong always plays with the eight flowers.")
 
     @property
     def hand_size(self) -> int:
-        return CONCEALED_SIZE[self.rules]
+        return find_ruleset(self.rules).concealed_size
 
     @property
     def sets(self) -> int:

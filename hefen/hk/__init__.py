@@ -51,6 +51,7 @@ says so.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,6 +60,7 @@ from ..hand import Hand, HandError
 from ..notation import format_tiles
 from ..options import Option, boolean, choice, resolve, whole_number
 from ..result import PatternHit, Payment, Result
+from ..ruleset import Ruleset
 from ..tiles import (
     DRAGONS,
     WINDS,
@@ -71,7 +73,7 @@ from ..tiles import (
 from .reading import Reading, standard_readings, standing_counts
 from .table import PatternSpec, load_table
 
-__all__ = ["score", "OPTIONS", "PATTERNS", "payment_amount", "settle"]
+__all__ = ["HongKong", "RULESET", "score", "OPTIONS", "PATTERNS", "multiplier", "payment_amount"]
 
 PATTERNS: dict[str, PatternSpec] = load_table(__name__, "fan")
 ORDER = list(PATTERNS)
@@ -306,39 +308,25 @@ def _readings(hand: Hand, opts: dict[str, Any]) -> list[Tally]:
 
 
 # ------------------------------------------------------------ payment ----
-def payment_amount(fan: int, opts: dict[str, Any]) -> int:
+def multiplier(fan: int, *, half_spicy: bool = False) -> int:
+    """The payment multiplier of ``fan`` (before the unit).
+
+    Ordinary: ``2^fan``. Half-spicy (半辣): ``2^fan`` up to 4 fan, then the
+    payment doubles every two fan: 4→16, 5→24, 6→32, 7→48, 8→64, 9→96, 10→128 …
+    """
+    if fan < 0:
+        raise HandError("A hand cannot have negative fan.")
+    if not half_spicy or fan <= 4:
+        return 1 << fan
+    extra = fan - 4
+    value = 16 << (extra // 2)
+    return value * 3 // 2 if extra % 2 else value
+
+
+def payment_amount(fan: int, opts: Mapping[str, Any]) -> int:
     """What a discarder pays for ``fan`` (capped at the table's cap):
-    ``unit × 2^fan``, or on the half-spicy curve ``2^fan`` up to 4 fan and
-    then doubling every two fan (4→16, 5→24, 6→32, 7→48, 8→64 …)."""
-    f = min(fan, opts["cap"])
-    if opts["half_spicy"] and f > 4:
-        k = f - 4
-        base = 16 * 2 ** (k // 2) * (3 if k % 2 else 2) // 2
-    else:
-        base = 2**f
-    return int(opts["unit"]) * base
-
-
-def settle(hand: Hand, fan: int, opts: dict[str, Any]) -> tuple[tuple[Payment, ...], list[str]]:
-    """The discarder pays the whole amount; on a self-draw each of the other
-    three pays half of it."""
-    ctx = hand.context
-    winner = ctx.seat_wind
-    amount = payment_amount(fan, opts)
-    notes: list[str] = []
-    if ctx.self_drawn:
-        half = (amount + 1) // 2
-        if amount % 2:
-            notes.append(f"Half of {amount} is rounded up to {half}.")
-        pays = [Payment(tile_to_str(o), tile_to_str(winner), half) for o in WINDS if o != winner]
-        return tuple(pays), notes
-    discarder = ctx.discarder
-    if discarder is None:
-        discarder = WINDS[(WINDS.index(winner) + 1) % 4]
-        notes.append(
-            f"No discarder given; {tile_to_str(discarder)} (the next seat) is taken as the discarder."
-        )
-    return (Payment(tile_to_str(discarder), tile_to_str(winner), amount),), notes
+    ``unit × multiplier``."""
+    return int(opts["unit"]) * multiplier(min(fan, opts["cap"]), half_spicy=opts["half_spicy"])
 
 
 # ------------------------------------------------------------ scoring ----
@@ -397,8 +385,9 @@ def _result(hand: Hand, t: Tally, opts: dict[str, Any]) -> Result:
             notes.append(f"{to_min} {what} is below the table minimum of {opts['min_fan']}.")
     payments: tuple[Payment, ...] = ()
     if winning:
-        payments, more = settle(hand, fan, opts)
-        notes.extend(more)
+        settled = RULESET.settle_hand(hand, fan, opts)
+        payments = settled.payments
+        notes.extend(settled.notes)
     return Result(
         rules="hk",
         valid=True,
@@ -410,3 +399,72 @@ def _result(hand: Hand, t: Tally, opts: dict[str, Any]) -> Result:
         payments=payments,
         notes=tuple(notes),
     )
+
+
+class HongKong(Ruleset):
+    """Hong Kong New Style: fan, a table minimum, 2^fan payments up to a cap."""
+
+    key = "hk"
+    names = {"en": "Hong Kong", "zh": "香港麻将", "hi": "हांगकांग"}
+    short_names = {"en": "HK", "zh": "港式", "hi": "एचके"}
+    unit = "fan"
+    unit_names = {"en": "fan", "zh": "番", "hi": "फ़ान"}
+    concealed_size = 13
+    sets = 4
+    forms = ("standard", "seven_pairs", "thirteen_orphans")
+    options = OPTIONS
+    context_switches = (
+        "last_tile_of_wall",
+        "kong_replacement",
+        "double_kong_replacement",
+        "robbing_kong",
+        "heavenly",
+        "earthly",
+    )
+    context_fields = ("dealer",)
+
+    def score(self, hand: Hand) -> Result:
+        return score(hand)
+
+    def resolve_options(self, raw: Any) -> dict[str, Any]:
+        return resolve_options(raw)
+
+    def min_value(self, options: Mapping[str, Any]) -> int:
+        return int(self.resolve_options(options)["min_fan"])
+
+    def max_value(self, options: Mapping[str, Any]) -> int:
+        """The highest cap: a hand entered above the table's cap is paid as the
+        cap, one above every cap is no hand at all."""
+        return max(OPTIONS["cap"].choices)
+
+    def above_maximum(self, value: int, high: int) -> str:
+        return (
+            f"A hand of {value} fan is above the limit of {high} fan; enter a limit hand as {high}."
+        )
+
+    def payment(
+        self,
+        value: int,
+        *,
+        payer: str,
+        winner: str,
+        discarder: str | None,
+        dealer: str,
+        dealer_streak: int,
+        options: Mapping[str, Any],
+    ) -> int:
+        """The discarder pays the whole amount; on a self-draw each of the
+        other three pays half of it, an odd amount's half rounded up."""
+        amount = payment_amount(value, options)
+        return amount if discarder is not None else (amount + 1) // 2
+
+    def settlement_notes(
+        self, value: int, payments: tuple[Payment, ...], options: Mapping[str, Any]
+    ) -> tuple[str, ...]:
+        amount = payment_amount(value, options)
+        if len(payments) == 3 and amount % 2:
+            return (f"Half of {amount} is rounded up to {(amount + 1) // 2}.",)
+        return ()
+
+
+RULESET = HongKong()

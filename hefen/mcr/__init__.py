@@ -42,10 +42,13 @@ from ..decompose import (
 )
 from ..hand import Hand
 from ..options import Option, boolean, choice, resolve
+from ..position import Position
 from ..result import PatternHit, Payment, Result
+from ..ruleset import Ruleset
 from ..sets import CHOW, KONG, PAIR, PUNG
 from ..sets import HandSet as Group
-from ..tiles import NUM_KINDS, WINDS, is_terminal_or_honor, tile_to_str
+from ..tiles import NUM_KINDS, is_terminal_or_honor, tile_to_str
+from .deal import mcr_position
 from .detect import (
     Tally,
     combination_candidates,
@@ -60,7 +63,7 @@ from .detect import (
 )
 from .table import ORDER, PATTERNS
 
-__all__ = ["score", "OPTIONS", "PATTERNS", "MIN_POINTS", "BASE"]
+__all__ = ["MCR", "RULESET", "score", "OPTIONS", "PATTERNS", "MIN_POINTS", "BASE"]
 
 MIN_POINTS = 8
 BASE = 8
@@ -476,7 +479,8 @@ def _result(hand: Hand, t: Tally, values: dict[str, int]) -> Result:
     notes: list[str] = []
     payments: tuple[Payment, ...] = ()
     if winning:
-        payments, notes = settle(hand, total)
+        settled = RULESET.settle_hand(hand, total, {})
+        payments, notes = settled.payments, list(settled.notes)
     else:
         notes.append(f"{points} points without flowers is below the {MIN_POINTS}-point minimum.")
     return Result(
@@ -491,21 +495,71 @@ def _result(hand: Hand, t: Tally, values: dict[str, int]) -> Result:
     )
 
 
-def settle(hand: Hand, total: int) -> tuple[tuple[Payment, ...], list[str]]:
-    """Each opponent pays the base 8; the discarder (or, on a self-draw, each
-    opponent) also pays the hand's value."""
-    ctx = hand.context
-    winner = ctx.seat_wind
-    others = [x for x in WINDS if x != winner]
-    notes = []
-    discarder = ctx.discarder
-    if not ctx.self_drawn and discarder is None:
-        discarder = WINDS[(WINDS.index(winner) + 1) % 4]
-        notes.append(
-            f"No discarder given; {tile_to_str(discarder)} (the next seat) is taken as the discarder."
-        )
-    pays = []
-    for o in others:
-        amount = BASE + (total if ctx.self_drawn or o == discarder else 0)
-        pays.append(Payment(tile_to_str(o), tile_to_str(winner), amount))
-    return tuple(pays), notes
+class MCR(Ruleset):
+    """Mahjong Competition Rules: 81 patterns, 8 points to win, base 8 from each."""
+
+    key = "mcr"
+    names = {"en": "MCR (Chinese Official)", "zh": "国标麻将 (MCR)", "hi": "एमसीआर (चीनी आधिकारिक)"}
+    short_names = {"en": "MCR", "zh": "国标", "hi": "एमसीआर"}
+    unit = "points"
+    unit_names = {"en": "points", "zh": "番", "hi": "अंक"}
+    concealed_size = 13
+    sets = 4
+    forms = ("standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight")
+    options = OPTIONS
+    context_switches = (
+        "last_tile_of_wall",
+        "kong_replacement",
+        "robbing_kong",
+        "last_of_kind",
+    )
+    scores_dealer = False
+    dealer_repeats = False
+    four_alike_seven_pairs = True
+
+    def score(self, hand: Hand) -> Result:
+        return score(hand)
+
+    def resolve_options(self, raw: Any) -> dict[str, Any]:
+        return resolve_options(raw)
+
+    def min_value(self, options: Any) -> int:
+        return MIN_POINTS
+
+    def below_minimum(self, value: int, low: int) -> str:
+        return f"An MCR hand needs at least {low} points to win, not {value}."
+
+    def payers(self, winner: str, discarder: str | None) -> list[str]:
+        """Every opponent pays the base, a discard win too."""
+        return [w for w in ("E", "S", "W", "N") if w != winner]
+
+    def payment(
+        self,
+        value: int,
+        *,
+        payer: str,
+        winner: str,
+        discarder: str | None,
+        dealer: str,
+        dealer_streak: int,
+        options: Any,
+    ) -> int:
+        """The base of 8, and the hand's value from the discarder (or, on a
+        self-draw, from each opponent)."""
+        return BASE + (value if discarder is None or payer == discarder else 0)
+
+    def first_position(self) -> Position:
+        return mcr_position(0)
+
+    def dealer_keeps(
+        self, position: Position, *, winner: int | None, dealer_keeps_on_draw: bool
+    ) -> bool | None:
+        return None  # the winds rotate after every hand
+
+    def next_position(
+        self, position: Position, *, winner: int | None, dealer_keeps_on_draw: bool
+    ) -> Position:
+        return mcr_position(position.hand_number)
+
+
+RULESET = MCR()

@@ -69,16 +69,7 @@ from hefen.table.settings import (
     make_settings,
     resolve_options,
 )
-from hefen.table.settlement import (
-    MCR_BASE,
-    WINDS,
-    Amount,
-    Payment,
-    hk_amount,
-    hk_multiplier,
-    settle,
-    tw_dealer_extra,
-)
+from hefen.table.settlement import WINDS, Amount, Payment, settle
 from hefen.table.storage import (
     CODE_ALPHABET,
     DATABASE_URL_ENV,
@@ -96,7 +87,6 @@ __all__ = [
     "CODE_ALPHABET",
     "DATABASE_URL_ENV",
     "EVENT_KINDS",
-    "MCR_BASE",
     "RULESETS",
     "TABLE_CONTEXT_KEYS",
     "UNITS",
@@ -122,8 +112,6 @@ __all__ = [
     "default_options",
     "first_position",
     "fold",
-    "hk_amount",
-    "hk_multiplier",
     "make_settings",
     "migrate",
     "next_position",
@@ -133,5 +121,4 @@ __all__ = [
     "settle",
     "to_csv",
     "to_json",
-    "tw_dealer_extra",
 ]

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from hefen.ruleset import find_ruleset
 from hefen.table.errors import TableError
 from hefen.table.progression import Position, dealer_keeps, first_position, next_position
 from hefen.table.settings import Settings, check_ruleset, make_settings
@@ -618,7 +619,7 @@ def build_hand_object(
     ctx["seat_wind"] = winds[winner]
     ctx["round_wind"] = position.round_wind
     ctx["dealer"] = winds[position.dealer]
-    if ruleset == "tw":
+    if find_ruleset(ruleset).scores_dealer_streak:
         ctx["dealer_streak"] = position.dealer_streak
     if discarder is not None:
         ctx["discarder"] = winds[discarder]

@@ -3,8 +3,8 @@
 ``options`` holds the options the table chose explicitly; it is passed
 unchanged to the scorer as the hand object's ``options`` (``hand-format.md``).
 The options are validated, and their defaults filled in
-(:attr:`Settings.effective_options`), by the scoring engine's own
-``hefen.<ruleset>.resolve_options``, so the table accepts exactly the options
+(:attr:`Settings.effective_options`), by the ruleset's own
+:meth:`hefen.ruleset.Ruleset.resolve_options`, so the table accepts exactly the options
 the scorer does; the direct-entry settlement reads the same effective values.
 ``dealer_keeps_on_draw`` is a table rule of Hong Kong and Taiwanese tables
 (the dealer keeps the deal on a drawn hand); MCR ignores it.
@@ -12,23 +12,30 @@ the scorer does; the direct-entry settlement reads the same effective values.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from hefen.errors import HandError
+from hefen.ruleset import Ruleset, find_ruleset, ruleset_keys
 from hefen.table.errors import TableError
 
-RULESETS: tuple[str, str, str] = ("mcr", "hk", "tw")
+#: The rulesets a table can play (the registry's keys).
+RULESETS: tuple[str, ...] = ruleset_keys()
 
 #: What the value of a hand is counted in, per ruleset.
-UNITS: dict[str, str] = {"mcr": "points", "hk": "fan", "tw": "tai"}
+UNITS: dict[str, str] = {key: find_ruleset(key).unit for key in RULESETS}
 
 
 def check_ruleset(ruleset: Any) -> str:
-    if ruleset not in RULESETS:
-        raise TableError(f"Unknown ruleset {ruleset!r}; use mcr, hk or tw.")
-    return str(ruleset)
+    if not isinstance(ruleset, str) or ruleset not in RULESETS:
+        raise TableError(f"Unknown ruleset {ruleset!r}; use {', '.join(RULESETS)}.")
+    return ruleset
+
+
+def ruleset_of(ruleset: Any) -> Ruleset:
+    """The ruleset a table plays; :class:`TableError` for an unknown one."""
+    return find_ruleset(check_ruleset(ruleset))
 
 
 def resolve_options(ruleset: str, options: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -40,15 +47,8 @@ def resolve_options(ruleset: str, options: Mapping[str, Any] | None) -> dict[str
     if not isinstance(options, Mapping):
         raise TableError("The table options must be an object of option names and values.")
     try:
-        module = importlib.import_module(f"hefen.{ruleset}")
-        resolve = module.resolve_options
-    except (ImportError, AttributeError) as exc:
-        raise TableError(
-            f"The {ruleset} scorer is not available in this installation to check the options."
-        ) from exc
-    try:
-        resolved = resolve(dict(options))
-    except Exception as exc:  # the engine's HandError: one sentence
+        resolved = ruleset_of(ruleset).resolve_options(dict(options))
+    except HandError as exc:  # one sentence
         raise TableError(str(exc).strip() or f"Invalid {ruleset} options.") from exc
     return dict(resolved)
 

@@ -48,6 +48,7 @@ option                               default  meaning
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,7 +58,8 @@ from ..hk.reading import Reading, set_of_meld, standard_readings
 from ..hk.table import PatternSpec, load_table
 from ..notation import format_tiles
 from ..options import Option, boolean, choice, resolve, whole_number
-from ..result import PatternHit, Payment, Result
+from ..result import PatternHit, Result
+from ..ruleset import Ruleset
 from ..tiles import (
     DRAGONS,
     WINDS,
@@ -69,7 +71,7 @@ from ..tiles import (
     tile_to_str,
 )
 
-__all__ = ["score", "OPTIONS", "PATTERNS", "settle", "dealer_extra"]
+__all__ = ["Taiwanese", "RULESET", "score", "OPTIONS", "PATTERNS", "dealer_extra"]
 
 PATTERNS: dict[str, PatternSpec] = load_table(__name__, "tai")
 ORDER = list(PATTERNS)
@@ -290,37 +292,10 @@ def _flower_win(hand: Hand) -> Tally:
 
 
 # ------------------------------------------------------------ payment ----
-def dealer_extra(hand: Hand, opts: dict[str, Any]) -> int:
-    """The extra tai of every transaction the dealer takes part in."""
-    return 1 + opts["dealer_repeat_tai"] * hand.context.dealer_streak
-
-
-def settle(hand: Hand, tai: int, opts: dict[str, Any]) -> tuple[tuple[Payment, ...], list[str]]:
-    """``base + tai × per_tai`` from the discarder, or from each of the other
-    three on a self-draw; a transaction with the dealer in it carries the
-    dealer's extra tai. ``tai`` is the hand's tai without the dealer's."""
-    ctx = hand.context
-    winner = ctx.seat_wind
-    notes: list[str] = []
-    if ctx.self_drawn:
-        payers = [o for o in WINDS if o != winner]
-    else:
-        discarder = ctx.discarder
-        if discarder is None:
-            discarder = WINDS[(WINDS.index(winner) + 1) % 4]
-            notes.append(
-                f"No discarder given; {tile_to_str(discarder)} (the next seat) is taken as "
-                "the discarder."
-            )
-        payers = [discarder]
-    extra = dealer_extra(hand, opts)
-    pays = []
-    for p in payers:
-        n = tai + (extra if ctx.dealer in (winner, p) else 0)
-        pays.append(
-            Payment(tile_to_str(p), tile_to_str(winner), opts["base"] + n * opts["per_tai"])
-        )
-    return tuple(pays), notes
+def dealer_extra(dealer_streak: int, opts: Mapping[str, Any]) -> int:
+    """The extra tai of every transaction the dealer takes part in:
+    1 + ``dealer_repeat_tai`` × the repeats."""
+    return 1 + opts["dealer_repeat_tai"] * dealer_streak
 
 
 # ------------------------------------------------------------ scoring ----
@@ -367,11 +342,12 @@ def _result(hand: Hand, t: Tally, opts: dict[str, Any], notes: list[str]) -> Res
     if tai == 0:
         t.add("chicken_hand")
     hits = [_hit(t, p) for p in ORDER if p in t.counts and p not in ("dealer", "dealer_streak")]
-    payments, more = settle(hand, tai, opts)
-    notes.extend(more)
+    settled = RULESET.settle_hand(hand, tai, opts)
+    payments = settled.payments
+    notes.extend(settled.notes)
     payers = {p.frm for p in payments}
     dealer = tile_to_str(ctx.dealer)
-    extra = dealer_extra(hand, opts)
+    extra = dealer_extra(ctx.dealer_streak, opts)
     total = tai
     if ctx.dealer == ctx.seat_wind or payers == {dealer}:
         spec = PATTERNS["dealer"]
@@ -409,3 +385,56 @@ def _result(hand: Hand, t: Tally, opts: dict[str, Any], notes: list[str]) -> Res
         payments=payments,
         notes=tuple(notes),
     )
+
+
+class Taiwanese(Ruleset):
+    """Taiwanese 16-tile: tai, base + per tai, dealer and streak tai, flowers."""
+
+    key = "tw"
+    names = {"en": "Taiwanese 16-tile", "zh": "台湾十六张", "hi": "ताइवानी 16-टाइल"}
+    short_names = {"en": "TW", "zh": "台式", "hi": "टीडब्ल्यू"}
+    unit = "tai"
+    unit_names = {"en": "tai", "zh": "台", "hi": "ताई"}
+    concealed_size = 16
+    sets = 5
+    forms = ("standard",)
+    options = OPTIONS
+    context_switches = (
+        "last_tile_of_wall",
+        "kong_replacement",
+        "robbing_kong",
+        "heavenly",
+        "earthly",
+        "human",
+    )
+    context_fields = ("dealer", "dealer_streak", "declared_ready")
+    scores_dealer_streak = True
+    flowers_always = True
+    declared_ready = ("tian_ting", "di_ting")
+    flower_wins = True
+    four_kongs_win = True
+
+    def score(self, hand: Hand) -> Result:
+        return score(hand)
+
+    def resolve_options(self, raw: Any) -> dict[str, Any]:
+        return resolve_options(raw)
+
+    def payment(
+        self,
+        value: int,
+        *,
+        payer: str,
+        winner: str,
+        discarder: str | None,
+        dealer: str,
+        dealer_streak: int,
+        options: Mapping[str, Any],
+    ) -> int:
+        """``base + tai × per_tai``; a transaction with the dealer in it
+        carries the dealer's extra tai."""
+        tai = value + (dealer_extra(dealer_streak, options) if dealer in (winner, payer) else 0)
+        return int(options["base"]) + tai * int(options["per_tai"])
+
+
+RULESET = Taiwanese()
