@@ -62,8 +62,6 @@ from hefen.table.errors import TableError
 from hefen.table.export import to_csv, to_json
 from hefen.table.progression import Position, dealer_keeps, first_position, next_position
 from hefen.table.settings import (
-    RULESETS,
-    UNITS,
     Settings,
     default_options,
     make_settings,
@@ -87,9 +85,7 @@ __all__ = [
     "CODE_ALPHABET",
     "DATABASE_URL_ENV",
     "EVENT_KINDS",
-    "RULESETS",
     "TABLE_CONTEXT_KEYS",
-    "UNITS",
     "WINDS",
     "Actor",
     "Amount",

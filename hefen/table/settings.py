@@ -20,16 +20,12 @@ from hefen.errors import HandError
 from hefen.ruleset import Ruleset, find_ruleset, ruleset_keys
 from hefen.table.errors import TableError
 
-#: The rulesets a table can play (the registry's keys).
-RULESETS: tuple[str, ...] = ruleset_keys()
-
-#: What the value of a hand is counted in, per ruleset.
-UNITS: dict[str, str] = {key: find_ruleset(key).unit for key in RULESETS}
-
 
 def check_ruleset(ruleset: Any) -> str:
-    if not isinstance(ruleset, str) or ruleset not in RULESETS:
-        raise TableError(f"Unknown ruleset {ruleset!r}; use {', '.join(RULESETS)}.")
+    """``ruleset`` if the registry knows it, else a :class:`TableError` sentence."""
+    keys = ruleset_keys()
+    if not isinstance(ruleset, str) or ruleset not in keys:
+        raise TableError(f"Unknown ruleset {ruleset!r}; use {', '.join(keys)}.")
     return ruleset
 
 
@@ -70,7 +66,7 @@ class Settings:
     @property
     def unit(self) -> str:
         """What hand values are counted in: points, fan or tai."""
-        return UNITS[self.ruleset]
+        return find_ruleset(self.ruleset).unit
 
     @property
     def effective_options(self) -> dict[str, Any]:
