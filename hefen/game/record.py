@@ -114,40 +114,106 @@ def _parse(lines: Iterable[str]) -> Iterator[tuple[int, dict[str, Any]]]:
             obj = json.loads(raw)
         except json.JSONDecodeError as e:
             raise RecordError(f"Line {n} is not JSON ({e.msg}).") from e
+        except RecursionError as e:
+            raise RecordError(f"Line {n} is nested too deeply to be a record event.") from e
         if not isinstance(obj, dict) or "type" not in obj:
             raise RecordError(f"Line {n} is not a record event (it has no 'type').")
         yield n, obj
 
 
+_NEEDS: dict[str, tuple[str, ...]] = {
+    "match": ("seed", "hands", "settings"),
+    "hand": ("number", "seed", "dealer", "seat_winds", "round_wind", "settings"),
+}
+
+
+def _check_fields(n: int, obj: dict[str, Any]) -> None:
+    kind = obj["type"]
+    for key in _NEEDS.get(kind, ()):
+        if key not in obj:
+            raise RecordError(f"Line {n}: the {kind} line has no {key!r}.")
+    settings = obj.get("settings")
+    if kind in _NEEDS and not isinstance(settings, dict):
+        raise RecordError(f"Line {n}: the {kind} line's settings must be an object.")
+    if kind == "match":
+        hands = obj["hands"]
+        if isinstance(hands, bool) or not isinstance(hands, int) or not 1 <= hands <= 10_000:
+            raise RecordError(f"Line {n}: 'hands' must be a whole number from 1 to 10000.")
+    if kind == "hand":
+        dealer = obj["dealer"]
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer <= 3:
+            raise RecordError(f"Line {n}: 'dealer' must be a seat from 0 to 3, not {dealer!r}.")
+        winds = obj["seat_winds"]
+        if not isinstance(winds, list) or sorted(map(str, winds)) != ["E", "N", "S", "W"]:
+            raise RecordError(f"Line {n}: 'seat_winds' must be the four winds E, S, W, N.")
+        streak = obj.get("dealer_streak", 0)
+        if isinstance(streak, bool) or not isinstance(streak, int) or streak < 0:
+            raise RecordError(f"Line {n}: 'dealer_streak' must be a whole number of 0 or more.")
+
+
+def _settings(n: int, obj: dict[str, Any]) -> GameSettings:
+    try:
+        return GameSettings.from_dict(obj["settings"])
+    except (ValueError, TypeError, AttributeError) as e:
+        raise RecordError(f"Line {n}: {e}") from e
+
+
+def _balances_of(game: Game) -> list[Any]:
+    """Each seat's gain from one hand's payments (by seat)."""
+    assert game.outcome is not None
+    out: list[Any] = [0, 0, 0, 0]
+    for frm, to, amount in game.outcome.payments:
+        out[frm] -= amount
+        out[to] += amount
+    return out
+
+
 def replay(lines: Iterable[str]) -> Replayed:
     """Play a record again; raises :class:`RecordError` where it does not
-    replay (an illegal action, an end that differs, a missing header)."""
+    replay (a damaged or missing header, an illegal action, an end or a
+    balance that differs from what the replay gives, an empty record)."""
     out = Replayed()
     game: Game | None = None
+    ended = True
     for n, obj in _parse(lines):
         kind = obj["type"]
+        _check_fields(n, obj)
         if kind == "match":
-            out.match = Match(
-                GameSettings.from_dict(obj["settings"]),
-                obj["seed"],
-                hands=int(obj["hands"]),
-                dealer_keeps_on_draw=bool(obj.get("dealer_keeps_on_draw", True)),
-            )
+            if out.match is not None or out.games:
+                raise RecordError(f"Line {n}: a match line must be the record's first line.")
+            settings = _settings(n, obj)
+            try:
+                out.match = Match(
+                    settings,
+                    obj["seed"],
+                    hands=int(obj["hands"]),
+                    dealer_keeps_on_draw=bool(obj.get("dealer_keeps_on_draw", True)),
+                )
+            except ValueError as e:
+                raise RecordError(f"Line {n}: {e}") from e
         elif kind == "hand":
+            if not ended:
+                raise RecordError(f"Line {n}: a new hand starts before the last one's end line.")
             if out.match is not None:
+                if out.match.finished:
+                    raise RecordError(f"Line {n}: the match has already played all its hands.")
                 game = out.match.new_game()
                 if hand_header(game, obj["number"]) != obj:
                     raise RecordError(f"Line {n}: the hand does not follow from the match.")
             else:
-                game = game_from_header(obj)
+                try:
+                    game = game_from_header(obj)
+                except (ValueError, TypeError, KeyError) as e:
+                    raise RecordError(f"Line {n}: the hand line is damaged: {e}") from e
             out.games.append(game)
             out.headers.append(obj)
+            ended = False
         elif kind == "action":
             if game is None:
                 raise RecordError(f"Line {n}: an action before any hand header.")
             try:
                 game.apply(Action.from_dict(obj))
-            except ValueError as e:
+            except (ValueError, TypeError, KeyError) as e:
                 raise RecordError(f"Line {n}: {e}") from e
         elif kind == "end":
             if game is None or game.outcome is None:
@@ -157,7 +223,17 @@ def replay(lines: Iterable[str]) -> Replayed:
             if mine != json.loads(json.dumps(theirs)) and json.loads(json.dumps(mine)) != theirs:
                 raise RecordError(f"Line {n}: the replayed hand ended differently from the record.")
             if out.match is not None:
-                out.match.record(game)
+                state = out.match.record(game)
+                expected: list[Any] = list(state.hands[-1].balances)
+            elif "balances" in obj:
+                expected = _balances_of(game)
+            if "balances" in obj and obj["balances"] != expected:
+                raise RecordError(
+                    f"Line {n}: the balances {obj['balances']} differ from the replayed {expected}."
+                )
+            ended = True
         else:
             raise RecordError(f"Line {n}: unknown event type {kind!r}.")
+    if not out.games:
+        raise RecordError("The record has no hand in it.")
     return out
