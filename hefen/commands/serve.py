@@ -22,6 +22,12 @@ def register(subparsers: Any) -> None:
         default=None,
         help="SQLAlchemy URL of the table database (default: HEFEN_DATABASE_URL or SQLite)",
     )
+    parser.add_argument(
+        "--redis-url",
+        default=None,
+        help="Redis URL for live updates across several serve processes "
+        "(default: HEFEN_REDIS_URL, else updates stay in this process)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -30,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
 
     from hefen.web import create_app
 
-    app = create_app(database_url=args.database_url)
+    app = create_app(database_url=args.database_url, redis_url=args.redis_url)
     print(f"hefen: serving on http://{args.host}:{args.port}/", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="info", ws="websockets")
     return 0

@@ -8,9 +8,10 @@ vanilla JavaScript under ``static/``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from hefen import svg
 from hefen.scoring import score
 from hefen.web import i18n, photo, play, rules_page, rulesets, tables
+from hefen.web.hub import make_hub
 from hefen.web.models import ErrorOut, ScoreRequest, ScoreResult
 
 __all__ = ["MAX_BODY", "create_app"]
@@ -182,22 +184,37 @@ def create_app(
     store: Any = None,
     play_dir: str | Path | None = None,
     play_delay: float = play.DEFAULT_DELAY,
+    redis_url: str | None = None,
 ) -> FastAPI:
     """The web application. ``database_url`` goes to the table library
     (None: its default, SQLite unless ``HEFEN_DATABASE_URL`` says otherwise);
     ``store`` is an already open :class:`hefen.table.TableStore` to use instead.
     The database is opened on first use. Game tables (online play) are
     written to ``play_dir`` (None: ``HEFEN_PLAY_DIR``, else ``games/`` in the
-    user's data directory); bots wait ``play_delay`` seconds before each move."""
+    user's data directory); bots wait ``play_delay`` seconds before each move.
+    Live updates go through Redis when ``redis_url`` (or ``HEFEN_REDIS_URL``)
+    is given, so that several processes serve the same tables; else they stay
+    in this process (:mod:`hefen.web.hub`)."""
+    hub = make_hub(redis_url)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await hub.start()
+        try:
+            yield
+        finally:
+            await hub.stop()
+
     app = FastAPI(
         title="hefen",
         summary="Mahjong scoring and shared score tables (MCR, Hong Kong, Taiwanese).",
         version="0.1.0",
+        lifespan=lifespan,
     )
     app.state.database_url = database_url
     app.state.store = store
     app.state.store_lock = threading.Lock()
-    app.state.hub = tables.Hub()
+    app.state.hub = hub
     app.state.play = play.PlayManager(play_dir, delay=play_delay)
     app.add_middleware(BodyLimit, limit=MAX_BODY, routes={photo.PATH: photo.MAX_BODY})
     pages = Pages()

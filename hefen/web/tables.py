@@ -10,10 +10,8 @@ does not belong to the table, or acts for another seat, gets 403.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import io
-import threading
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Request, WebSocket, WebSocketDisconnect
@@ -24,6 +22,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
 from hefen.web import rulesets
+from hefen.web.hub import Hub
 from hefen.web.models import ErrorOut
 
 __all__ = ["Hub", "router", "table_pages"]
@@ -117,41 +116,6 @@ class WhoAmI(BaseModel):
 class HandOut(BaseModel):
     hand: dict[str, Any]
     table: TableOut
-
-
-# ------------------------------------------------------------------------ hub
-class Hub:
-    """The open WebSocket connections of each table; pushes the state on change."""
-
-    def __init__(self) -> None:
-        self.rooms: dict[str, set[WebSocket]] = {}
-        self.lock = threading.Lock()
-
-    def add(self, code: str, ws: WebSocket) -> None:
-        with self.lock:
-            self.rooms.setdefault(code, set()).add(ws)
-
-    def remove(self, code: str, ws: WebSocket) -> None:
-        with self.lock:
-            room = self.rooms.get(code)
-            if room:
-                room.discard(ws)
-                if not room:
-                    del self.rooms[code]
-
-    async def broadcast(self, code: str, message: dict[str, Any]) -> None:
-        with self.lock:
-            targets = list(self.rooms.get(code, ()))
-        if not targets:
-            return
-
-        async def send(ws: WebSocket) -> None:
-            try:
-                await ws.send_json(message)
-            except Exception:  # noqa: BLE001 - a closed phone: forget it
-                self.remove(code, ws)
-
-        await asyncio.gather(*(send(ws) for ws in targets))
 
 
 # ------------------------------------------------------------------- helpers
@@ -418,6 +382,7 @@ async def table_feed(websocket: WebSocket, code: str) -> None:
         return
     await websocket.accept()
     hub: Hub = app.state.hub
+    await hub.start()  # a process that only serves sockets listens too
     hub.add(state.code, websocket)
     try:
         await websocket.send_json({"type": "table", "table": state_dict(state)})

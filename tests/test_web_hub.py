@@ -1,0 +1,72 @@
+"""The live hub: a phone that stops reading is dropped and never holds up a
+broadcast or the other phones."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from hefen.web import hub as hub_module
+from hefen.web.hub import Hub, make_hub
+
+
+class Phone:
+    def __init__(self, stuck: bool = False) -> None:
+        self.stuck = stuck
+        self.got: list[Any] = []
+        self.closed = False
+
+    async def send_json(self, data: Any) -> None:
+        if self.stuck:
+            await asyncio.sleep(3600)
+        self.got.append(data)
+
+    async def close(self, code: int = 1000) -> None:
+        self.closed = True
+
+
+def test_a_stuck_phone_is_dropped(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hub_module, "SEND_TIMEOUT", 0.2)
+
+    async def run() -> None:
+        hub = Hub()
+        good, stuck = Phone(), Phone(stuck=True)
+        hub.add("T", good)
+        hub.add("T", stuck)
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        for n in range(5):
+            await hub.broadcast("T", {"n": n})
+        assert loop.time() - started < 0.1  # broadcasting only queues
+        await asyncio.sleep(0.5)
+        assert [m["n"] for m in good.got] == [0, 1, 2, 3, 4]
+        assert hub.sockets("T") == 1 and hub.dropped == 1 and stuck.closed
+        await hub.stop()
+
+    asyncio.run(run())
+
+
+def test_a_phone_that_falls_too_far_behind_is_dropped(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hub_module, "QUEUE_LIMIT", 3)
+    monkeypatch.setattr(hub_module, "SEND_TIMEOUT", 60)
+
+    async def run() -> None:
+        hub = Hub()
+        stuck = Phone(stuck=True)
+        hub.add("T", stuck)
+        for n in range(10):
+            await hub.broadcast("T", {"n": n})
+        await asyncio.sleep(0.05)
+        assert hub.sockets("T") == 0 and stuck.closed
+        await hub.stop()
+
+    asyncio.run(run())
+
+
+def test_make_hub_follows_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("HEFEN_REDIS_URL", raising=False)
+    assert type(make_hub()) is Hub
+    monkeypatch.setenv("HEFEN_REDIS_URL", "redis://127.0.0.1:6379/0")
+    assert type(make_hub()).__name__ == "RedisHub"
