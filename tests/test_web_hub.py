@@ -70,3 +70,21 @@ def test_make_hub_follows_the_environment(monkeypatch: pytest.MonkeyPatch) -> No
     assert type(make_hub()) is Hub
     monkeypatch.setenv("HEFEN_REDIS_URL", "redis://127.0.0.1:6379/0")
     assert type(make_hub()).__name__ == "RedisHub"
+
+
+def test_a_binary_frame_is_one_sentence(tmp_path: Any) -> None:
+    from fastapi.testclient import TestClient
+
+    from hefen.web import create_app
+
+    client = TestClient(create_app(database_url=f"sqlite:///{tmp_path / 'b.sqlite3'}"))
+    code = client.post("/api/tables", json={"ruleset": "mcr"}).json()["code"]
+    with client.websocket_connect(f"/ws/tables/{code}") as ws:
+        assert ws.receive_json()["type"] == "table"
+        ws.send_bytes(b"\x00\x01")
+        assert ws.receive_json() == {
+            "type": "error",
+            "error": "This socket takes text messages only.",
+        }
+        ws.send_text("ping")
+        assert ws.receive_json() == {"type": "pong"}

@@ -9,9 +9,10 @@ vanilla JavaScript under ``static/``.
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,7 @@ from hefen.scoring import score
 from hefen.web import i18n, photo, play, rules_page, rulesets, tables
 from hefen.web.hub import make_hub
 from hefen.web.models import ErrorOut, ScoreRequest, ScoreResult
+from hefen.web.security import SecurityHeaders, script_json
 
 __all__ = ["MAX_BODY", "create_app"]
 
@@ -153,7 +155,7 @@ class Pages:
                 SHORT_NAMES=rulesets.SHORT_NAMES,
                 WINDS=rulesets.WINDS,
                 WIND_NAMES=rulesets.WIND_NAMES,
-                tojson=lambda v: Markup(json.dumps(v, ensure_ascii=False).replace("</", "<\\/")),
+                tojson=lambda v: Markup(script_json(v)),
             )
             self.envs[lang] = env
 
@@ -200,6 +202,8 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await hub.start()
+        gc.collect()
+        gc.freeze()  # the start-up objects live forever: keep them out of every GC pass
         try:
             yield
         finally:
@@ -217,6 +221,7 @@ def create_app(
     app.state.hub = hub
     app.state.play = play.PlayManager(play_dir, delay=play_delay)
     app.add_middleware(BodyLimit, limit=MAX_BODY, routes={photo.PATH: photo.MAX_BODY})
+    app.add_middleware(SecurityHeaders)
     pages = Pages()
     app.state.pages = pages
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
@@ -231,14 +236,6 @@ def create_app(
         if not detail.endswith("."):
             detail += "."
         return JSONResponse({"error": detail}, status_code=exc.status_code, headers=exc.headers)
-
-    @app.middleware("http")
-    async def security_headers(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        response = await call_next(request)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        return response
 
     # ---------------------------------------------------------------- API
     @app.post(

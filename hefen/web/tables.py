@@ -387,9 +387,15 @@ async def table_feed(websocket: WebSocket, code: str) -> None:
     try:
         await websocket.send_json({"type": "table", "table": state_dict(state)})
         while True:
-            text = await websocket.receive_text()
-            if text == "ping":
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            if message.get("text") == "ping":
                 await websocket.send_json({"type": "pong"})
+            elif message.get("text") is None:
+                await websocket.send_json(
+                    {"type": "error", "error": "This socket takes text messages only."}
+                )
     except WebSocketDisconnect:
         pass
     finally:
