@@ -293,3 +293,33 @@ def test_a_corrected_tile_is_remembered_for_the_next_photo_until_forgotten(
         upload()
         assert page.evaluate(state)["win"] == "E"
         assert not errors, errors
+
+
+def test_photos_beyond_the_concurrency_bound_wait_then_are_busy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncio
+
+    import httpx
+
+    from hefen.web import create_app
+    from hefen.web import photo as web_photo
+
+    monkeypatch.setattr(web_photo, "WAIT", 0.2)
+    app = create_app(database_url=f"sqlite:///{tmp_path / 'p.sqlite3'}")
+
+    async def run() -> tuple[int, str, int]:
+        sem = web_photo._turn()
+        for _ in range(web_photo.CONCURRENT):  # every reader busy
+            await sem.acquire()
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as c:
+            busy = await c.post("/api/recognize", content=b"not a photo")
+            for _ in range(web_photo.CONCURRENT):
+                sem.release()
+            free = await c.post("/api/recognize", content=b"not a photo")
+        return busy.status_code, busy.json()["error"], free.status_code
+
+    status, error, after = asyncio.run(run())
+    assert status == 503 and error == "The photo reader is busy; try again in a moment."
+    assert after == 422  # a turn free again: the photo is read (and refused as no image)

@@ -31,7 +31,7 @@ from hefen.scoring import score
 from hefen.web import i18n, photo, play, rules_page, rulesets, tables
 from hefen.web.hub import make_hub
 from hefen.web.models import ErrorOut, ScoreRequest, ScoreResult
-from hefen.web.security import SecurityHeaders, script_json
+from hefen.web.security import RateLimit, SecurityHeaders, script_json
 
 __all__ = ["MAX_BODY", "create_app"]
 
@@ -187,6 +187,7 @@ def create_app(
     play_dir: str | Path | None = None,
     play_delay: float = play.DEFAULT_DELAY,
     redis_url: str | None = None,
+    rate_limit: bool = True,
 ) -> FastAPI:
     """The web application. ``database_url`` goes to the table library
     (None: its default, SQLite unless ``HEFEN_DATABASE_URL`` says otherwise);
@@ -196,7 +197,8 @@ def create_app(
     user's data directory); bots wait ``play_delay`` seconds before each move.
     Live updates go through Redis when ``redis_url`` (or ``HEFEN_REDIS_URL``)
     is given, so that several processes serve the same tables; else they stay
-    in this process (:mod:`hefen.web.hub`)."""
+    in this process (:mod:`hefen.web.hub`). ``rate_limit`` bounds unknown
+    table codes and new tables per address (:class:`hefen.web.security.RateLimit`)."""
     hub = make_hub(redis_url)
 
     @contextlib.asynccontextmanager
@@ -221,6 +223,8 @@ def create_app(
     app.state.hub = hub
     app.state.play = play.PlayManager(play_dir, delay=play_delay)
     app.add_middleware(BodyLimit, limit=MAX_BODY, routes={photo.PATH: photo.MAX_BODY})
+    if rate_limit:
+        app.add_middleware(RateLimit)
     app.add_middleware(SecurityHeaders)
     pages = Pages()
     app.state.pages = pages

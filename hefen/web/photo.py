@@ -8,11 +8,13 @@ tile memory (field ``memory``, a text field or a file: the JSON of
 ``looks=1`` (a field or the query) adds each tile's ``look`` and the ``model``'s
 sha256, from which a client builds that memory when the player corrects a tile. A photo the recogniser refuses, or a bad
 memory, is 422 with its one sentence; a body over :data:`MAX_BODY` is refused
-with 413 by the app's body limit before it is read.
+with 413 by the app's body limit before it is read. At most :data:`CONCURRENT`
+photos are read at once; one that waits over :data:`WAIT` seconds is 503.
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -35,7 +37,23 @@ PATH = "/api/recognize"
 # multipart envelope around it.
 MAX_BODY = MAX_BYTES + 64 * 1024
 
+#: photos read at once by one process (each may hold a 25-megapixel image)
+CONCURRENT = 2
+#: seconds a photo waits for its turn before the answer is "busy"
+WAIT = 20.0
+
 router = APIRouter()
+_turns: dict[int, asyncio.Semaphore] = {}
+
+
+def _turn() -> asyncio.Semaphore:
+    """The semaphore of the running event loop (one per loop)."""
+    loop = asyncio.get_running_loop()
+    sem = _turns.get(id(loop))
+    if sem is None:
+        sem = _turns[id(loop)] = asyncio.Semaphore(CONCURRENT)
+    return sem
+
 
 _BINARY = {"schema": {"type": "string", "format": "binary"}}
 _REQUEST_BODY = {
@@ -130,6 +148,7 @@ def _error(sentence: str) -> JSONResponse:
     responses={
         413: {"model": ErrorOut, "description": "Body over 20 MB"},
         422: {"model": ErrorOut, "description": "Not a photo of mahjong tiles"},
+        503: {"model": ErrorOut, "description": "Too many photos being read at once"},
     },
     openapi_extra={"requestBody": _REQUEST_BODY},
     tags=["photo"],
@@ -158,10 +177,21 @@ async def api_recognize(request: Request) -> Any:
             return _error("The upload is not a valid multipart form.")
     else:
         data = await request.body()
+    sem = _turn()
+    try:
+        await asyncio.wait_for(sem.acquire(), WAIT)
+    except TimeoutError:
+        return JSONResponse(
+            {"error": "The photo reader is busy; try again in a moment."},
+            status_code=503,
+            headers={"Retry-After": "5"},
+        )
     try:
         return await run_in_threadpool(_answer, data, memory_text, want_looks)
     except PhotoError as exc:
         return _error(str(exc))
+    finally:
+        sem.release()
 
 
 def _answer(data: bytes, memory_text: str | None, want_looks: bool) -> dict[str, Any]:

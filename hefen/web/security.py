@@ -6,6 +6,7 @@
 * :class:`SecurityHeaders` adds a Content-Security-Policy (scripts only from
   the app itself, no framing), ``X-Frame-Options``, ``Referrer-Policy`` and
   ``X-Content-Type-Options`` to every HTTP answer.
+* :class:`RateLimit` stops guessing table codes and mass-creating tables.
 
 >>> script_json({"name": "</script><!--<script>"})
 '{"name": "\\\\u003c/script\\\\u003e\\\\u003c!--\\\\u003cscript\\\\u003e"}'
@@ -18,7 +19,7 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["CSP", "SecurityHeaders", "script_json"]
+__all__ = ["CSP", "RateLimit", "SecurityHeaders", "script_json"]
 
 _ESCAPES = {
     "<": "\\u003c",
@@ -78,3 +79,114 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, with_headers)
+
+
+class _Bucket:
+    __slots__ = ("tokens", "at")
+
+    def __init__(self, tokens: float, at: float) -> None:
+        self.tokens, self.at = tokens, at
+
+
+class RateLimit:
+    """Limits per client address (a pure ASGI middleware, per process).
+
+    * **Missed code lookups**: a request for a table or game code that does
+      not exist (a 404 on ``/api/tables/CODE``, ``/t/CODE``, ``/api/play/CODE``
+      or ``/play/CODE``) spends one token of ``miss_rate`` per second (burst
+      ``miss_burst``); with none left, every code lookup is 429 until the
+      bucket refills. Players who type their code right never meet it; guessing
+      the 31^6 codes becomes hopeless.
+    * **Creating** tables and games (``POST /api/tables``, ``POST /api/play``)
+      spends a token of ``create_rate`` per second (burst ``create_burst``).
+    """
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        miss_rate: float = 0.5,
+        miss_burst: int = 20,
+        create_rate: float = 0.2,
+        create_burst: int = 10,
+        clock: Any = None,
+    ) -> None:
+        import time
+
+        self.app = app
+        self.miss_rate, self.miss_burst = miss_rate, miss_burst
+        self.create_rate, self.create_burst = create_rate, create_burst
+        self.clock = clock or time.monotonic
+        self.misses: dict[str, _Bucket] = {}
+        self.creates: dict[str, _Bucket] = {}
+
+    @staticmethod
+    def _is_lookup(method: str, path: str) -> bool:
+        parts = [p for p in path.split("/") if p]
+        if method not in ("GET", "HEAD", "POST") or len(parts) < 2:
+            return False
+        if parts[0] in ("t", "play") and len(parts) == 2 and parts[1] != "new":
+            return True
+        return parts[0] == "api" and parts[1] in ("tables", "play") and len(parts) >= 3
+
+    @staticmethod
+    def _is_create(method: str, path: str) -> bool:
+        return method == "POST" and path.rstrip("/") in ("/api/tables", "/api/play")
+
+    def _level(self, table: dict[str, _Bucket], key: str, rate: float, burst: int) -> _Bucket:
+        now = self.clock()
+        b = table.get(key)
+        if b is None:
+            if len(table) > 100_000:  # forget the oldest addresses
+                table.clear()
+            b = table[key] = _Bucket(float(burst), now)
+        b.tokens = min(float(burst), b.tokens + (now - b.at) * rate)
+        b.at = now
+        return b
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        method, path = scope.get("method", "GET"), scope.get("path", "")
+        client = scope.get("client") or ("?", 0)
+        who = str(client[0])
+        if self._is_create(method, path):
+            b = self._level(self.creates, who, self.create_rate, self.create_burst)
+            if b.tokens < 1:
+                await _too_many(send, "Too many new tables from this address; wait a minute.")
+                return
+            b.tokens -= 1
+        elif self._is_lookup(method, path):
+            b = self._level(self.misses, who, self.miss_rate, self.miss_burst)
+            if b.tokens < 1:
+                await _too_many(
+                    send, "Too many unknown table codes from this address; wait a minute."
+                )
+                return
+
+            async def counting(message: Message) -> None:
+                if message["type"] == "http.response.start" and message.get("status") == 404:
+                    b.tokens -= 1
+                await send(message)
+
+            await self.app(scope, receive, counting)
+            return
+        await self.app(scope, receive, send)
+
+
+async def _too_many(send: Send, sentence: str) -> None:
+    body = json.dumps({"error": sentence}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 429,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"retry-after", b"60"),
+                *_HEADERS,
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
