@@ -180,15 +180,13 @@ def create_app(
     database_url: str | None = None,
     *,
     store: Any = None,
-    play_dir: str | Path | None = None,
     play_delay: float = play.DEFAULT_DELAY,
 ) -> FastAPI:
     """The web application. ``database_url`` goes to the table library
     (None: its default, SQLite unless ``HEFEN_DATABASE_URL`` says otherwise);
     ``store`` is an already open :class:`hefen.table.TableStore` to use instead.
-    The database is opened on first use. Game tables (online play) are
-    written to ``play_dir`` (None: ``HEFEN_PLAY_DIR``, else ``games/`` in the
-    user's data directory); bots wait ``play_delay`` seconds before each move."""
+    The database is opened on first use. Online games are tables of the same
+    store; bots wait ``play_delay`` seconds before each move."""
     app = FastAPI(
         title="hefen",
         summary="Mahjong scoring and shared score tables (MCR, Hong Kong, Taiwanese).",
@@ -198,7 +196,7 @@ def create_app(
     app.state.store = store
     app.state.store_lock = threading.Lock()
     app.state.hub = tables.Hub()
-    app.state.play = play.PlayManager(play_dir, delay=play_delay)
+    app.state.play = play.PlayManager(lambda: tables.store_of(app), app.state.hub, play_delay)
     app.add_middleware(BodyLimit, limit=MAX_BODY, routes={photo.PATH: photo.MAX_BODY})
     pages = Pages()
     app.state.pages = pages

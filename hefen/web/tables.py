@@ -121,23 +121,42 @@ class HandOut(BaseModel):
 
 # ------------------------------------------------------------------------ hub
 class Hub:
-    """The open WebSocket connections of each table; pushes the state on change."""
+    """The open WebSocket connections of each table; pushes the state on change.
+
+    A connection is anything with an async ``send_json`` (a WebSocket, or an
+    online game's seat feed, :class:`hefen.web.play.SeatFeed`), added from
+    its own event loop; :meth:`publish` may be called from any thread."""
 
     def __init__(self) -> None:
-        self.rooms: dict[str, set[WebSocket]] = {}
+        self.rooms: dict[str, dict[Any, asyncio.AbstractEventLoop]] = {}
         self.lock = threading.Lock()
 
-    def add(self, code: str, ws: WebSocket) -> None:
+    def add(self, code: str, ws: Any) -> None:
+        loop = asyncio.get_running_loop()
         with self.lock:
-            self.rooms.setdefault(code, set()).add(ws)
+            self.rooms.setdefault(code, {})[ws] = loop
 
-    def remove(self, code: str, ws: WebSocket) -> None:
+    def remove(self, code: str, ws: Any) -> None:
         with self.lock:
             room = self.rooms.get(code)
             if room:
-                room.discard(ws)
+                room.pop(ws, None)
                 if not room:
                     del self.rooms[code]
+
+    def publish(self, code: str, message: dict[str, Any]) -> None:
+        """From any thread: each connection's own loop sends ``message``."""
+        with self.lock:
+            targets = list(self.rooms.get(code, {}).items())
+        for ws, loop in targets:
+            with contextlib.suppress(RuntimeError):  # that loop is closed
+                asyncio.run_coroutine_threadsafe(self.broadcast_one(code, ws, message), loop)
+
+    async def broadcast_one(self, code: str, ws: Any, message: dict[str, Any]) -> None:
+        try:
+            await ws.send_json(message)
+        except Exception:  # noqa: BLE001 - a closed phone: forget it
+            self.remove(code, ws)
 
     async def broadcast(self, code: str, message: dict[str, Any]) -> None:
         with self.lock:
