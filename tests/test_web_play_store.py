@@ -227,3 +227,61 @@ def test_a_bad_token_is_refused_with_one_sentence(tmp_path: Path) -> None:
     error = r.json()["error"]
     assert "score table, not an online game" in error and error.count(". ") == 0
     assert client.get(f"/api/play/{code}", headers=auth(made["token"])).json()["step"] == 0
+
+
+def test_the_tables_live_feed_follows_a_game(tmp_path: Path) -> None:
+    client = TestClient(create_app(database_url=db_url(tmp_path), play_delay=0))
+    made = create(client, bots=[None, None, "simple", "simple"], seat=1)
+    code = made["code"]
+    with client.websocket_connect(f"/ws/tables/{code}") as ws:
+        first = ws.receive_json()
+        assert first["type"] == "table" and first["table"]["game"]["bots"][2] == "simple"
+        assert [s["joined"] for s in first["table"]["seats"]] == [False, True, False, False]
+        r = client.post(f"/api/play/{code}/join", json={"seat": 0, "name": "Ann"})
+        assert r.status_code == 200, r.text
+        while True:  # the join, then the moves of the hand it starts
+            msg = ws.receive_json()
+            if msg["type"] == "table":
+                break
+            assert msg["type"] == "game" and msg["code"] == code
+        assert msg["table"]["seats"][0] == {
+            "index": 0,
+            "initial_wind": "E",
+            "name": "Ann",
+            "joined": True,
+        }
+
+
+def test_a_server_that_missed_a_move_reloads_the_game(tmp_path: Path) -> None:
+    url = db_url(tmp_path)
+    one = TestClient(create_app(database_url=url, play_delay=0))
+    made = create(one, bots=BOTS3, seat=0, seed=3)
+    code, token = made["code"], made["token"]
+    two = TestClient(create_app(database_url=url, play_delay=0))
+    start = state_of(two, code, token)  # server two has the game in memory too
+    discards = [a["tile"] for a in start["game"]["legal_actions"] if a["kind"] == "discard"]
+    with two.websocket_connect(f"/ws/play/{code}?token={token}") as ws:
+        assert ws.receive_json()["step"] == 0
+        # server one plays a move (and its bots answer) behind server two's back
+        r = one.post(
+            f"/api/play/{code}/act",
+            json={"kind": "discard", "tile": discards[0]},
+            headers=auth(token),
+        )
+        assert r.status_code == 200, r.text
+        ahead = play(one, code, token, moves=0)
+        # a move on server two's socket is refused, and server two reloads
+        ws.send_json({"type": "act", "kind": "discard", "tile": discards[-1]})
+        while True:
+            msg = ws.receive_json()
+            if msg["type"] == "error":
+                break
+        assert msg["error"] == f"The game {code} was played on elsewhere; reload it and try again."
+    after = state_of(two, code, token)
+    assert after["step"] == ahead["step"] > 1
+    assert after["game"] == ahead["game"]
+    store = open_store(url)
+    record = store.game_record(code)
+    assert record[2] == {"type": "action", "seat": 0, "kind": "discard", "tile": discards[0]}
+    assert len(record) == 2 + after["step"]  # the match and hand lines, then each move once
+    store.close()
