@@ -517,7 +517,7 @@ class PlayManager:
     def _bot_move(self, t: GameTable) -> str | int | None:
         """What the bots do next: a seat to move, ``"next"`` (an all-bot
         table deals the next hand), or None (waiting for a human)."""
-        if t.game is None or t.error:
+        if t.game is None:
             return None
         if t.game.phase == "end":
             if t.status == "between" and not _human_seats(t):
@@ -555,6 +555,7 @@ class PlayManager:
                         if bot is None:
                             bot = t.players[move] = make_bot(str(t.bots[move]), seed=move)
                         ended = self._apply(t, bot.choose(t.game, move))
+                    t.error = ""
                 self._changed(t, kick=False, table=ended)
         except Exception as exc:  # noqa: BLE001 - keep the table readable, say what broke
             detail = exc.detail if isinstance(exc, HTTPException) else exc
