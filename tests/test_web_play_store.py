@@ -285,3 +285,52 @@ def test_a_server_that_missed_a_move_reloads_the_game(tmp_path: Path) -> None:
     assert record[2] == {"type": "action", "seat": 0, "kind": "discard", "tile": discards[0]}
     assert len(record) == 2 + after["step"]  # the match and hand lines, then each move once
     store.close()
+
+
+def test_a_move_that_cannot_be_saved_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sqlalchemy as sa
+
+    from hefen.game import replay
+
+    app = create_app(database_url=db_url(tmp_path), play_delay=0)
+    client = TestClient(app)
+    made = create(client, bots=BOTS3, seat=0)
+    code, token = made["code"], made["token"]
+    before = state_of(client, code, token)
+    tile = next(a["tile"] for a in before["game"]["legal_actions"] if a["kind"] == "discard")
+    store = app.state.store
+    real_append, real_get = store.append_game, store.get
+
+    def down(*args: Any, **kwargs: Any) -> Any:
+        raise sa.exc.OperationalError("INSERT", {}, Exception("disk I/O error"))
+
+    def discard() -> Any:
+        return client.post(
+            f"/api/play/{code}/act", json={"kind": "discard", "tile": tile}, headers=auth(token)
+        )
+
+    monkeypatch.setattr(store, "append_game", down)
+    r = discard()
+    assert r.status_code == 503
+    assert r.json() == {"error": "The move could not be saved; please try again."}
+    assert state_of(client, code, token) == before  # reloaded from the store
+    # the reload fails too: the game writes nothing until it could be reloaded
+    monkeypatch.setattr(store, "get", down)
+    assert discard().status_code == 503
+    monkeypatch.setattr(store, "append_game", real_append)
+    r = client.get(f"/api/play/{code}", headers=auth(token))
+    assert r.status_code == 503
+    assert r.json() == {"error": "The game's database cannot be reached; please try again."}
+    assert store.game_record(code)[-1]["type"] == "hand"
+    monkeypatch.setattr(store, "get", real_get)
+    assert state_of(client, code, token) == before
+    r = discard()
+    assert r.status_code == 200, r.text
+    settled = play(client, code, token, moves=0)  # the bots have answered
+    record = store.game_record(code)
+    assert record[2] == {"type": "action", "seat": 0, "kind": "discard", "tile": tile}
+    assert len(record) == 2 + settled["step"]  # each move stored once, none lost
+    again = replay(store.export_record(code).splitlines())
+    assert json.loads(json.dumps(again.games[0].view(0))) == settled["game"]

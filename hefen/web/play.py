@@ -32,7 +32,7 @@ import json
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
@@ -50,6 +50,9 @@ __all__ = ["GameTable", "PlayManager", "SeatFeed", "play_pages", "router"]
 
 BotName = Literal["simple", "strong"]
 DEFAULT_DELAY = 0.8  # seconds before each bot move
+#: ``GameTable.lines`` of a game whose memory is ahead of the store (a write
+#: failed and the reload too): every write is refused until it is reloaded.
+STALE = -1
 
 bearer = HTTPBearer(auto_error=False, description="A seat token of the game table.")
 
@@ -232,6 +235,15 @@ def _table_error(exc: Exception, status: int) -> HTTPException:
     return HTTPException(status, str(exc).rstrip("."))
 
 
+@contextlib.contextmanager
+def _database() -> Iterator[None]:
+    """A database that fails (down, disk full) is a 503 with one sentence."""
+    try:
+        yield
+    except (SQLAlchemyError, OSError) as exc:
+        raise HTTPException(503, "The game's database cannot be reached; please try again") from exc
+
+
 # -------------------------------------------------------------------- manager
 class PlayManager:
     """The online games of one server: tables of the table store (``store()``
@@ -259,12 +271,13 @@ class PlayManager:
 
         store = self.store()
         try:
-            state = store.get(code)
+            with _database():
+                state = store.get(code)
+                lines = store.game_record(code) if state.game is not None else []
             if state.game is None:
                 raise HTTPException(
                     404, f"The table {code} is a score table, not an online game; open /t/{code}"
                 )
-            lines = store.game_record(code)
         except TableError as exc:
             raise _table_error(exc, 404) from exc
         try:
@@ -306,7 +319,8 @@ class PlayManager:
         try:
             version = store.append_game(t.code, lines, after=t.lines, hand=hand)
         except (TableError, OSError, SQLAlchemyError) as exc:
-            with contextlib.suppress(HTTPException):
+            t.lines = STALE  # memory is ahead of the store: no write until reloaded
+            with contextlib.suppress(HTTPException, TableError, OSError, SQLAlchemyError):
                 self._reload(t)
             if isinstance(exc, TableError):
                 raise _table_error(exc, 409) from exc
@@ -314,7 +328,8 @@ class PlayManager:
         expected = t.seen + len(lines) + (1 if hand is not None else 0)
         t.lines += len(lines)
         if hand is not None or version != expected:
-            t.state = store.get(t.code)
+            with _database():
+                t.state = store.get(t.code)
             t.seen = t.state.version
         else:
             t.seen = version
@@ -322,10 +337,13 @@ class PlayManager:
     def refresh(self, t: GameTable) -> None:
         """Catch up with changes made to the table outside this manager (a seat
         taken, freed or renamed through the tables API)."""
-        store = self.store()
         changed = False
-        with t.lock:
-            if store.version(t.code) != t.seen:
+        with t.lock, _database():
+            store = self.store()
+            if t.lines == STALE:
+                self._reload(t)
+                changed = True
+            elif store.version(t.code) != t.seen:
                 state = store.get(t.code)
                 if state.game is None or state.game.lines != t.lines:
                     self._reload(t)
@@ -363,7 +381,8 @@ class PlayManager:
 
         t = self.get(code)
         try:
-            text: str = self.store().export_record(t.code)
+            with _database():
+                text: str = self.store().export_record(t.code)
         except TableError as exc:
             raise _table_error(exc, 404) from exc
         return text
@@ -390,22 +409,23 @@ class PlayManager:
             names[i] = (names[i].strip()[:40]) or (
                 f"{body.bots[i]} bot {i + 1}" if body.bots[i] else f"Player {i + 1}"
             )
-        store = self.store()
         token = None
         try:
-            created = store.create_game(
-                body.ruleset,
-                bots=list(body.bots),
-                hands=body.hands,
-                record=[match.header()],
-                options=options,
-                dealer_keeps_on_draw=body.dealer_keeps_on_draw,
-                names=names,
-            )
-            state = created.state
-            if body.seat is not None:
-                joined = store.join(created.code, body.seat)
-                token, state = joined.token, joined.state
+            with _database():
+                store = self.store()
+                created = store.create_game(
+                    body.ruleset,
+                    bots=list(body.bots),
+                    hands=body.hands,
+                    record=[match.header()],
+                    options=options,
+                    dealer_keeps_on_draw=body.dealer_keeps_on_draw,
+                    names=names,
+                )
+                state = created.state
+                if body.seat is not None:
+                    joined = store.join(created.code, body.seat)
+                    token, state = joined.token, joined.state
         except TableError as exc:
             raise _table_error(exc, 400) from exc
         t = GameTable(created.code, match, state, lines=1, seen=state.version)
@@ -440,7 +460,8 @@ class PlayManager:
                 raise HTTPException(409, f"Seat {seat} ({t.names[seat]}) is already taken")
             clean = name.strip()[:40] if name and name.strip() else None
             try:
-                joined = self.store().join(t.code, seat, clean)
+                with _database():
+                    joined = self.store().join(t.code, seat, clean)
             except TableError as exc:
                 raise _table_error(exc, 409 if "taken" in str(exc) else 400) from exc
             t.state, t.seen = joined.state, joined.state.version
@@ -456,7 +477,8 @@ class PlayManager:
             if t.game is not None:
                 raise HTTPException(400, "The game has already started")
             try:
-                state = self.store().seat_bots(t.code, token, "strong")
+                with _database():
+                    state = self.store().seat_bots(t.code, token, "strong")
             except TableError as exc:
                 raise _table_error(exc, 400) from exc
             t.state, t.seen = state, state.version
