@@ -609,18 +609,17 @@ class TableStore:
                 with self._write_engine.begin() as conn:
                     table_id = self._table_id(conn, code, lock=True)
                     mine = events_table.c.table_id == table_id
-                    count = conn.execute(
-                        sa.select(sa.func.count()).where(mine, events_table.c.kind == GAME_LINE)
-                    ).scalar_one()
+                    count, last = conn.execute(
+                        sa.select(
+                            sa.func.count().filter(events_table.c.kind == GAME_LINE),
+                            sa.func.max(events_table.c.seq),
+                        ).where(mine)
+                    ).one()
                     if not count:
                         raise TableError(f"The table {code} is not an online game.")
                     if count != after:
                         raise TableError(conflict)
-                    seq = int(
-                        conn.execute(
-                            sa.select(sa.func.max(events_table.c.seq)).where(mine)
-                        ).scalar_one()
-                    )
+                    seq = int(last)
                     at = _now()
                     new = [
                         Event(seq + i, GAME_LINE, at, "engine", {"line": line})

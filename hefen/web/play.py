@@ -130,7 +130,7 @@ class SeatFeed:
 
     loop: asyncio.AbstractEventLoop
     event: asyncio.Event
-    outside: bool = False  # a change the play manager did not make (the tables API)
+    outside: bool = False  # a table message: seats or ledger may have changed (tables API)
 
     def wake(self) -> None:
         with contextlib.suppress(RuntimeError):  # the loop is gone
