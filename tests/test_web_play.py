@@ -19,7 +19,7 @@ BOTS3 = [None, "simple", "simple", "simple"]
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> Any:
+def app() -> Any:
     return create_app(database_url="sqlite://", play_delay=0)
 
 
@@ -231,7 +231,7 @@ def test_illegal_actions_are_refused_and_change_nothing(client: TestClient) -> N
     assert after["game"] == before["game"]
 
 
-def test_bots_play_a_match_to_the_end_payments_sum_to_zero(tmp_path: Path) -> None:
+def test_bots_play_a_match_to_the_end_payments_sum_to_zero() -> None:
     for rules in ("mcr", "hk", "tw"):
         app = create_app(database_url="sqlite://", play_delay=0)
         client = TestClient(app)
