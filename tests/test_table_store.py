@@ -309,3 +309,89 @@ def test_reopen_is_idempotent(tmp_path: Path) -> None:
         version = conn.execute(sa.text("SELECT version_num FROM hefen_table_alembic_version"))
         assert version.scalar_one() == "0001"
     b.close()
+
+
+def test_an_online_game_is_a_table_with_its_record(store: TableStore) -> None:
+    from hefen.game import GameSettings, Match, make_bot, play_out, replay
+    from hefen.game.record import end_line, hand_header
+
+    match = Match(GameSettings("mcr"), 9, hands=1)
+    created = store.create_game(
+        "mcr",
+        bots=[None, "simple", "simple", "simple"],
+        hands=1,
+        record=[match.header()],
+        names=["Ann", "b2", "b3", "b4"],
+    )
+    code = created.code
+    assert created.state.game is not None and created.state.game.lines == 1
+    assert created.state.to_dict()["game"] == {
+        "bots": [None, "simple", "simple", "simple"],
+        "hands": 1,
+        "lines": 1,
+    }
+    with pytest.raises(TableError, match="played by a bot"):
+        store.join(code, 2)
+    ann = store.join(code, 0, "Ann")
+    game = match.new_game()
+    bots = {s: make_bot("simple", seed=s) for s in range(4)}
+    play_out(game, lambda g, s: bots[s].choose(g, s))
+    settled = match.record(game)
+    lines = [hand_header(game, 1), *({"type": "action", **a.to_dict()} for a in game.actions)]
+    lines.append(end_line(game, settled.balances))
+    payload = match.events[-1].payload
+    before = store.version(code)
+    # a writer that knows of another record length writes nothing
+    with pytest.raises(TableError, match="played on elsewhere"):
+        store.append_game(code, lines, after=0, hand=(1, payload))
+    # nor does a hand that does not follow
+    with pytest.raises(TableError, match="cannot follow"):
+        store.append_game(code, lines, after=1, hand=(2, payload))
+    assert store.version(code) == before
+    version = store.append_game(code, lines, after=1, hand=(1, payload))
+    state = store.get(code)
+    assert version == state.version == before + len(lines) + 1
+    assert state.game is not None and state.game.lines == 1 + len(lines)
+    assert len(state.hands) == 1 and state.balances == settled.balances
+    assert state.hands[0].recorded_by == "engine"
+    assert sum(state.balances) == 0
+    # the stored record replays to the same ledger
+    again = replay(store.export_record(code).splitlines())
+    assert again.match is not None and again.match.balances == state.balances
+    # the game's hands are the engine's: no recording, undo, correction or new settings by hand
+    for attempt in (
+        lambda: store.record_draw(code, ann.token),
+        lambda: store.record_win(code, ann.token, winner=0, value=8),
+        lambda: store.undo(code, ann.token),
+        lambda: store.correct(code, ann.token, state.hands[0].id, draw=True),
+    ):
+        with pytest.raises(TableError, match="online game"):
+            attempt()
+    with pytest.raises(TableError, match="keeps the settings"):
+        store.change_settings(code, created.host_token, options={"min_points": 1})
+    with pytest.raises(TableError, match="not an online game"):
+        store.game_record(store.create_table("mcr").code)
+    assert store.version(code) == version
+
+
+def test_bots_take_the_free_seats_of_a_game(store: TableStore) -> None:
+    from hefen.game import GameSettings, Match
+
+    record = [Match(GameSettings("hk"), 1).header()]
+    created = store.create_game("hk", bots=[None, None, "simple", None], hands=4, record=record)
+    code = created.code
+    bo = store.join(code, 1, "Bo")
+    with pytest.raises(TableError, match="does not belong"):
+        store.seat_bots(code, "nope", "strong")
+    state = store.seat_bots(code, bo.token, "strong")
+    assert state.game is not None
+    assert list(state.game.bots) == ["strong", None, "simple", "strong"]
+    assert [s.name for s in state.seats] == ["strong bot 1", "Bo", "Player 3", "strong bot 4"]
+    assert store.events(code)[-1].actor == "seat:1"
+    assert store.seat_bots(code, bo.token, "strong").version == state.version  # none free now
+    with pytest.raises(TableError, match="four seats"):
+        store.create_game("hk", bots=[None], hands=4, record=record)
+    with pytest.raises(TableError, match="1 to 64 hands"):
+        store.create_game("hk", bots=[None] * 4, hands=0, record=record)
+    with pytest.raises(TableError, match="match line"):
+        store.create_game("hk", bots=[None] * 4, hands=4, record=[])

@@ -19,8 +19,8 @@ BOTS3 = [None, "simple", "simple", "simple"]
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> Any:
-    return create_app(database_url="sqlite://", play_dir=tmp_path, play_delay=0)
+def app() -> Any:
+    return create_app(database_url="sqlite://", play_delay=0)
 
 
 @pytest.fixture
@@ -231,9 +231,9 @@ def test_illegal_actions_are_refused_and_change_nothing(client: TestClient) -> N
     assert after["game"] == before["game"]
 
 
-def test_bots_play_a_match_to_the_end_payments_sum_to_zero(tmp_path: Path) -> None:
+def test_bots_play_a_match_to_the_end_payments_sum_to_zero() -> None:
     for rules in ("mcr", "hk", "tw"):
-        app = create_app(database_url="sqlite://", play_dir=tmp_path / rules, play_delay=0)
+        app = create_app(database_url="sqlite://", play_delay=0)
         client = TestClient(app)
         made = create(client, ruleset=rules, bots=["simple"] * 4, hands=3, seed=3)
         code = made["code"]
@@ -250,9 +250,10 @@ def test_bots_play_a_match_to_the_end_payments_sum_to_zero(tmp_path: Path) -> No
                 paid[f] -= a
                 paid[to] += a
             assert sum(paid.values()) == 0
-        # the record on disk replays to the same ledger
-        with (tmp_path / rules / f"{code}.jsonl").open() as f:
-            again = replay(f)
+        # the stored record (exported as JSON lines) replays to the same ledger
+        record = client.get(f"/api/play/{code}/record")
+        assert record.headers["content-type"].startswith("application/x-ndjson")
+        again = replay(record.text.splitlines())
         assert again.match is not None
         assert list(again.match.balances) == table["balances"]
 
@@ -279,7 +280,8 @@ def test_reconnect_returns_the_same_seat_and_state(client: TestClient) -> None:
 
 
 def test_restart_replays_the_hand_in_progress(tmp_path: Path) -> None:
-    app = create_app(database_url="sqlite://", play_dir=tmp_path, play_delay=0)
+    url = f"sqlite:///{tmp_path / 'play.sqlite3'}"
+    app = create_app(database_url=url, play_delay=0)
     client = TestClient(app)
     made = create(client, bots=BOTS3, seat=0, hands=2)
     code, token = made["code"], made["token"]
@@ -294,8 +296,8 @@ def test_restart_replays_the_hand_in_progress(tmp_path: Path) -> None:
         )
         assert r.status_code == 200, r.text
     state = wait_for(client, code, lambda s: bool(s["game"]["legal_actions"]), token)
-    # a new server on the same folder replays the record
-    restarted = TestClient(create_app(database_url="sqlite://", play_dir=tmp_path, play_delay=0))
+    # a new server on the same database replays the record
+    restarted = TestClient(create_app(database_url=url, play_delay=0))
     again = restarted.get(f"/api/play/{code}", headers=auth(token)).json()
     assert again["step"] == state["step"] > 3
     assert again["game"] == state["game"]

@@ -21,8 +21,7 @@ pytestmark = [pytest.mark.browser, needs_chromium]
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from hefen.web import create_app
 
-    folder = tmp_path_factory.mktemp("play")
-    app = create_app(database_url="sqlite://", play_dir=folder, play_delay=0.05)
+    app = create_app(database_url="sqlite://", play_delay=0.05)
     with running(app) as url:
         yield url
 

@@ -43,7 +43,16 @@ EVENT_KINDS: tuple[str, ...] = (
     "hand_recorded",
     "hand_undone",
     "hand_corrected",
+    "game_opened",
+    "bots_seated",
+    "game_line",
 )
+
+#: The event kind of one line of an online game's record (:mod:`hefen.game.record`).
+GAME_LINE = "game_line"
+
+#: The refusal for recording, undoing or correcting a hand of an online game by hand.
+GAME_HANDS = "This table is an online game: its hands are recorded as they are played."
 
 MAX_NAME = 40
 
@@ -170,6 +179,20 @@ class HandRecord:
 
 
 @dataclass(frozen=True)
+class GameInfo:
+    """What makes a table an online game: who plays each seat (a bot's name,
+    or ``None`` for a human), how many hands the match lasts, and how many
+    lines its game record (the ``game_line`` events) has so far."""
+
+    bots: tuple[str | None, str | None, str | None, str | None]
+    hands: int
+    lines: int = 0  # how many lines its game record has
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"bots": list(self.bots), "hands": self.hands, "lines": self.lines}
+
+
+@dataclass(frozen=True)
 class TableState:
     """A table as the fold of its events.
 
@@ -190,10 +213,12 @@ class TableState:
     version: int
     host_token_hash: str = field(repr=False, default="")
     seat_token_hashes: tuple[str | None, ...] = field(repr=False, default=())
+    game: GameInfo | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """The state as plain JSON-ready data (no secrets)."""
-        return {
+        """The state as plain JSON-ready data (no secrets); an online game's
+        table also has ``game`` (its bots and length)."""
+        data: dict[str, Any] = {
             "code": self.code,
             "ruleset": self.ruleset,
             "created_at": self.created_at,
@@ -204,6 +229,9 @@ class TableState:
             "next": self.next.to_dict(),
             "version": self.version,
         }
+        if self.game is not None:
+            data["game"] = self.game.to_dict()
+        return data
 
     def hand(self, hand_id: int) -> HandRecord:
         for record in self.hands:
@@ -258,6 +286,9 @@ def fold(events: Sequence[Event]) -> TableState:
     host_hash: str = p["host_token_hash"]
     entries: dict[int, _Entry] = {}
     order: list[int] = []
+    bots: list[str | None] | None = None
+    game_hands = 0
+    game_lines = 0
     for ev in events[1:]:
         q = ev.payload
         if ev.kind == "player_joined":
@@ -278,6 +309,16 @@ def fold(events: Sequence[Event]) -> TableState:
             entry = entries[q["hand"]]
             entry.outcome = q["outcome"]
             entry.corrections.append(ev.seq)
+        elif ev.kind == "game_opened":
+            bots = list(q["bots"])
+            game_hands = int(q["hands"])
+        elif ev.kind == GAME_LINE:
+            game_lines += 1
+        elif ev.kind == "bots_seated" and bots is not None:
+            for seat in range(4):
+                if q["bots"][seat] is not None:
+                    bots[seat] = q["bots"][seat]
+                    names[seat] = q["names"][seat]
         else:
             raise TableError(f"Unknown event kind {ev.kind!r} in table {code}.")
     unit = settings.unit
@@ -337,6 +378,9 @@ def fold(events: Sequence[Event]) -> TableState:
         version=events[-1].seq,
         host_token_hash=host_hash,
         seat_token_hashes=tuple(hashes),
+        game=None
+        if bots is None
+        else GameInfo((bots[0], bots[1], bots[2], bots[3]), game_hands, game_lines),
     )
 
 
@@ -428,6 +472,8 @@ def _settings_payload(settings: Settings) -> dict[str, Any]:
 
 def plan_join(state: TableState, seat: Any, name: Any, token_hash: str) -> dict[str, Any]:
     seat = check_seat(seat)
+    if state.game is not None and state.game.bots[seat] is not None:
+        raise TableError(f"Seat {seat} is played by a bot.")
     if state.seats[seat].joined:
         raise TableError(f"Seat {seat} ({state.seats[seat].name}) is already taken.")
     clean = state.seats[seat].name if name is None else check_name(name)
@@ -456,6 +502,8 @@ def plan_settings(
     dealer_keeps_on_draw: bool | None,
 ) -> dict[str, Any] | None:
     """Payload of ``settings_changed``, or ``None`` when nothing would change."""
+    if state.game is not None:
+        raise TableError("An online game keeps the settings it was opened with.")
     if options is not None and not isinstance(options, Mapping):
         raise TableError("The table options must be an object of option names and values.")
     merged = dict(state.settings.options)
@@ -680,6 +728,8 @@ def plan_record(
     score: ScoreFn | None = None,
 ) -> dict[str, Any]:
     """Payload of ``hand_recorded``: the next hand, played at ``state.next``."""
+    if state.game is not None:
+        raise TableError(GAME_HANDS)
     outcome = plan_outcome(
         state,
         state.next,
@@ -706,6 +756,8 @@ def _target(state: TableState, hand_id: Any) -> HandRecord:
 
 def plan_undo(state: TableState, hand_id: Any = None) -> dict[str, Any]:
     """Payload of ``hand_undone``; only the latest hand can be undone."""
+    if state.game is not None:
+        raise TableError(GAME_HANDS)
     record = _target(state, hand_id)
     if record is not state.hands[-1]:
         raise TableError(
@@ -734,6 +786,8 @@ def plan_correct(
     or still passes the deal), because the later hands were played in that
     order; otherwise undo the later hands first.
     """
+    if state.game is not None:
+        raise TableError(GAME_HANDS)
     record = _target(state, hand_id)
     settings = Settings(state.ruleset, dict(record.options), record.dealer_keeps_on_draw)
     outcome = plan_outcome(
@@ -764,3 +818,83 @@ def plan_correct(
                 "undo those hands first."
             )
     return {"hand": record.id, "number": record.number, "outcome": outcome}
+
+
+# ------------------------------------------------------------- online games
+
+MAX_GAME_HANDS = 64
+
+
+def check_bot(bot: Any) -> str | None:
+    """A seat's player in an online game: a bot's name, or ``None`` (a human)."""
+    if bot is None:
+        return None
+    if not isinstance(bot, str) or not bot.strip() or len(bot) > 32 or not bot.isprintable():
+        raise TableError(f"A bot is named by a short word such as 'strong', not {bot!r}.")
+    return bot
+
+
+def plan_game_open(bots: Sequence[Any], hands: Any) -> dict[str, Any]:
+    """Payload of ``game_opened``: the table becomes an online game."""
+    if isinstance(bots, str | bytes) or len(bots) != 4:
+        raise TableError("An online game names a bot or a human for each of its four seats.")
+    if isinstance(hands, bool) or not isinstance(hands, int) or not 1 <= hands <= MAX_GAME_HANDS:
+        raise TableError(f"An online game lasts from 1 to {MAX_GAME_HANDS} hands, not {hands!r}.")
+    return {"bots": [check_bot(b) for b in bots], "hands": hands}
+
+
+def plan_bots_seated(state: TableState, bot: Any) -> dict[str, Any] | None:
+    """Payload of ``bots_seated``: ``bot`` takes every free human seat of an
+    online game (named after itself); ``None`` when no seat is free."""
+    game = state.game
+    if game is None:
+        raise TableError("Only an online game has seats for bots.")
+    name = check_bot(bot)
+    if name is None:
+        raise TableError("Name the bot that takes the free seats.")
+    seats = [s for s in range(4) if game.bots[s] is None and state.seat_token_hashes[s] is None]
+    if not seats:
+        return None
+    return {
+        "bots": [name if s in seats else None for s in range(4)],
+        "names": [check_name(f"{name} bot {s + 1}") if s in seats else None for s in range(4)],
+    }
+
+
+def plan_game_hand(state: TableState, number: Any, payload: Mapping[str, Any]) -> dict[str, Any]:
+    """Payload of the ``hand_recorded`` event of hand ``number`` of an online
+    game, as :meth:`hefen.game.Match.record` settled it (``{"outcome": ...}``)."""
+    game = state.game
+    if game is None:
+        raise TableError("Only an online game records hands played on the server.")
+    if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+        raise TableError(f"A hand number is a whole number from 1, not {number!r}.")
+    if number != len(state.hands) + 1:
+        raise TableError(
+            f"This game has {len(state.hands)} hands recorded; hand {number} cannot follow."
+        )
+    if number > game.hands:
+        raise TableError(f"This game lasts {game.hands} hands; hand {number} is one too many.")
+    outcome = payload.get("outcome") if isinstance(payload, Mapping) else None
+    if not isinstance(outcome, Mapping) or outcome.get("kind") not in ("win", "draw"):
+        raise TableError("A game's hand is recorded with the outcome its match settled.")
+    for pay in outcome.get("payments") or []:
+        ok = (
+            isinstance(pay, Mapping)
+            and pay.get("from") in range(4)
+            and pay.get("to") in range(4)
+            and pay.get("from") != pay.get("to")
+        )
+        if not ok:
+            raise TableError(f"A game's payment must go from one seat to another: {pay!r}.")
+        try:
+            negative = to_fraction(pay["amount"]) < 0
+        except (KeyError, TypeError, ValueError, ArithmeticError) as exc:
+            raise TableError(f"A game's payment has no readable amount: {pay!r}.") from exc
+        if negative:
+            raise TableError(f"A game's payment cannot be negative: {pay!r}.")
+    try:
+        json.dumps(dict(payload))
+    except (TypeError, ValueError) as exc:
+        raise TableError("A game's hand must contain only JSON data.") from exc
+    return {"outcome": dict(outcome)}

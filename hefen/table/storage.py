@@ -11,6 +11,7 @@ and never leaves half an action behind.
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 from collections.abc import Callable, Mapping, Sequence
@@ -24,7 +25,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from hefen.table import core
-from hefen.table.core import Actor, Event, HandRecord, ScoreFn, TableState
+from hefen.table.core import GAME_LINE, Actor, Event, HandRecord, ScoreFn, TableState
 from hefen.table.errors import TableError
 
 DATABASE_URL_ENV = "HEFEN_DATABASE_URL"
@@ -203,13 +204,17 @@ class TableStore:
         """Release the database connections."""
         self.engine.dispose()
 
-    def _load(self, conn: Connection, code: str, *, lock: bool = False) -> tuple[int, list[Event]]:
+    def _table_id(self, conn: Connection, code: str, *, lock: bool = False) -> int:
         query = sa.select(tables_table.c.id).where(tables_table.c.code == code)
         if lock and conn.dialect.name == "postgresql":
             query = query.with_for_update()
         table_id = conn.execute(query).scalar_one_or_none()
         if table_id is None:
             raise TableError(f"There is no table with the code {code}.")
+        return int(table_id)
+
+    def _load(self, conn: Connection, code: str, *, lock: bool = False) -> tuple[int, list[Event]]:
+        table_id = self._table_id(conn, code, lock=lock)
         rows = conn.execute(
             sa.select(
                 events_table.c.seq,
@@ -320,7 +325,21 @@ class TableStore:
         take their defaults; ``names`` optionally pre-fills the four seats'
         player names (seat 0 starts East, 1 South, 2 West, 3 North).
         """
+        return self._create(ruleset, options, dealer_keeps_on_draw, names)
+
+    def _create(
+        self,
+        ruleset: str,
+        options: Mapping[str, Any] | None,
+        dealer_keeps_on_draw: bool,
+        names: Sequence[str | None] | None,
+        game: Mapping[str, Any] | None = None,
+        record: Sequence[Mapping[str, Any]] = (),
+    ) -> CreatedTable:
+        """A new table (with ``game``: the ``game_opened`` payload, an online
+        game whose record starts with ``record``), in one transaction."""
         host_token = new_token()
+        lines = _record_lines(record)
         for _attempt in range(_RETRIES):
             code = new_code()
             payload = core.plan_create(
@@ -331,27 +350,35 @@ class TableStore:
                 names=names,
                 host_token_hash=core.hash_token(host_token),
             )
-            event = Event(1, "table_created", _now(), "host", payload)
+            at = _now()
+            events = [Event(1, "table_created", at, "host", payload)]
+            if game is not None:
+                events.append(Event(2, "game_opened", at, "host", dict(game)))
+                events += [
+                    Event(3 + i, GAME_LINE, at, "engine", {"line": line})
+                    for i, line in enumerate(lines)
+                ]
             try:
                 with self.engine.begin() as conn:
                     table_id = conn.execute(
                         tables_table.insert()
-                        .values(code=code, ruleset=ruleset, created_at=event.at)
+                        .values(code=code, ruleset=ruleset, created_at=at)
                         .returning(tables_table.c.id)
                     ).scalar_one()
-                    conn.execute(
-                        events_table.insert().values(
-                            table_id=table_id,
-                            seq=1,
-                            kind=event.kind,
-                            actor=event.actor,
-                            at=event.at,
-                            payload=event.payload,
+                    for event in events:
+                        conn.execute(
+                            events_table.insert().values(
+                                table_id=table_id,
+                                seq=event.seq,
+                                kind=event.kind,
+                                actor=event.actor,
+                                at=event.at,
+                                payload=event.payload,
+                            )
                         )
-                    )
             except IntegrityError:
                 continue  # the random code was taken: draw another
-            return CreatedTable(code=code, host_token=host_token, state=core.fold([event]))
+            return CreatedTable(code=code, host_token=host_token, state=core.fold(events))
         raise TableError("Could not find a free join code; please try again.")
 
     def join(self, code: Any, seat: int, name: str | None = None) -> JoinedSeat:
@@ -510,6 +537,137 @@ class TableStore:
         assert event is not None
         return state.hand(event.payload["hand"])
 
+    # ------------------------------------------------------------- online games
+
+    def create_game(
+        self,
+        ruleset: str,
+        *,
+        bots: Sequence[str | None],
+        hands: int,
+        record: Sequence[Mapping[str, Any]],
+        options: Mapping[str, Any] | None = None,
+        dealer_keeps_on_draw: bool = True,
+        names: Sequence[str | None] | None = None,
+    ) -> CreatedTable:
+        """Open a table that is an online game (see :mod:`hefen.web.play`).
+
+        ``bots`` names the bot playing each seat (``None``: a human, who takes
+        the seat with :meth:`join`); ``hands`` is the match's length; ``record``
+        the first lines of its game record (the ``match`` line). The table's
+        hands are then recorded only through :meth:`append_game`.
+        """
+        game = core.plan_game_open(bots, hands)
+        if not record:
+            raise TableError("An online game's record starts with its match line.")
+        return self._create(ruleset, options, dealer_keeps_on_draw, names, game, record)
+
+    def game_record(self, code: Any) -> list[dict[str, Any]]:
+        """The game record of an online game (its ``game_line`` events), oldest first."""
+        code = normalize_code(code)
+        with self.engine.connect() as conn:
+            table_id = self._table_id(conn, code)
+            rows = conn.execute(
+                sa.select(events_table.c.payload)
+                .where(events_table.c.table_id == table_id, events_table.c.kind == GAME_LINE)
+                .order_by(events_table.c.seq)
+            ).scalars()
+            lines = [dict(r["line"]) for r in rows]
+        if not lines:
+            raise TableError(f"The table {code} is not an online game.")
+        return lines
+
+    def export_record(self, code: Any) -> str:
+        """The game record as JSON lines (``hefen replay`` reads it)."""
+        return "".join(
+            json.dumps(line, ensure_ascii=False) + "\n" for line in self.game_record(code)
+        )
+
+    def append_game(
+        self,
+        code: Any,
+        lines: Sequence[Mapping[str, Any]],
+        *,
+        after: int,
+        hand: tuple[int, Mapping[str, Any]] | None = None,
+    ) -> int:
+        """Append ``lines`` to an online game's record (as ``game_line``
+        events), in one transaction; returns the table's new version.
+
+        ``after`` is how many record lines the caller knows of: if the record
+        has another length (another server played on), nothing is written and
+        :class:`TableError` says so. ``hand`` is ``(number, payload)`` of a
+        hand that these lines finish, as the game's match settled it
+        (``{"outcome": ...}``); it becomes the table's ``hand_recorded`` event
+        in the same transaction, after the lines.
+        """
+        code = normalize_code(code)
+        clean = _record_lines(lines)
+        conflict = f"The game {code} was played on elsewhere; reload it and try again."
+        for _attempt in range(_RETRIES):
+            try:
+                with self._write_engine.begin() as conn:
+                    table_id = self._table_id(conn, code, lock=True)
+                    mine = events_table.c.table_id == table_id
+                    count, last = conn.execute(
+                        sa.select(
+                            sa.func.count().filter(events_table.c.kind == GAME_LINE),
+                            sa.func.max(events_table.c.seq),
+                        ).where(mine)
+                    ).one()
+                    if not count:
+                        raise TableError(f"The table {code} is not an online game.")
+                    if count != after:
+                        raise TableError(conflict)
+                    seq = int(last)
+                    at = _now()
+                    new = [
+                        Event(seq + i, GAME_LINE, at, "engine", {"line": line})
+                        for i, line in enumerate(clean, start=1)
+                    ]
+                    if hand is not None:
+                        _, events = self._load(conn, code)
+                        state = core.fold([*events, *new])
+                        payload = core.plan_game_hand(state, hand[0], hand[1])
+                        new.append(
+                            Event(seq + len(new) + 1, "hand_recorded", at, "engine", payload)
+                        )
+                    if new:
+                        conn.execute(
+                            events_table.insert(),
+                            [
+                                {
+                                    "table_id": table_id,
+                                    "seq": e.seq,
+                                    "kind": e.kind,
+                                    "actor": e.actor,
+                                    "at": e.at,
+                                    "payload": e.payload,
+                                }
+                                for e in new
+                            ],
+                        )
+                return seq + len(new)
+            except IntegrityError as exc:
+                raise TableError(conflict) from exc
+            except OperationalError as exc:
+                if "locked" in str(exc).lower():
+                    continue
+                raise
+        raise TableError("The table is busy with other changes; please try again.")
+
+    def seat_bots(self, code: Any, token: str, bot: str) -> TableState:
+        """``bot`` takes every free human seat of an online game (any token of
+        the table); nothing is recorded when no seat is free."""
+
+        def plan(state: TableState) -> tuple[str, dict[str, Any], str] | None:
+            actor = core.authorize(state, token)
+            payload = core.plan_bots_seated(state, bot)
+            return None if payload is None else ("bots_seated", payload, actor.label)
+
+        state, _ = self._append(code, plan)
+        return state
+
     # ------------------------------------------------------------------ export
 
     def export_json(self, code: Any) -> str:
@@ -526,6 +684,19 @@ class TableStore:
         from hefen.table.export import to_csv
 
         return to_csv(self.get(code))
+
+
+def _record_lines(lines: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Game record lines as stored: JSON objects, each with its ``type``."""
+    out: list[dict[str, Any]] = []
+    for line in lines:
+        if not isinstance(line, Mapping) or not isinstance(line.get("type"), str):
+            raise TableError("A game record line is a JSON object with a 'type'.")
+        try:
+            out.append(json.loads(json.dumps(dict(line))))
+        except (TypeError, ValueError) as exc:
+            raise TableError("A game record line must contain only JSON data.") from exc
+    return out
 
 
 def open_store(

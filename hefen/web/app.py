@@ -184,7 +184,6 @@ def create_app(
     database_url: str | None = None,
     *,
     store: Any = None,
-    play_dir: str | Path | None = None,
     play_delay: float = play.DEFAULT_DELAY,
     redis_url: str | None = None,
     rate_limit: bool = True,
@@ -192,9 +191,8 @@ def create_app(
     """The web application. ``database_url`` goes to the table library
     (None: its default, SQLite unless ``HEFEN_DATABASE_URL`` says otherwise);
     ``store`` is an already open :class:`hefen.table.TableStore` to use instead.
-    The database is opened on first use. Game tables (online play) are
-    written to ``play_dir`` (None: ``HEFEN_PLAY_DIR``, else ``games/`` in the
-    user's data directory); bots wait ``play_delay`` seconds before each move.
+    The database is opened on first use. Online games are tables of the same
+    store; bots wait ``play_delay`` seconds before each move.
     Live updates go through Redis when ``redis_url`` (or ``HEFEN_REDIS_URL``)
     is given, so that several processes serve the same tables; else they stay
     in this process (:mod:`hefen.web.hub`). ``rate_limit`` bounds unknown
@@ -221,7 +219,7 @@ def create_app(
     app.state.store = store
     app.state.store_lock = threading.Lock()
     app.state.hub = hub
-    app.state.play = play.PlayManager(play_dir, delay=play_delay)
+    app.state.play = play.PlayManager(lambda: tables.store_of(app), hub, play_delay)
     app.add_middleware(BodyLimit, limit=MAX_BODY, routes={photo.PATH: photo.MAX_BODY})
     if rate_limit:
         app.add_middleware(RateLimit)

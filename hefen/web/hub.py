@@ -13,7 +13,8 @@ takes longer than :data:`SEND_TIMEOUT`, and never holds anyone else up.
   reaches the phones connected to all of them.
 
 The interface is the same: ``add(code, ws)``, ``remove(code, ws)``,
-``await broadcast(code, message)``, ``await start()``, ``await stop()``.
+``await broadcast(code, message)``, ``publish(code, message)`` (from any
+thread), ``await start()``, ``await stop()``.
 """
 
 from __future__ import annotations
@@ -148,6 +149,10 @@ class Hub:
         """Send ``message`` to every phone watching table ``code``."""
         self.deliver(code, message)
 
+    def publish(self, code: str, message: dict[str, Any]) -> None:
+        """:meth:`broadcast` from any thread (an online game's bot driver)."""
+        self.deliver(code, message)
+
     async def start(self) -> None:
         """Begin (for hubs that listen to others); nothing for the local hub."""
 
@@ -179,6 +184,7 @@ class RedisHub(Hub):
         self.url = url
         self.origin = uuid.uuid4().hex
         self._redis: Any = None
+        self._sync: Any = None
         self._listener: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
 
@@ -223,6 +229,15 @@ class RedisHub(Hub):
         if self._redis is None:
             await self.start()
         await self._redis.publish(CHANNEL_PREFIX + code, json.dumps(message, ensure_ascii=False))
+
+    def publish(self, code: str, message: dict[str, Any]) -> None:
+        with self.lock:
+            if self._sync is None:
+                import redis
+
+                self._sync = redis.Redis.from_url(self.url)
+            client = self._sync
+        client.publish(CHANNEL_PREFIX + code, json.dumps(message, ensure_ascii=False))
 
     async def stop(self) -> None:
         await super().stop()

@@ -1,22 +1,27 @@
-"""Online play: game tables whose hands are played on the server.
+"""Online play: games whose hands are played on the server, each a table of
+the table store (:mod:`hefen.table`).
 
-A *game table* holds a :class:`hefen.game.Match` (its ledger folds the
-finished hands into running balances) and the hand being played, a
-:class:`hefen.game.Game`. Seats are humans (each with a secret seat token,
-kept in the phone's ``localStorage``) or bots (:func:`hefen.game.make_bot`),
-whose moves the server applies after a short delay so that people can follow.
+Creating a game creates a table (:meth:`hefen.table.TableStore.create_game`):
+its ``table_created`` and ``game_opened`` events hold the ruleset, options,
+seat names and which seats are bots. Human seats are taken with the table's
+own seat tokens (:meth:`~hefen.table.TableStore.join`; kept in the phone's
+``localStorage``); bots (:func:`hefen.game.make_bot`) move on the server after
+a short delay so that people can follow. The game record of
+:mod:`hefen.game.record` (a ``match`` line, then each hand's header, actions
+and end) is stored line by line as the table's ``game_line`` events, and
+each finished hand, settled by the game's :class:`hefen.game.Match`, is also
+the table's ``hand_recorded`` event, written in the same transaction as the
+action that ended it: the game's ledger is the table's (``/t/{code}``, its
+history, balances and exports). After a restart a game is rebuilt on first
+use by replaying its stored record, the hand in progress included.
 
-Every WebSocket client of ``/ws/play/{code}`` gets ``game.view(seat)`` for
-the seat its token belongs to, a client without a token ``game.public_view()``;
-never anything else about the hand. Actions (``{"type": "act", "kind",
-"tile"}`` on the socket, or ``POST /api/play/{code}/act``) are checked by the
-engine: an illegal one is answered with an error and changes nothing.
-
-Each table is written to a folder as two files: ``CODE.jsonl``, the game
-record of :mod:`hefen.game.record` (a ``match`` line, then each hand's header,
-actions and end, appended as they happen), and ``CODE.json`` (names, bots,
-seat-token hashes). After a restart a table is rebuilt by replaying its
-record, the hand in progress included.
+Every WebSocket client of ``/ws/play/{code}`` is a connection of the tables'
+:class:`~hefen.web.tables.Hub` for that code; on every change it gets
+``game.view(seat)`` for the seat its token holds, a client without a token
+``game.public_view()``; never anything else about the hand. Actions
+(``{"type": "act", "kind", "tile"}`` on the socket, or ``POST
+/api/play/{code}/act``) are checked by the engine: an illegal one is answered
+with an error and changes nothing.
 """
 
 from __future__ import annotations
@@ -24,28 +29,30 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 import secrets
 import threading
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException
 
 from hefen.web import rulesets
 from hefen.web.models import ErrorOut
 
-__all__ = ["GameTable", "PlayManager", "play_pages", "router"]
+__all__ = ["GameTable", "PlayManager", "SeatFeed", "play_pages", "router"]
 
 BotName = Literal["simple", "strong"]
 DEFAULT_DELAY = 0.8  # seconds before each bot move
-PLAY_DIR_ENV = "HEFEN_PLAY_DIR"
+#: ``GameTable.lines`` of a game whose memory is ahead of the store (a write
+#: failed and the reload too): every write is refused until it is reloaded.
+STALE = -1
 
 bearer = HTTPBearer(auto_error=False, description="A seat token of the game table.")
 
@@ -54,6 +61,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     403: {"model": ErrorOut, "description": "Missing token, or not a token of this table"},
     404: {"model": ErrorOut, "description": "No such game table"},
     409: {"model": ErrorOut, "description": "The seat is taken or is a bot's"},
+    503: {"model": ErrorOut, "description": "The move could not be saved"},
     422: {"model": ErrorOut, "description": "Malformed request"},
 }
 
@@ -115,33 +123,52 @@ class GameJoinedOut(BaseModel):
 
 # ---------------------------------------------------------------------- model
 @dataclass(eq=False)
-class Listener:
-    """One WebSocket client: woken (from any thread) when its table changes."""
+class SeatFeed:
+    """One WebSocket client of a game, as a connection of the tables' hub:
+    every message the hub has for the table wakes it (from any thread or
+    loop), and it then sends the state as its own seat sees it."""
 
     loop: asyncio.AbstractEventLoop
     event: asyncio.Event
+    outside: bool = False  # a table message: seats or ledger may have changed (tables API)
 
     def wake(self) -> None:
         with contextlib.suppress(RuntimeError):  # the loop is gone
             self.loop.call_soon_threadsafe(self.event.set)
 
+    async def send_json(self, message: dict[str, Any]) -> None:
+        if message.get("type") == "table":
+            self.outside = True
+        self.wake()
+
 
 @dataclass
 class GameTable:
+    """An online game: a table of the store (``state``, its
+    :class:`hefen.table.TableState`) with its match replayed in memory."""
+
     code: str
     match: Any  # hefen.game.Match
-    names: list[str]
-    bots: list[str | None]
-    tokens: list[str | None]  # sha256 of each human seat's token
-    created: float = field(default_factory=time.time)
-    started: bool = False
+    state: Any  # hefen.table.TableState: names, seats joined, bots, ledger
+    lines: int  # how many lines of its game record are stored
+    seen: int  # the store's version of the table as last read or written
     game: Any = None  # hefen.game.Game: the hand in play, or the one just over
-    version: int = 0
     driving: bool = False
     error: str = ""
     lock: threading.RLock = field(default_factory=threading.RLock)
-    listeners: set[Any] = field(default_factory=set)
     players: dict[int, Any] = field(default_factory=dict)  # seat -> bot
+
+    @property
+    def names(self) -> list[str]:
+        return [seat.name for seat in self.state.seats]
+
+    @property
+    def bots(self) -> list[str | None]:
+        return list(self.state.game.bots)
+
+    @property
+    def joined(self) -> list[bool]:
+        return [bool(seat.joined) for seat in self.state.seats]
 
     @property
     def status(self) -> str:
@@ -152,46 +179,35 @@ class GameTable:
             return "playing"
         return "finished" if self.match.finished else "between"
 
-    def seat_of(self, token: str | None) -> int | None:
-        if not token:
-            return None
-        from hefen.table.core import hash_token
-
-        digest = hash_token(token)
-        for seat, h in enumerate(self.tokens):
-            if h is not None and secrets.compare_digest(h, digest):
-                return seat
-        return None
-
     def summary(self) -> dict[str, Any]:
         """What everyone may know about the table (no concealed tile)."""
-        state = self.match.state
+        state = self.state
         hands = [
             {
-                "number": h["number"],
-                "kind": h["kind"],
-                "winner": h.get("winner"),
-                "discarder": h.get("discarder"),
-                "value": h.get("value"),
-                "unit": h.get("unit"),
-                "changes": h.get("changes"),
+                "number": h.number,
+                "kind": h.kind,
+                "winner": h.winner,
+                "discarder": h.discarder,
+                "value": h.value,
+                "unit": h.unit,
+                "changes": list(h.changes),
             }
-            for h in state.to_dict()["hands"]
+            for h in state.hands
         ]
         return {
             "code": self.code,
             "ruleset": self.match.settings.rules,
             "options": dict(self.match.settings.options),
-            "names": list(self.names),
-            "bots": list(self.bots),
-            "joined": [t is not None for t in self.tokens],
+            "names": self.names,
+            "bots": self.bots,
+            "joined": self.joined,
             "status": self.status,
             "hands": self.match.hands,
             "hand_number": len(self.match.played)
             + (1 if self.game is not None and self.game.phase != "end" else 0),
             "balances": list(state.balances),
             "history": hands,
-            "version": self.version,
+            "version": self.seen,
             "error": self.error,
         }
 
@@ -215,108 +231,165 @@ def _human_seats(t: GameTable) -> list[int]:
     return [s for s in range(4) if t.bots[s] is None]
 
 
+def _table_error(exc: Exception, status: int) -> HTTPException:
+    return HTTPException(status, str(exc).rstrip("."))
+
+
+@contextlib.contextmanager
+def _database() -> Iterator[None]:
+    """A database that fails (down, disk full) is a 503 with one sentence."""
+    try:
+        yield
+    except (SQLAlchemyError, OSError) as exc:
+        raise HTTPException(503, "The game's database cannot be reached; please try again") from exc
+
+
 # -------------------------------------------------------------------- manager
 class PlayManager:
-    """The game tables of one server, in memory, written to ``folder``."""
+    """The online games of one server: tables of the table store (``store()``
+    opens it on first use), each replayed into memory on first use, with
+    every change published on the tables' ``hub``."""
 
-    def __init__(self, folder: str | Path | None = None, delay: float = DEFAULT_DELAY) -> None:
-        self.folder = Path(folder) if folder is not None else None
+    def __init__(
+        self,
+        store: Callable[[], Any],
+        hub: Any = None,
+        delay: float = DEFAULT_DELAY,
+    ) -> None:
+        self.store = store
+        self.hub = hub
         self.delay = delay
         self.tables: dict[str, GameTable] = {}
         self.lock = threading.Lock()
 
-    # ---------------------------------------------------------------- files
-    def _dir(self) -> Path:
-        if self.folder is None:
-            env = os.environ.get(PLAY_DIR_ENV, "").strip()
-            if env:
-                self.folder = Path(env)
-            else:
-                import platformdirs
-
-                self.folder = Path(platformdirs.user_data_dir("hefen")) / "games"
-        self.folder.mkdir(parents=True, exist_ok=True)
-        return self.folder
-
-    def _append(self, t: GameTable, lines: list[dict[str, Any]]) -> None:
-        with (self._dir() / f"{t.code}.jsonl").open("a", encoding="utf-8") as f:
-            for line in lines:
-                f.write(json.dumps(line, ensure_ascii=False) + "\n")
-            f.flush()
-
-    def _save_meta(self, t: GameTable) -> None:
-        meta = {
-            "code": t.code,
-            "names": t.names,
-            "bots": t.bots,
-            "tokens": t.tokens,
-            "created": t.created,
-            "started": t.started,
-        }
-        path = self._dir() / f"{t.code}.json"
-        tmp = path.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
-        tmp.replace(path)
-
-    def record_path(self, code: str) -> Path:
-        return self._dir() / f"{code}.jsonl"
-
-    def _load(self, code: str) -> GameTable | None:
+    # -------------------------------------------------------------- storage
+    def _replay(self, code: str) -> GameTable:
+        """The game ``code`` rebuilt from the store: its table state and its
+        record replayed, the hand in progress included."""
         from hefen.game import replay
-        from hefen.game.record import end_line
+        from hefen.table import TableError
 
-        folder = self._dir()
-        meta_path, rec_path = folder / f"{code}.json", folder / f"{code}.jsonl"
-        if not meta_path.exists() or not rec_path.exists():
-            return None
-        meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        with rec_path.open(encoding="utf-8") as f:
-            rep = replay(f)
-        assert rep.match is not None
-        t = GameTable(
-            code=code,
-            match=rep.match,
-            names=list(meta["names"]),
-            bots=list(meta["bots"]),
-            tokens=list(meta["tokens"]),
-            created=float(meta.get("created", time.time())),
-            started=bool(meta.get("started", False)),
-        )
+        store = self.store()
+        try:
+            with _database():
+                state = store.get(code)
+                lines = store.game_record(code) if state.game is not None else []
+            if state.game is None:
+                raise HTTPException(
+                    404, f"The table {code} is a score table, not an online game; open /t/{code}"
+                )
+        except TableError as exc:
+            raise _table_error(exc, 404) from exc
+        try:
+            rep = replay(json.dumps(line) for line in lines)
+            if rep.match is None:
+                raise ValueError("its record has no match line")
+            if len(rep.match.played) != len(state.hands):
+                raise ValueError(
+                    f"its record has {len(rep.match.played)} finished hands, "
+                    f"its ledger {len(state.hands)}"
+                )
+        except (ValueError, KeyError, TypeError) as exc:
+            raise HTTPException(
+                404, f"The game table {code} cannot be replayed: {str(exc).rstrip('.')}"
+            ) from exc
+        t = GameTable(code, rep.match, state, lines=len(lines), seen=state.version)
         if rep.games:
             t.game = rep.games[-1]
-            if t.game.phase == "end" and len(rep.match.played) < len(rep.games):
-                # the server stopped between the last action and its end line
-                state = rep.match.record(t.game)
-                self._append(t, [end_line(t.game, state.balances)])
         return t
+
+    def _reload(self, t: GameTable) -> None:
+        """Replace ``t``'s memory by what the store holds (after a failed write,
+        or when another server played on)."""
+        again = self._replay(t.code)
+        t.match, t.state, t.lines, t.seen = again.match, again.state, again.lines, again.seen
+        t.game, t.players = again.game, {}
+
+    def _write(
+        self,
+        t: GameTable,
+        lines: list[dict[str, Any]],
+        hand: tuple[int, dict[str, Any]] | None = None,
+    ) -> None:
+        """Append record lines (and a finished hand) to the store; on failure
+        the table goes back to what is stored and the move is refused."""
+        from hefen.table import TableError
+
+        store = self.store()
+        try:
+            version = store.append_game(t.code, lines, after=t.lines, hand=hand)
+        except (TableError, OSError, SQLAlchemyError) as exc:
+            t.lines = STALE  # memory is ahead of the store: no write until reloaded
+            with contextlib.suppress(HTTPException, TableError, OSError, SQLAlchemyError):
+                self._reload(t)
+            if isinstance(exc, TableError):
+                raise _table_error(exc, 409) from exc
+            raise HTTPException(503, "The move could not be saved; please try again") from exc
+        expected = t.seen + len(lines) + (1 if hand is not None else 0)
+        t.lines += len(lines)
+        if hand is not None or version != expected:
+            with _database():
+                t.state = store.get(t.code)
+            t.seen = t.state.version
+        else:
+            t.seen = version
+
+    def refresh(self, t: GameTable) -> None:
+        """Catch up with changes made to the table outside this manager (a seat
+        taken, freed or renamed through the tables API)."""
+        changed = False
+        with t.lock, _database():
+            store = self.store()
+            if t.lines == STALE:
+                self._reload(t)
+                changed = True
+            elif store.version(t.code) != t.seen:
+                state = store.get(t.code)
+                if state.game is None or state.game.lines != t.lines:
+                    self._reload(t)
+                else:
+                    t.state, t.seen = state, state.version
+                changed = True
+                self._maybe_start(t)
+        if changed:
+            self._changed(t)
 
     # ---------------------------------------------------------------- tables
     def get(self, code: str) -> GameTable:
-        """The table ``code`` (loaded from its record after a restart)."""
+        """The game ``code`` (rebuilt from the store after a restart)."""
         from hefen.table import TableError, normalize_code
 
         try:
             code = normalize_code(code)
         except TableError as exc:
-            raise HTTPException(404, str(exc)) from exc
+            raise _table_error(exc, 404) from exc
+        fresh = False
         with self.lock:
             t = self.tables.get(code)
             if t is None:
-                try:
-                    t = self._load(code)
-                except (OSError, ValueError, KeyError) as exc:
-                    raise HTTPException(
-                        404, f"The game table {code} cannot be replayed: {exc}"
-                    ) from exc
-                if t is None:
-                    raise HTTPException(404, f"No game table with the code {code}")
+                t = self._replay(code)
                 self.tables[code] = t
+                fresh = True
+        if not fresh:
+            self.refresh(t)
         self._kick(t)
         return t
 
+    def record(self, code: str) -> str:
+        """The game record of ``code`` as JSON lines (``hefen replay`` reads it)."""
+        from hefen.table import TableError
+
+        t = self.get(code)
+        try:
+            with _database():
+                text: str = self.store().export_record(t.code)
+        except TableError as exc:
+            raise _table_error(exc, 404) from exc
+        return text
+
     def create(self, body: CreateGame) -> tuple[GameTable, str | None]:
         from hefen.game import GameSettings, Match
-        from hefen.table.storage import new_code
+        from hefen.table import TableError
 
         options = rulesets.clean_options(body.ruleset, body.options)
         if body.seat is not None and body.bots[body.seat] is not None:
@@ -336,68 +409,93 @@ class PlayManager:
             names[i] = (names[i].strip()[:40]) or (
                 f"{body.bots[i]} bot {i + 1}" if body.bots[i] else f"Player {i + 1}"
             )
-        with self.lock:
-            code = new_code()
-            while code in self.tables or (self._dir() / f"{code}.json").exists():
-                code = new_code()
-            t = GameTable(code, match, names, list(body.bots), [None] * 4)
-            self.tables[code] = t
         token = None
+        try:
+            with _database():
+                store = self.store()
+                created = store.create_game(
+                    body.ruleset,
+                    bots=list(body.bots),
+                    hands=body.hands,
+                    record=[match.header()],
+                    options=options,
+                    dealer_keeps_on_draw=body.dealer_keeps_on_draw,
+                    names=names,
+                )
+                state = created.state
+                if body.seat is not None:
+                    joined = store.join(created.code, body.seat)
+                    token, state = joined.token, joined.state
+        except TableError as exc:
+            raise _table_error(exc, 400) from exc
+        t = GameTable(created.code, match, state, lines=1, seen=state.version)
+        with self.lock:
+            self.tables[t.code] = t
         with t.lock:
-            self._append(t, [match.header()])
-            if body.seat is not None:
-                token = self._give_seat(t, body.seat)
-            self._save_meta(t)
             self._maybe_start(t)
-        self._changed(t)
+        self._changed(t, table=True)
         return t, token
 
-    def _give_seat(self, t: GameTable, seat: int) -> str:
-        from hefen.table.core import hash_token
-        from hefen.table.storage import new_token
+    def seat_of(self, t: GameTable, token: str | None) -> int | None:
+        """The seat ``token`` (a seat token of the table store) plays; ``None``
+        without a token; 403 for a token that is not this table's."""
+        from hefen.table import TableError
+        from hefen.table.core import authorize
 
-        token = new_token()
-        t.tokens[seat] = hash_token(token)
-        return token
+        if not token:
+            return None
+        try:
+            actor = authorize(t.state, token)
+        except TableError as exc:
+            raise _table_error(exc, 403) from exc
+        return actor.seat
 
     def join(self, t: GameTable, seat: int, name: str | None) -> str:
+        from hefen.table import TableError
+
         with t.lock:
             if t.bots[seat] is not None:
                 raise HTTPException(409, f"Seat {seat} is played by a bot")
-            if t.tokens[seat] is not None:
+            if t.joined[seat]:
                 raise HTTPException(409, f"Seat {seat} ({t.names[seat]}) is already taken")
-            token = self._give_seat(t, seat)
-            if name and name.strip():
-                t.names[seat] = name.strip()[:40]
+            clean = name.strip()[:40] if name and name.strip() else None
+            try:
+                with _database():
+                    joined = self.store().join(t.code, seat, clean)
+            except TableError as exc:
+                raise _table_error(exc, 409 if "taken" in str(exc) else 400) from exc
+            t.state, t.seen = joined.state, joined.state.version
             self._maybe_start(t)
-            self._save_meta(t)
-        self._changed(t)
-        return token
+        self._changed(t, table=True)
+        return str(joined.token)
 
-    def fill_with_bots(self, t: GameTable, seat: int) -> None:
-        """Start now: every free human seat is taken by a bot."""
+    def fill_with_bots(self, t: GameTable, token: str) -> None:
+        """Start now: every free human seat is taken by a bot (any seat token)."""
+        from hefen.table import TableError
+
         with t.lock:
             if t.game is not None:
                 raise HTTPException(400, "The game has already started")
-            for s in range(4):
-                if t.bots[s] is None and t.tokens[s] is None:
-                    t.bots[s] = "strong"
-                    t.names[s] = f"strong bot {s + 1}"
+            try:
+                with _database():
+                    state = self.store().seat_bots(t.code, token, "strong")
+            except TableError as exc:
+                raise _table_error(exc, 400) from exc
+            t.state, t.seen = state, state.version
             self._maybe_start(t)
-            self._save_meta(t)
-        self._changed(t)
+        self._changed(t, table=True)
 
     def _maybe_start(self, t: GameTable) -> None:
-        if t.game is None and all(t.tokens[s] is not None for s in _human_seats(t)):
-            t.started = True
+        if t.game is None and all(t.joined[s] for s in _human_seats(t)):
             self._new_hand(t)
 
     def _new_hand(self, t: GameTable) -> None:
         from hefen.game.record import hand_header
 
-        t.game = t.match.new_game()
+        game = t.match.new_game()
+        self._write(t, [hand_header(game, t.match.position.hand_number)])
+        t.game = game
         t.players = {}
-        self._append(t, [hand_header(t.game, t.match.position.hand_number)])
 
     def next_hand(self, t: GameTable) -> None:
         with t.lock:
@@ -417,20 +515,25 @@ class PlayManager:
                 raise HTTPException(400, "The game has not started yet")
             try:
                 action = Action.from_dict({"seat": seat, "kind": kind, "tile": tile})
-                self._apply(t, action)
+                ended = self._apply(t, action)
             except (IllegalAction, ValueError, KeyError) as exc:
                 raise HTTPException(400, str(exc).rstrip(".")) from exc
-        self._changed(t)
+        self._changed(t, table=ended)
 
-    def _apply(self, t: GameTable, action: Any) -> None:
+    def _apply(self, t: GameTable, action: Any) -> bool:
+        """Play ``action`` and store it (with the hand, if it ends the hand);
+        True when the hand ended."""
         from hefen.game.record import end_line
 
         t.game.apply(action)
         lines = [{"type": "action", **action.to_dict()}]
-        if t.game.phase == "end":
-            state = t.match.record(t.game)
-            lines.append(end_line(t.game, state.balances))
-        self._append(t, lines)
+        if t.game.phase != "end":
+            self._write(t, lines)
+            return False
+        state = t.match.record(t.game)
+        lines.append(end_line(t.game, state.balances))
+        self._write(t, lines, (len(t.match.played), t.match.events[-1].payload))
+        return True
 
     # ---------------------------------------------------------------- bots
     def _bot_move(self, t: GameTable) -> str | int | None:
@@ -464,6 +567,7 @@ class PlayManager:
                         t.driving = False
                         return
                 time.sleep(self.delay)
+                ended = False
                 with t.lock:
                     move = self._bot_move(t)
                     if move == "next":
@@ -472,20 +576,28 @@ class PlayManager:
                         bot = t.players.get(move)
                         if bot is None:
                             bot = t.players[move] = make_bot(str(t.bots[move]), seed=move)
-                        self._apply(t, bot.choose(t.game, move))
-                self._changed(t, kick=False)
+                        ended = self._apply(t, bot.choose(t.game, move))
+                    t.error = ""
+                self._changed(t, kick=False, table=ended)
         except Exception as exc:  # noqa: BLE001 - keep the table readable, say what broke
+            detail = exc.detail if isinstance(exc, HTTPException) else exc
             with t.lock:
                 t.driving = False
-                t.error = f"A bot failed: {exc}"
+                t.error = f"A bot failed: {detail}"
             self._changed(t, kick=False)
 
-    def _changed(self, t: GameTable, kick: bool = True) -> None:
-        with t.lock:
-            t.version += 1
-            listeners = list(t.listeners)
-        for listener in listeners:
-            listener.wake()
+    def _changed(self, t: GameTable, kick: bool = True, table: bool = False) -> None:
+        """Tell the table's connections on the hub: a ``table`` message (the
+        table state, as the tables' feed sends it) when the table's seats or
+        ledger changed, else a ``game`` message (the step reached)."""
+        if self.hub is not None:
+            with t.lock:
+                if table:
+                    message = {"type": "table", "table": t.state.to_dict()}
+                else:
+                    step = 0 if t.game is None else len(t.game.actions)
+                    message = {"type": "game", "code": t.code, "step": step}
+            self.hub.publish(t.code, message)
         if kick:
             self._kick(t)
 
@@ -500,18 +612,23 @@ router = APIRouter(prefix="/api/play", tags=["play"], responses=ERRORS)
 Creds = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
-def _seat(t: GameTable, creds: HTTPAuthorizationCredentials | None) -> int:
+def _token(creds: HTTPAuthorizationCredentials | None) -> str:
     if creds is None or not creds.credentials:
         raise HTTPException(403, "This action needs your seat token")
-    seat = t.seat_of(creds.credentials)
+    return creds.credentials
+
+
+def _seat(manager: PlayManager, t: GameTable, creds: HTTPAuthorizationCredentials | None) -> int:
+    seat = manager.seat_of(t, _token(creds))
     if seat is None:
-        raise HTTPException(403, "This token is not a seat token of this game table")
+        raise HTTPException(403, "This action needs a seat token, not the host's")
     return seat
 
 
 @router.post("", status_code=201, response_model=GameCreatedOut)
 def create_game(body: CreateGame, request: Request) -> Any:
-    """Open a game table; with ``seat`` the creator sits there and gets its token."""
+    """Open a game table (a table of the table store); with ``seat`` the
+    creator sits there and gets that seat's token."""
     try:
         t, token = manager_of(request.app).create(body)
     except ValueError as exc:
@@ -528,9 +645,22 @@ def create_game(body: CreateGame, request: Request) -> Any:
 @router.get("/{code}")
 def get_game(code: str, request: Request, creds: Creds) -> dict[str, Any]:
     """The table and hand as the token's seat sees them (no token: a spectator's view)."""
-    t = manager_of(request.app).get(code)
-    seat = _seat(t, creds) if creds is not None else None
+    manager = manager_of(request.app)
+    t = manager.get(code)
+    seat = _seat(manager, t, creds) if creds is not None else None
     return t.message(seat)
+
+
+@router.get(
+    "/{code}/record",
+    response_class=Response,
+    responses={200: {"content": {"application/x-ndjson": {}}, "description": "The game record"}},
+)
+def game_record(code: str, request: Request) -> Response:
+    """The game record as JSON lines (``docs/game.md``; ``hefen replay`` reads it):
+    the match line, then each hand's header, actions and end."""
+    text = manager_of(request.app).record(code)
+    return Response(text, media_type="application/x-ndjson")
 
 
 @router.post("/{code}/join", response_model=GameJoinedOut)
@@ -547,7 +677,7 @@ def act(code: str, body: ActIn, request: Request, creds: Creds) -> dict[str, Any
     """Play a move for the token's seat (checked against the engine's legal moves)."""
     manager = manager_of(request.app)
     t = manager.get(code)
-    seat = _seat(t, creds)
+    seat = _seat(manager, t, creds)
     manager.act(t, seat, body.kind, body.tile)
     return t.message(seat)
 
@@ -557,8 +687,8 @@ def start_game(code: str, request: Request, creds: Creds) -> dict[str, Any]:
     """Start now: bots take the free seats (any seated player)."""
     manager = manager_of(request.app)
     t = manager.get(code)
-    seat = _seat(t, creds)
-    manager.fill_with_bots(t, seat)
+    seat = _seat(manager, t, creds)
+    manager.fill_with_bots(t, _token(creds))
     return t.message(seat)
 
 
@@ -567,7 +697,7 @@ def next_hand(code: str, request: Request, creds: Creds) -> dict[str, Any]:
     """Deal the next hand once the last one is over (any seated player)."""
     manager = manager_of(request.app)
     t = manager.get(code)
-    seat = _seat(t, creds)
+    seat = _seat(manager, t, creds)
     manager.next_hand(t)
     return t.message(seat)
 
@@ -576,32 +706,40 @@ def next_hand(code: str, request: Request, creds: Creds) -> dict[str, Any]:
 async def play_feed(websocket: WebSocket, code: str) -> None:
     """The hand as this client's seat sees it, now and after every change.
 
-    ``?token=`` names the seat (none: a spectator). Messages from the client:
+    ``?token=`` (a seat token of the table) names the seat; none: a
+    spectator. The client is a connection of the tables' hub for this
+    table's code, woken by every change. Messages from the client:
     ``{"type": "act", "kind", "tile"}``, ``{"type": "next"}``,
     ``{"type": "start"}`` and ``"ping"``; a refused one is answered with
     ``{"type": "error", "error": ...}``.
     """
     manager = manager_of(websocket.app)
     try:
-        t = manager.get(code)
+        t = await asyncio.to_thread(manager.get, code)
     except HTTPException:
         await websocket.close(code=4404)
         return
     token = websocket.query_params.get("token")
-    seat = t.seat_of(token)
-    if token and seat is None:
+    try:
+        seat = manager.seat_of(t, token)
+    except HTTPException:
         await websocket.close(code=4403)
         return
     await websocket.accept()
-    listener = Listener(asyncio.get_running_loop(), asyncio.Event())
-    listener.event.set()
-    with t.lock:
-        t.listeners.add(listener)
+    feed = SeatFeed(asyncio.get_running_loop(), asyncio.Event())
+    feed.event.set()
+    hub = manager.hub
+    if hub is not None:
+        hub.add(t.code, feed)
 
     async def pump() -> None:
         while True:
-            await listener.event.wait()
-            listener.event.clear()
+            await feed.event.wait()
+            feed.event.clear()
+            if feed.outside:
+                feed.outside = False
+                with contextlib.suppress(HTTPException):
+                    await asyncio.to_thread(manager.refresh, t)
             await websocket.send_json(t.message(seat))
 
     sender = asyncio.create_task(pump())
@@ -617,6 +755,9 @@ async def play_feed(websocket: WebSocket, code: str) -> None:
                     raise HTTPException(422, "A message must be a JSON object")
                 if seat is None:
                     raise HTTPException(403, "Spectators cannot play; take a seat first")
+                # the token must still hold the seat (it may have been freed)
+                if manager.seat_of(t, token) != seat:
+                    raise HTTPException(403, "This token no longer holds its seat")
                 kind = msg.get("type")
                 if kind == "act":
                     body = ActIn.model_validate({k: v for k, v in msg.items() if k != "type"})
@@ -624,7 +765,7 @@ async def play_feed(websocket: WebSocket, code: str) -> None:
                 elif kind == "next":
                     await asyncio.to_thread(manager.next_hand, t)
                 elif kind == "start":
-                    await asyncio.to_thread(manager.fill_with_bots, t, seat)
+                    await asyncio.to_thread(manager.fill_with_bots, t, str(token))
                 else:
                     raise HTTPException(422, f"Unknown message type {kind!r}")
             except HTTPException as exc:
@@ -635,8 +776,8 @@ async def play_feed(websocket: WebSocket, code: str) -> None:
         pass
     finally:
         sender.cancel()
-        with t.lock:
-            t.listeners.discard(listener)
+        if hub is not None:
+            hub.remove(t.code, feed)
         with contextlib.suppress(Exception):
             await websocket.close()
 
