@@ -72,8 +72,8 @@ def test_play_a_discard_by_tapping_a_tile(server: str) -> None:
                 continue
             assert hand.count() + 3 * page.locator("#my-melds .meld").count() == 14
             page.locator("#my-hand .ht.can").first.click()
-            page.wait_for_function(
-                f"document.querySelectorAll('#my-melds .river .t').length > {before}"
+            page.wait_for_function(  # a function, not a string eval'd (the pages' CSP forbids eval)
+                f"() => document.querySelectorAll('#my-melds .river .t').length > {before}"
                 " || !document.querySelector('#result').hidden"
             )
         folder = os.environ.get("HEFEN_SCREENSHOTS")
