@@ -532,6 +532,12 @@ class MCR(Ruleset):
     scores_dealer = False
     dealer_repeats = False
     four_alike_seven_pairs = True
+    own_flowers = False
+
+    def pattern_value(self, spec: Any, options: Any) -> int | None:
+        """A pattern's value under the table's ``variant`` (Green Book or MIL)."""
+        value: int | None = spec.value(self.resolve_options(options)["variant"])
+        return value
 
     def score(self, hand: Hand) -> Result:
         return score(hand)
