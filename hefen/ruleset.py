@@ -127,6 +127,12 @@ class Ruleset:
     #: whether a seat's own flower or season scores (so the seat wind matters
     #: to a hand with flowers even when it holds no wind tile)
     own_flowers: ClassVar[bool] = True
+    #: the docs page (under ``docs/``) whose example column gives the rules
+    #: page's example hands; "" where they are found by scoring random hands
+    rules_doc: ClassVar[str] = ""
+    #: the options under which every example hand shows its pattern, however
+    #: little it is worth (no table minimum); the rules page leaves them unsaid
+    example_options: ClassVar[Mapping[str, Any]] = {}
 
     # -- identity ------------------------------------------------------
     def __repr__(self) -> str:

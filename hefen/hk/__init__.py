@@ -452,6 +452,8 @@ class HongKong(Ruleset):
         "earthly",
     )
     context_fields = ("dealer",)
+    rules_doc = "rules-hk.md"
+    example_options = {"min_fan": 0}
 
     def score(self, hand: Hand) -> Result:
         return score(hand)

@@ -462,6 +462,7 @@ class Taiwanese(Ruleset):
     declared_ready = ("tian_ting", "di_ting")
     flower_wins = True
     four_kongs_win = True
+    rules_doc = "rules-tw.md"
 
     def score(self, hand: Hand) -> Result:
         return score(hand)

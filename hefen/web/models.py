@@ -8,8 +8,11 @@ from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from hefen.ruleset import DEFAULT_RULESET, ruleset_keys
+
 Wind = Literal["E", "S", "W", "N"]
-Rules = Literal["mcr", "hk", "tw"]
+#: The ``rules`` of a hand object: a key of the ruleset registry.
+Rules = Literal[ruleset_keys()]  # type: ignore[valid-type]
 
 
 class Strict(BaseModel):
@@ -50,7 +53,7 @@ class ScoreRequest(Strict):
             {
                 "examples": [
                     {
-                        "rules": "mcr",
+                        "rules": DEFAULT_RULESET,
                         "hand": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "C", "C"]
                         + ["E", "E"],
                         "melds": [],
