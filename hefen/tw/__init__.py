@@ -140,7 +140,7 @@ OPTIONS: dict[str, Option] = {
             "timing_includes_win",
             True,
             "timing wins include self-drawn and concealed",
-            label="Timing wins add self-draw tai",
+            label="Timing wins include self-draw tai",
         ),
     )
 }
