@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from hefen.options import Option
 from hefen.ruleset import DEFAULT_RULESET, Ruleset, find_ruleset, ruleset_keys
@@ -49,8 +49,12 @@ def N_(message: str) -> str:
 
 #: The rulesets, in the registry's order.
 RULESETS: tuple[str, ...] = ruleset_keys()
-#: A ruleset key, for request models (built from the registry).
-RulesetKey = Literal[RULESETS]  # type: ignore[valid-type]
+#: A ruleset key, for request models (built from the registry; a string to
+#: the type checker).
+if TYPE_CHECKING:
+    RulesetKey = str
+else:
+    RulesetKey = Literal[RULESETS]
 
 WINDS: tuple[str, ...] = ("E", "S", "W", "N")
 WIND_NAMES: dict[str, str] = {
