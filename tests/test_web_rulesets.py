@@ -220,7 +220,11 @@ def test_rulesets_api_and_page_descriptor(client: TestClient) -> None:
 def test_settings_form_has_every_option(client: TestClient) -> None:
     page = client.get("/tables/new?lang=en").text
     for r in rulesets():
-        block = re.search(rf'<div class="fields" data-ruleset="{r.key}">(.*?)</div>', page, re.S)
+        block = re.search(
+            rf'<div class="fields" data-ruleset="{r.key}">(.*?)(?:data-ruleset=|</form>)',
+            page,
+            re.S,
+        )
         assert block is not None
         fields = re.findall(r'data-option="(\w+)"', block.group(1))
         assert fields == list(r.options)
