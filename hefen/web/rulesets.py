@@ -165,19 +165,25 @@ def settings_rows(
     key: str, options: Mapping[str, Any] | None, translate: Translate = str
 ) -> list[dict[str, Any]]:
     """Every option of ruleset ``key`` at a table that chose ``options``:
-    its label, help, value in words and whether it differs from the default."""
+    its label, help, value in words and whether it differs from the default.
+    A value left to another option ("by the point values") says what it is
+    in effect."""
     r = find_ruleset(key)
     chosen = dict(options or {})
+    effective = r.resolve_options(chosen)
     rows = []
     for o in r.options.values():
         value = chosen.get(o.name, o.default)
+        text = value_text(o, value, translate)
+        if value is None and effective.get(o.name) is not None:
+            text = f"{text}: {value_text(o, effective[o.name], translate)}"
         rows.append(
             {
                 "name": o.name,
                 "label": translate(o.label or o.name),
                 "help": translate(o.meaning),
                 "value": value,
-                "text": value_text(o, value, translate),
+                "text": text,
                 "default_text": value_text(o, o.default, translate),
                 "changed": value != o.default or type(value) is not type(o.default),
             }
@@ -190,7 +196,6 @@ def describe(key: str, lang: str, translate: Translate = str) -> dict[str, Any]:
     scripts, with the words of its switches and fields in ``lang``."""
     r = find_ruleset(key)
     d = r.describe(lang, translate)
-    d["declared_options"] = {name: o.default for name, o in r.options.items()}
     d["switch_labels"] = {s: translate(SWITCH_LABELS.get(s, s)) for s in r.context_switches}
     d["ready_labels"] = {v: translate(READY_LABELS.get(v, v)) for v in r.declared_ready}
     return d
