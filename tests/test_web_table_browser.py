@@ -162,3 +162,44 @@ def test_self_draw_is_an_explicit_choice(server: str, browser: Any) -> None:
     assert hand["winner"] == 0 and hand["discarder"] is None
     assert not errors
     ctx.close()
+
+
+def test_calculator_fields_follow_the_descriptor(server: str, browser: Any) -> None:
+    """The calculator shows each ruleset's own switches, fields and settings,
+    read from the descriptor the page embeds (switching ruleset on the page)."""
+    from hefen.web.rulesets import SWITCH_LABELS
+
+    ctx, page, errors = phone(browser)
+    page.goto(f"{server}/calc?lang=en")
+    page.click("#settings summary")  # open the table settings
+    for rules in ruleset_keys():
+        r = find_ruleset(rules)
+        page.click(f'#rules-picker button[data-rules="{rules}"]')
+        for name in SWITCH_LABELS:
+            chip = page.locator(f'[data-switch-chip="{name}"]')
+            assert chip.is_visible() == (name in r.context_switches), (rules, name)
+        for field in ("dealer", "dealer_streak", "declared_ready"):
+            shown = page.locator(f'[data-field="{field}"]').is_visible()
+            assert shown == (field in r.context_fields), (rules, field)
+        ready = page.locator("#declared_ready option[data-ready]").evaluate_all(
+            "os => os.map(o => o.value)"
+        )
+        assert ready == list(r.declared_ready)
+        block = page.locator(f'#settings [data-ruleset="{rules}"]')
+        assert block.is_visible()
+        names = block.locator("[data-option]").evaluate_all("es => es.map(e => e.dataset.option)")
+        assert names == list(r.options)
+        for other in ruleset_keys():
+            if other != rules:
+                assert not page.locator(f'#settings [data-ruleset="{other}"]').is_visible()
+    # the settings go to the scorer as typed values
+    tiles = TILES[find_ruleset(ruleset_keys()[-1]).concealed_size]
+    for t in tiles + ["5m"]:
+        page.click(f'#palette .pt[data-tile="{t}"]')
+    page.locator("#result").wait_for()
+    sent = page.evaluate("window.hefenCalc.handObject()")
+    last = find_ruleset(ruleset_keys()[-1])
+    assert sent["rules"] == last.key
+    assert sent["options"] == {n: o.default for n, o in last.options.items()}
+    assert not errors
+    ctx.close()
