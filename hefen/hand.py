@@ -237,6 +237,14 @@ class Context:
         return d
 
 
+def _meld_at(index: int, obj: Any) -> Meld:
+    """The meld ``melds[index]`` of a hand object; its error names where it is."""
+    try:
+        return Meld.from_dict(obj)
+    except HandError as e:
+        raise HandError(f"melds[{index}]: {e}") from None
+
+
 _TOP_KEYS = {"rules", "hand", "melds", "win_tile", "flowers", "context", "options"}
 
 
@@ -276,7 +284,7 @@ class Hand:
         raw_melds = obj.get("melds", [])
         if not isinstance(raw_melds, list):
             raise HandError("'melds' must be a list.")
-        melds = tuple(Meld.from_dict(m) for m in raw_melds)
+        melds = tuple(_meld_at(i, m) for i, m in enumerate(raw_melds))
         win_tile: int | None = None
         if obj.get("win_tile") is not None:
             win_tile = _parse_tile(obj["win_tile"], "win_tile")

@@ -124,6 +124,15 @@ class Ruleset:
     dead_wall: ClassVar[int] = 0
     #: whether seven pairs may hold four alike as two pairs (before the options say)
     four_alike_seven_pairs: ClassVar[bool] = False
+    #: whether a seat's own flower or season scores (so the seat wind matters
+    #: to a hand with flowers even when it holds no wind tile)
+    own_flowers: ClassVar[bool] = True
+    #: the docs page (under ``docs/``) whose example column gives the rules
+    #: page's example hands; "" where they are found by scoring random hands
+    rules_doc: ClassVar[str] = ""
+    #: the options under which every example hand shows its pattern, however
+    #: little it is worth (no table minimum); the rules page leaves them unsaid
+    example_options: ClassVar[Mapping[str, Any]] = {}
 
     # -- identity ------------------------------------------------------
     def __repr__(self) -> str:
@@ -194,6 +203,13 @@ class Ruleset:
 
     def above_maximum(self, value: int, high: int) -> str:
         return f"A hand of {value} {self.unit} is above the most a hand can be here, {high}."
+
+    def pattern_value(self, spec: Any, options: Mapping[str, Any]) -> int | None:
+        """The value of the pattern ``spec`` (an entry of the ruleset's
+        ``PATTERNS`` table) at a table with ``options``; ``None`` for a limit
+        or a pattern without a value (the rules page shows these)."""
+        value = getattr(spec, "value", None)
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
 
     # -- settlement ----------------------------------------------------
     def payment(

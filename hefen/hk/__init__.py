@@ -81,16 +81,46 @@ ORDER = list(PATTERNS)
 OPTIONS: dict[str, Option] = {
     o.name: o
     for o in (
-        whole_number("min_fan", 3, 0, 13, "below it the hand is not winning"),
-        choice("cap", 13, (13, 10, 8), "the limit in fan"),
-        boolean("half_spicy", False, "the half-spicy payment curve"),
-        choice("small_four_winds", "limit", ("limit", 6), "a limit hand, or 6 fan"),
-        whole_number("unit", 1, 1, 1_000_000, "money for 2^0"),
-        boolean("self_draw_concealed", True, "a concealed self-draw also scores Concealed Hand"),
-        boolean("bonus_counts_to_min", True, "flower fan count toward the minimum"),
-        boolean("bouquet_includes_own", True, "a full flower set replaces the own flower in it"),
-        boolean("seven_pairs_four_kind", False, "four identical tiles may be two pairs"),
-        choice("nine_gates", "pure", ("pure", "any"), "which hands are Nine Gates"),
+        whole_number(
+            "min_fan", 3, 0, 13, "below it the hand is not winning", label="Minimum fan to win"
+        ),
+        choice("cap", 13, (13, 10, 8), "the limit in fan", label="Fan cap (limit)"),
+        boolean("half_spicy", False, "the half-spicy payment curve", label="Half-spicy payments"),
+        choice(
+            "small_four_winds",
+            "limit",
+            ("limit", 6),
+            "a limit hand, or 6 fan",
+            label="Small Four Winds",
+        ),
+        whole_number("unit", 1, 1, 1_000_000, "money for 2^0", label="Money for 2^0"),
+        boolean(
+            "self_draw_concealed",
+            True,
+            "a concealed self-draw also scores Concealed Hand",
+            label="Concealed self-draw",
+        ),
+        boolean(
+            "bonus_counts_to_min",
+            True,
+            "flower fan count toward the minimum",
+            label="Flowers count to the minimum",
+        ),
+        boolean(
+            "bouquet_includes_own",
+            True,
+            "a full flower set replaces the own flower in it",
+            label="Bouquet replaces own flower",
+        ),
+        boolean(
+            "seven_pairs_four_kind",
+            False,
+            "four identical tiles may be two pairs",
+            label="Four alike in Seven Pairs",
+        ),
+        choice(
+            "nine_gates", "pure", ("pure", "any"), "which hands are Nine Gates", label="Nine Gates"
+        ),
     )
 }
 
@@ -422,6 +452,8 @@ class HongKong(Ruleset):
         "earthly",
     )
     context_fields = ("dealer",)
+    rules_doc = "rules-hk.md"
+    example_options = {"min_fan": 0}
 
     def score(self, hand: Hand) -> Result:
         return score(hand)

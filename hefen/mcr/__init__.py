@@ -71,24 +71,40 @@ BASE = 8
 OPTIONS: dict[str, Option] = {
     o.name: o
     for o in (
-        choice("variant", "green_book", ("green_book", "mil"), "Green Book or MIL pattern values"),
+        choice(
+            "variant",
+            "green_book",
+            ("green_book", "mil"),
+            "Green Book or MIL pattern values",
+            label="Point values",
+        ),
         choice(
             "knitted_wait",
             None,
             (None, "whole_hand", "remainder"),
             "single wait beside a knitted straight (default: by variant)",
+            label="Knitted straight waits",
+            none_means="by the point values",
         ),
-        boolean("seven_pairs_tile_hog", True, "four of a kind in Seven Pairs scores Tile Hog"),
+        boolean(
+            "seven_pairs_tile_hog",
+            True,
+            "four of a kind in Seven Pairs scores Tile Hog",
+            label="Tile Hog in Seven Pairs",
+        ),
         boolean(
             "nine_gates_extras",
             True,
             "Nine Gates also scores the other patterns of its reading (Pure Straight …)",
+            label="Nine Gates extras",
         ),
         choice(
             "impossible_waits",
             None,
             (None, "ignore", "count"),
             "whether a fifth copy counts as a wait (default: by variant)",
+            label="Impossible waits",
+            none_means="by the point values",
         ),
     )
 }
@@ -516,6 +532,12 @@ class MCR(Ruleset):
     scores_dealer = False
     dealer_repeats = False
     four_alike_seven_pairs = True
+    own_flowers = False
+
+    def pattern_value(self, spec: Any, options: Any) -> int | None:
+        """A pattern's value under the table's ``variant`` (Green Book or MIL)."""
+        value: int | None = spec.value(self.resolve_options(options)["variant"])
+        return value
 
     def score(self, hand: Hand) -> Result:
         return score(hand)

@@ -79,20 +79,69 @@ ORDER = list(PATTERNS)
 OPTIONS: dict[str, Option] = {
     o.name: o
     for o in (
-        whole_number("base", 30, 0, 1_000_000, "底, paid on every win"),
-        whole_number("per_tai", 10, 0, 1_000_000, "amount per tai"),
-        choice("flower_kong", 2, (2, 1), "tai of a flower kong"),
-        boolean("human_hand", False, "an earthly win on a discard is 人胡 8"),
-        boolean("all_chows_self_draw", False, "平胡 may be self-drawn"),
-        boolean("all_chows_with_flowers", False, "平胡 even with bonus tiles"),
-        choice("concealed_self_draw", 3, (3, 2), "tai of a concealed self-draw"),
-        boolean("small_three_dragons_includes_pungs", True, "小三元 includes dragon pungs"),
-        boolean("big_three_dragons_includes_pungs", True, "大三元 includes dragon pungs"),
-        boolean("small_four_winds_includes_winds", False, "小四喜 includes the wind tai"),
-        boolean("big_four_winds_includes_winds", True, "大四喜 includes the wind tai"),
-        boolean("flower_kong_includes_own", False, "a flower kong absorbs its seat flower"),
-        choice("dealer_repeat_tai", 2, (2, 1), "extra tai per dealer repeat"),
-        boolean("timing_includes_win", True, "timing wins include self-drawn and concealed"),
+        whole_number("base", 30, 0, 1_000_000, "底, paid on every win", label="Base (底)"),
+        whole_number("per_tai", 10, 0, 1_000_000, "amount per tai", label="Amount per tai"),
+        choice("flower_kong", 2, (2, 1), "tai of a flower kong", label="Flower kong tai"),
+        boolean(
+            "human_hand",
+            False,
+            "an earthly win on a discard is 人胡 8",
+            label="Human hand (人胡) 8 tai",
+        ),
+        boolean("all_chows_self_draw", False, "平胡 may be self-drawn", label="Self-drawn 平胡"),
+        boolean(
+            "all_chows_with_flowers", False, "平胡 even with bonus tiles", label="平胡 with flowers"
+        ),
+        choice(
+            "concealed_self_draw",
+            3,
+            (3, 2),
+            "tai of a concealed self-draw",
+            label="Concealed self-draw tai",
+        ),
+        boolean(
+            "small_three_dragons_includes_pungs",
+            True,
+            "小三元 includes dragon pungs",
+            label="小三元 includes dragon pungs",
+        ),
+        boolean(
+            "big_three_dragons_includes_pungs",
+            True,
+            "大三元 includes dragon pungs",
+            label="大三元 includes dragon pungs",
+        ),
+        boolean(
+            "small_four_winds_includes_winds",
+            False,
+            "小四喜 includes the wind tai",
+            label="小四喜 includes wind tai",
+        ),
+        boolean(
+            "big_four_winds_includes_winds",
+            True,
+            "大四喜 includes the wind tai",
+            label="大四喜 includes wind tai",
+        ),
+        boolean(
+            "flower_kong_includes_own",
+            False,
+            "a flower kong absorbs its seat flower",
+            label="Flower kong absorbs seat flower",
+        ),
+        choice(
+            "dealer_repeat_tai",
+            2,
+            (2, 1),
+            "extra tai per dealer repeat",
+            label="Tai per dealer repeat",
+        ),
+        boolean(
+            "timing_includes_win",
+            True,
+            "timing wins include self-drawn and concealed",
+            label="Timing wins include self-draw tai",
+        ),
     )
 }
 
@@ -413,6 +462,7 @@ class Taiwanese(Ruleset):
     declared_ready = ("tian_ting", "di_ting")
     flower_wins = True
     four_kongs_win = True
+    rules_doc = "rules-tw.md"
 
     def score(self, hand: Hand) -> Result:
         return score(hand)

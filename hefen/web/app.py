@@ -12,7 +12,7 @@ import contextlib
 import gc
 import json
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
+from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -130,6 +131,28 @@ def validation_sentence(exc: RequestValidationError) -> str:
     return f"{where}: {msg}." if where else f"{msg}."
 
 
+def ruleset_globals(lang: str, translate: Callable[[str], str]) -> dict[str, Any]:
+    """What every template of language ``lang`` may ask about the rulesets
+    (all of it from the registry, words through ``translate``)."""
+    found = {key: rulesets.ruleset(key) for key in rulesets.RULESETS}
+    return {
+        "RULESETS": rulesets.RULESETS,
+        "DEFAULT_RULESET": rulesets.DEFAULT_RULESET,
+        "RULESET_NAMES": {k: r.name(lang) for k, r in found.items()},
+        "SHORT_NAMES": {k: r.short_name(lang) for k, r in found.items()},
+        "UNIT_NAMES": {k: r.unit_name(lang) for k, r in found.items()},
+        "UNIT_WORDS": {r.unit: r.unit_name(lang) for r in found.values()},
+        "READY_LABELS": rulesets.READY_LABELS,
+        "WINDS": rulesets.WINDS,
+        "WIND_NAMES": rulesets.WIND_NAMES,
+        "SWITCH_LABELS": rulesets.SWITCH_LABELS,
+        "option_fields": lambda key: rulesets.option_fields(key, translate),
+        "settings_rows": lambda key, options: rulesets.settings_rows(key, options, translate),
+        "describe": lambda key: rulesets.describe(key, lang, translate),
+        "describe_all": lambda: {k: rulesets.describe(k, lang, translate) for k in found},
+    }
+
+
 class Pages:
     """Jinja2 environments, one per language, and the page renderer."""
 
@@ -143,18 +166,15 @@ class Pages:
                 trim_blocks=True,
                 lstrip_blocks=True,
             )
-            env.install_gettext_translations(i18n.translations(lang), newstyle=True)  # type: ignore[attr-defined]
+            tr = i18n.translations(lang)
+            env.install_gettext_translations(tr, newstyle=True)  # type: ignore[attr-defined]
+            env.globals.update(ruleset_globals(lang, tr.gettext))
             env.globals.update(
                 tile=lambda code, size=40, **kw: Markup(svg.tile(code, size, **kw)),
                 tile_back=lambda size=40: Markup(svg.tile_back(size)),
                 hand_svg=lambda *a, **kw: Markup(svg.hand(*a, **kw)),
                 LANGS=i18n.LANGS,
                 LANG_NAMES=i18n.LANG_NAMES,
-                RULESETS=rulesets.RULESETS,
-                RULESET_NAMES=rulesets.RULESET_NAMES,
-                SHORT_NAMES=rulesets.SHORT_NAMES,
-                WINDS=rulesets.WINDS,
-                WIND_NAMES=rulesets.WIND_NAMES,
                 tojson=lambda v: Markup(script_json(v)),
             )
             self.envs[lang] = env
@@ -244,6 +264,14 @@ def create_app(
         "/api/score",
         response_model=ScoreResult,
         response_model_exclude_unset=True,
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "application/json": {"schema": {"$ref": "#/components/schemas/ScoreRequest"}}
+                },
+            }
+        },
         responses={
             413: {"model": ErrorOut, "description": "Body over 64 KiB"},
             422: {"model": ErrorOut, "description": "Not a hand object"},
@@ -251,11 +279,32 @@ def create_app(
         },
         tags=["score"],
     )
-    def api_score(hand: ScoreRequest) -> Any:
+    async def api_score(request: Request) -> Any:
         """Score one hand: the interchange object in, the result object out
         (exactly what ``hefen score --json`` prints). An illegal hand gives
-        ``{"valid": false, "error": ...}`` with status 200."""
-        return score_object(hand.model_dump(exclude_unset=True))
+        ``{"valid": false, "error": ...}`` with status 200; a body that is not
+        a hand object at all (see ``ScoreRequest``) is 422 with the same
+        sentence ``hefen.score`` gives."""
+        raw = await request.body()
+        if not raw.strip():
+            return JSONResponse({"error": "The request needs a JSON body."}, status_code=422)
+        try:
+            obj = json.loads(raw)
+        except (ValueError, RecursionError):
+            return JSONResponse({"error": "The request body is not valid JSON."}, status_code=422)
+        result = await run_in_threadpool(score_object, obj)
+        if result.get("valid") is False and not is_hand_shape(obj):
+            return JSONResponse({"error": result["error"]}, status_code=422)
+        return result
+
+    @app.get("/api/rulesets", tags=["score"])
+    def api_rulesets(request: Request) -> list[dict[str, Any]]:
+        """Every ruleset's descriptor (names, unit, hand size, context
+        switches and fields, options with their labels), in the language
+        of the request (``?lang=``)."""
+        lang = pages.language(request)
+        tr = i18n.translations(lang).gettext
+        return [rulesets.describe(key, lang, tr) for key in rulesets.RULESETS]
 
     # -------------------------------------------------------------- pages
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
@@ -263,7 +312,9 @@ def create_app(
         return pages.render(request, "home.html")
 
     @app.get("/calc", response_class=HTMLResponse, include_in_schema=False)
-    async def calculator(request: Request, rules: str = "mcr", table: str = "") -> Response:
+    async def calculator(
+        request: Request, rules: str = rulesets.DEFAULT_RULESET, table: str = ""
+    ) -> Response:
         if table:
             store = await run_in_threadpool(tables.store_of, request.app)
             try:
@@ -272,16 +323,16 @@ def create_app(
                 return RedirectResponse("/calc")
             data = tables.state_dict(state)
             return pages.render(request, "calc.html", **calc_context(state.ruleset, data))
-        if rules not in rulesets.RULESETS:
+        if rulesets.page_key(rules) != rules:
             return RedirectResponse("/calc")
         return pages.render(request, "calc.html", **calc_context(rules))
 
     @app.get("/rules/{ruleset}", response_class=HTMLResponse, include_in_schema=False)
     async def rules(request: Request, ruleset: str, table: str = "") -> Response:
-        if ruleset not in rulesets.RULESETS:
-            return RedirectResponse("/rules/mcr")
+        if rulesets.page_key(ruleset) != ruleset:
+            return RedirectResponse(f"/rules/{rulesets.DEFAULT_RULESET}")
         data = None
-        settings = rulesets.default_options(ruleset)
+        settings: dict[str, Any] = {}
         if table:
             store = await run_in_threadpool(tables.store_of, request.app)
             try:
@@ -290,7 +341,7 @@ def create_app(
                 state = None
             if state is not None and state.ruleset == ruleset:
                 data = tables.state_dict(state)
-                settings = {**settings, **data["settings"]["options"]}
+                settings = dict(data["settings"]["options"])
         lang = pages.language(request)
         return pages.render(
             request,
@@ -298,8 +349,6 @@ def create_app(
             rules=ruleset,
             table=data,
             settings=settings,
-            options=rulesets.OPTIONS[ruleset],
-            units=rulesets.UNITS,
             rows=rules_page.pattern_rows(ruleset, lang, settings),
         )
 
@@ -308,6 +357,22 @@ def create_app(
     tables.table_pages(app)
     app.include_router(play.router)
     play.play_pages(app)
+
+    plain_openapi = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        """The OpenAPI document, with the hand object's schema (``/api/score``
+        reads its body itself, to answer exactly as ``hefen.score`` does)."""
+        if app.openapi_schema is None:
+            doc = plain_openapi()
+            schemas = doc.setdefault("components", {}).setdefault("schemas", {})
+            extra = ScoreRequest.model_json_schema(ref_template="#/components/schemas/{model}")
+            schemas.update(extra.pop("$defs", {}))
+            schemas["ScoreRequest"] = extra
+            app.openapi_schema = doc
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
     @app.get("/favicon.ico", include_in_schema=False)
     def favicon() -> Response:
@@ -327,15 +392,20 @@ def score_object(obj: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
+def is_hand_shape(obj: Any) -> bool:
+    """Whether ``obj`` has the shape of a hand object (the ``ScoreRequest``
+    schema); a legal shape that is no legal hand is a result, not an error."""
+    try:
+        ScoreRequest.model_validate(obj)
+    except (ValidationError, RecursionError):
+        return False
+    return True
+
+
 def calc_context(rules: str, table: dict[str, Any] | None = None) -> dict[str, Any]:
     """What the calculator template needs for ``rules``."""
     return {
         "rules": rules,
-        "hand_size": rulesets.HAND_SIZE,
-        "options": rulesets.OPTIONS,
-        "options_json": {r: [o.to_dict() for o in opts] for r, opts in rulesets.OPTIONS.items()},
-        "switches": rulesets.SWITCHES,
-        "units": rulesets.UNITS,
         "suits": [svg.SUIT_CODES[i : i + 9] for i in (0, 9, 18)],
         "honors": ["E", "S", "W", "N", "C", "F", "P"],
         "bonus": svg.BONUS_CODES,

@@ -30,9 +30,16 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from hefen.ruleset import find_ruleset, ruleset_keys, rulesets
+
 HERE = Path(__file__).parent
 DOCS = HERE.parent.parent / "docs"
-DOC_FILES = {"hk": "rules-hk.md", "tw": "rules-tw.md"}
+
+#: the context of a docs page's example hand where the row says none
+#: (keyed by the page, :attr:`hefen.ruleset.Ruleset.rules_doc`)
+DOC_DEFAULT_CONTEXT: dict[str, dict[str, Any]] = {
+    "rules-tw.md": {"seat_wind": "S", "discarder": "W"},
+}
 
 #: docs rows whose example needs a context flag the table cell only describes
 #: (as in tests/test_hk_tw_docs.py)
@@ -48,9 +55,10 @@ DOC_CONTEXT: dict[str, dict[str, Any]] = {
 #: words. The base is the pattern id of the row whose docs hand is shown or,
 #: where the docs give no hand to borrow, a hand in the compact notation.
 #: ``context`` and ``options`` are merged into the base example's, ``flowers``
-#: replaces its flowers; a self-drawn win drops the discarder.
-DERIVED: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
-    "hk": {
+#: replaces its flowers; a self-drawn win drops the discarder. Keyed by the
+#: docs page (:attr:`hefen.ruleset.Ruleset.rules_doc`).
+DOC_DERIVED: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
+    "rules-hk.md": {
         # "the same in the South round"
         "round_wind": ("seat_wind", {"context": {"round_wind": "S"}}),
         # "… f:6h or … f:2h as South"
@@ -70,7 +78,7 @@ DERIVED: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
             {"context": {"seat_wind": "S", "win": "self_draw", "double_kong_replacement": True}},
         ),
     },
-    "tw": {
+    "rules-tw.md": {
         # the "When" rows: a plain concealed hand with the context they describe
         "heavenly_hand": (
             "concealed_hand",
@@ -107,6 +115,11 @@ DERIVED: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
     },
 }
 
+#: :data:`DOC_DERIVED` by ruleset key.
+DERIVED: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
+    r.key: DOC_DERIVED[r.rules_doc] for r in rulesets() if r.rules_doc in DOC_DERIVED
+}
+
 #: MCR patterns random hands never show: (compact notation, context)
 MCR_EXTRA: dict[str, tuple[str, dict[str, Any]]] = {
     "chicken_hand": (
@@ -133,7 +146,7 @@ def examples(rules: str) -> dict[str, dict[str, Any]]:
 def _module(rules: str) -> Any:
     import importlib
 
-    return importlib.import_module(f"hefen.{rules}")
+    return importlib.import_module(type(find_ruleset(rules)).__module__)
 
 
 def doc_examples(rules: str, docs: Path = DOCS) -> dict[str, dict[str, Any]]:
@@ -153,9 +166,10 @@ def doc_rows(rules: str, docs: Path = DOCS) -> list[tuple[str, dict[str, Any]]]:
 
     specs = _module(rules).PATTERNS.values()
     by_name = {s.name_en: s.id for s in specs} | {s.name_zh: s.id for s in specs}
-    options: dict[str, Any] = {"min_fan": 0} if rules == "hk" else {}
+    r = find_ruleset(rules)
+    options: dict[str, Any] = dict(r.example_options)
     out: list[tuple[str, dict[str, Any]]] = []
-    text = (docs / DOC_FILES[rules]).read_text(encoding="utf-8")
+    text = (docs / r.rules_doc).read_text(encoding="utf-8")
     for line in text.splitlines():
         if not line.startswith("| "):
             continue
@@ -166,7 +180,7 @@ def doc_rows(rules: str, docs: Path = DOCS) -> list[tuple[str, dict[str, Any]]]:
         for ex in re.findall(r"`([^`]+)`", line):
             if "…" in ex or not re.match(r"^[0-9ESWNCFP(\[]", ex):
                 continue
-            ctx: dict[str, Any] = {"seat_wind": "S", "discarder": "W"} if rules == "tw" else {}
+            ctx: dict[str, Any] = dict(DOC_DEFAULT_CONTEXT.get(r.rules_doc, {}))
             if "self-drawn" in line and pid != "concealed_hand":
                 ctx = {"seat_wind": "S", "win": "self_draw"}
             if pid in DOC_CONTEXT:
@@ -179,14 +193,15 @@ def build_docs(rules: str, docs: Path = DOCS) -> dict[str, dict[str, Any]]:
     """The docs examples of ``rules`` plus the :data:`DERIVED` ones."""
     from hefen.testing.generate_hk_tw import hand_dict
 
+    r = find_ruleset(rules)
     found = doc_examples(rules, docs)
-    for pid, (base, change) in DERIVED.get(rules, {}).items():
+    for pid, (base, change) in DOC_DERIVED.get(r.rules_doc, {}).items():
         if pid in found:
             continue
         if base in found:
             hand = copy.deepcopy(found[base])
         else:
-            hand = hand_dict(base, rules, {"min_fan": 0} if rules == "hk" else {})
+            hand = hand_dict(base, rules, dict(r.example_options))
         ctx = {**hand["context"], **change.get("context", {})}
         if ctx.get("win") == "self_draw":
             ctx.pop("discarder", None)
@@ -200,9 +215,10 @@ def build_docs(rules: str, docs: Path = DOCS) -> dict[str, dict[str, Any]]:
 
 
 def mcr_extra() -> dict[str, dict[str, Any]]:
+    from hefen.mcr import RULESET
     from hefen.testing.generate_hk_tw import hand_dict
 
-    return {pid: hand_dict(text, "mcr", **ctx) for pid, (text, ctx) in MCR_EXTRA.items()}
+    return {pid: hand_dict(text, RULESET.key, **ctx) for pid, (text, ctx) in MCR_EXTRA.items()}
 
 
 def find_mcr(count: int = 20000, seed: int = 7) -> dict[str, dict[str, Any]]:
@@ -232,10 +248,10 @@ def main(argv: list[str] | None = None) -> int:
     """``python -m hefen.web.examples [mcr [COUNT]] [hk] [tw]`` (all three
     when none is named)."""
     args = sys.argv[1:] if argv is None else argv
-    rulesets = [a for a in args if not a.isdigit()] or ["mcr", "hk", "tw"]
+    keys = [a for a in args if not a.isdigit()] or list(ruleset_keys())
     counts = [int(a) for a in args if a.isdigit()]
-    for rules in rulesets:
-        if rules == "mcr":
+    for rules in keys:
+        if not find_ruleset(rules).rules_doc:  # examples by random search
             found = find_mcr(counts[0] if counts else 20000)
             found.update(mcr_extra())
             found = dict(sorted(found.items()))

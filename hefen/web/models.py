@@ -4,12 +4,19 @@ document). The score models mirror the interchange format of
 
 from __future__ import annotations
 
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from hefen.ruleset import DEFAULT_RULESET, ruleset_keys
+
 Wind = Literal["E", "S", "W", "N"]
-Rules = Literal["mcr", "hk", "tw"]
+#: The ``rules`` of a hand object: a key of the ruleset registry (a string
+#: to the type checker, the registry's keys to pydantic and the OpenAPI document).
+if TYPE_CHECKING:
+    Rules = str
+else:
+    Rules = Literal[ruleset_keys()]
 
 
 class Strict(BaseModel):
@@ -50,7 +57,7 @@ class ScoreRequest(Strict):
             {
                 "examples": [
                     {
-                        "rules": "mcr",
+                        "rules": DEFAULT_RULESET,
                         "hand": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "C", "C"]
                         + ["E", "E"],
                         "melds": [],

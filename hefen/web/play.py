@@ -76,7 +76,7 @@ class CreateGame(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    ruleset: Literal["mcr", "hk", "tw"]
+    ruleset: rulesets.RulesetKey
     options: dict[str, Any] = Field(default_factory=dict)
     names: list[str | None] = Field(default_factory=list, max_length=4)
     bots: list[BotName | None] = Field(
@@ -391,7 +391,7 @@ class PlayManager:
         from hefen.game import GameSettings, Match
         from hefen.table import TableError
 
-        options = rulesets.clean_options(body.ruleset, body.options)
+        options = rulesets.table_options(body.ruleset, body.options)
         if body.seat is not None and body.bots[body.seat] is not None:
             raise HTTPException(400, f"Seat {body.seat} is a bot's seat")
         settings = GameSettings(
@@ -794,13 +794,8 @@ def play_pages(app: FastAPI) -> None:
     app.add_api_websocket_route("/ws/play/{code}", play_feed)
 
     @app.get("/play/new", response_class=HTMLResponse, include_in_schema=False)
-    def new_game_page(request: Request, ruleset: str = "mcr") -> HTMLResponse:
-        return pages.render(
-            request,
-            "play_new.html",
-            ruleset=ruleset if ruleset in rulesets.RULESETS else "mcr",
-            options=rulesets.OPTIONS,
-        )
+    def new_game_page(request: Request, ruleset: str = rulesets.DEFAULT_RULESET) -> HTMLResponse:
+        return pages.render(request, "play_new.html", ruleset=rulesets.page_key(ruleset))
 
     @app.get("/play/{code}", response_class=HTMLResponse, include_in_schema=False, name="play_page")
     def play_page(code: str, request: Request) -> Response:

@@ -41,12 +41,12 @@ def context_words(example: dict[str, Any]) -> list[tuple[str, str | None]]:
     holds winds or (in Hong Kong and Taiwan) flowers and the round wind where
     it holds winds; seat, dealer and discarder for the timing wins;
     every context switch that is on; table settings the example needs."""
-    rules = example.get("rules", "mcr")
+    r = rulesets.ruleset(example.get("rules", rulesets.DEFAULT_RULESET))
     ctx = example.get("context", {})
     tiles = list(example.get("hand", [])) + [example.get("win_tile") or ""]
     tiles += [t for m in example.get("melds", []) for t in m.get("tiles", [])]
-    # the seat picks the own flowers in Hong Kong and Taiwan, not in MCR
-    flowers = bool(example.get("flowers")) and rules != "mcr"
+    # the seat picks the own flowers where they score (Ruleset.own_flowers)
+    flowers = bool(example.get("flowers")) and r.own_flowers
     winds = any(t in WIND_TILES for t in tiles) or flowers
     timing = any(ctx.get(k) for k in ("heavenly", "earthly", "human"))
     out: list[tuple[str, str | None]] = [
@@ -62,21 +62,24 @@ def context_words(example: dict[str, Any]) -> list[tuple[str, str | None]]:
         out.append((N_("Discarder"), rulesets.WIND_NAMES[ctx["discarder"]]))
     if ctx.get("dealer_streak"):
         out.append((N_("Dealer repeats"), str(ctx["dealer_streak"])))
-    for sw in rulesets.SWITCHES:
-        if ctx.get(sw.name):
-            out.append((sw.label, None))
+    for name, label in rulesets.SWITCH_LABELS.items():
+        if ctx.get(name):
+            out.append((label, None))
     ready = ctx.get("declared_ready")
     if ready:
-        label = N_("Heavenly ready (天聽)") if ready == "tian_ting" else N_("Earthly ready (地聽)")
-        out.append((label, None))
-    for o in rulesets.OPTIONS.get(rules, ()):
+        out.append((rulesets.READY_LABELS.get(ready, ready), None))
+    # the options an example needs; those it sets only to show every pattern
+    # (no table minimum: Ruleset.example_options) are left unsaid
+    for o in r.options.values():
         v = example.get("options", {}).get(o.name, o.default)
-        if v == o.default or o.name == "min_fan":  # min_fan 0: shown below the minimum
+        if v == o.default or o.name in r.example_options:
             continue
         if o.kind == "bool":
             out.append((o.label, N_("yes") if v else N_("no")))
+        elif isinstance(v, str):
+            out.append((o.label, rulesets.VALUE_NAMES.get(v, v)))
         else:
-            out.append((o.label, next((cl for cv, cl in o.choices if cv == v), str(v))))
+            out.append((o.label, str(v)))
     return out
 
 
@@ -89,58 +92,26 @@ def _name(spec: Any, lang: str) -> tuple[str, str]:
     return str(getattr(spec, f"name_{lang}", None) or en), str(en)
 
 
-def _mcr_rows(lang: str, options: dict[str, Any]) -> list[PatternRow]:
-    from hefen.mcr.table import ORDER, PATTERNS
-
-    default = rulesets.default_options("mcr")["variant"]
-    variant = options.get("variant", default)
-    ex = examples.examples("mcr")
-    rows = []
-    for pid in ORDER:
-        spec = PATTERNS[pid]
-        name, en = _name(spec, lang)
-        rows.append(
-            PatternRow(
-                id=pid,
-                name=name,
-                name_en=en,
-                value=spec.value(variant),
-                default_value=spec.value(default),
-                example=ex.get(pid),
-            )
-        )
-    return rows
-
-
-def _generic_rows(rules: str, lang: str) -> list[PatternRow] | None:
-    """Rows from a ruleset module's ``PATTERNS`` table, if it has one."""
-    try:
-        module = importlib.import_module(f"hefen.{rules}")
-    except ImportError:
-        return None
+def pattern_rows(rules: str, lang: str, options: dict[str, Any]) -> list[PatternRow] | None:
+    """The patterns of ``rules`` under ``options`` (values by
+    :meth:`hefen.ruleset.Ruleset.pattern_value`), from the ``PATTERNS`` table
+    of the ruleset's module in its ``ORDER``; None when it has no table."""
+    r = rulesets.ruleset(rules)
+    module = importlib.import_module(type(r).__module__)
     table = getattr(module, "PATTERNS", None)
     if not table:
         return None
     specs = list(table.values()) if isinstance(table, dict) else list(table)
+    order = getattr(module, "ORDER", None)
+    if isinstance(table, dict) and order:
+        specs = [table[pid] for pid in order if pid in table]
     ex = examples.examples(rules)
     rows = []
     for spec in specs:
-        value = next(
-            (getattr(spec, k) for k in ("value", "points", "fan", "tai") if hasattr(spec, k)),
-            None,
-        )
-        if not isinstance(value, int):
-            value = None
+        value = r.pattern_value(spec, options)
+        default = r.pattern_value(spec, {})
         name, en = _name(spec, lang)
         group = getattr(spec, "group", None)
         extra = {"limit": value is None and group == "limit"}
-        rows.append(PatternRow(spec.id, name, en, value, value, ex.get(spec.id), extra))
+        rows.append(PatternRow(spec.id, name, en, value, default, ex.get(spec.id), extra))
     return rows
-
-
-def pattern_rows(rules: str, lang: str, options: dict[str, Any]) -> list[PatternRow] | None:
-    """The patterns of ``rules`` under ``options``; None when the ruleset's
-    module exposes no pattern table."""
-    if rules == "mcr":
-        return _mcr_rows(lang, options)
-    return _generic_rows(rules, lang)

@@ -1,15 +1,45 @@
-"""What the web pages need to know about each ruleset: its name, hand size,
-which context switches apply, and its table settings (options).
+"""What the web pages need to know about the rulesets — all of it asked of the
+registry (:mod:`hefen.ruleset`): names, units, hand size, which context
+switches and fields apply, and the table settings (each ruleset's
+:class:`hefen.options.Option` declarations).
 
-The option names and defaults are those of the interchange format
-(``hand-format.md``); labels are marked with ``N_`` for gettext and
-translated when a page is rendered.
+This module only adds the words the web shows beside the registry's facts:
+the labels of the context switches, of the winds and of the choice values,
+marked with ``N_`` for gettext. Option labels and help sentences are the
+rulesets' own (English msgids in the web catalog); everything is translated
+when a page is rendered, through the ``translate`` function of its language.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Literal
+import json
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Literal
+
+from hefen.options import Option
+from hefen.ruleset import DEFAULT_RULESET, Ruleset, find_ruleset, ruleset_keys
+
+__all__ = [
+    "DEFAULT_RULESET",
+    "N_",
+    "RULESETS",
+    "RulesetKey",
+    "SWITCH_LABELS",
+    "VALUE_NAMES",
+    "WINDS",
+    "WIND_NAMES",
+    "choice_text",
+    "default_options",
+    "describe",
+    "option_fields",
+    "page_key",
+    "ruleset",
+    "settings_rows",
+    "table_options",
+    "value_text",
+]
+
+Translate = Callable[[str], str]
 
 
 def N_(message: str) -> str:
@@ -17,18 +47,16 @@ def N_(message: str) -> str:
     return message
 
 
-RULESETS: tuple[str, ...] = ("mcr", "hk", "tw")
-WINDS: tuple[str, ...] = ("E", "S", "W", "N")
+#: The rulesets, in the registry's order.
+RULESETS: tuple[str, ...] = ruleset_keys()
+#: A ruleset key, for request models (built from the registry; a string to
+#: the type checker).
+if TYPE_CHECKING:
+    RulesetKey = str
+else:
+    RulesetKey = Literal[RULESETS]
 
-RULESET_NAMES: dict[str, str] = {
-    "mcr": N_("MCR (Chinese Official)"),
-    "hk": N_("Hong Kong"),
-    "tw": N_("Taiwanese 16-tile"),
-}
-SHORT_NAMES: dict[str, str] = {"mcr": "MCR", "hk": "HK", "tw": "TW"}
-UNITS: dict[str, str] = {"mcr": N_("points"), "hk": N_("fan"), "tw": N_("tai")}
-# Tiles held before the winning tile (a meld counts three, a kong too).
-HAND_SIZE: dict[str, int] = {"mcr": 13, "hk": 13, "tw": 16}
+WINDS: tuple[str, ...] = ("E", "S", "W", "N")
 WIND_NAMES: dict[str, str] = {
     "E": N_("East"),
     "S": N_("South"),
@@ -36,114 +64,138 @@ WIND_NAMES: dict[str, str] = {
     "N": N_("North"),
 }
 
+#: The words of hand-format.md's yes/no context keys (which apply to which
+#: ruleset is the ruleset's ``context_switches``).
+SWITCH_LABELS: dict[str, str] = {
+    "last_tile_of_wall": N_("Last tile"),
+    "kong_replacement": N_("Kong replacement"),
+    "double_kong_replacement": N_("Double kong replacement"),
+    "robbing_kong": N_("Robbing a kong"),
+    "last_of_kind": N_("Last of its kind"),
+    "heavenly": N_("Heavenly hand"),
+    "earthly": N_("Earthly hand"),
+    "human": N_("Human hand"),
+}
 
-@dataclass(frozen=True)
-class Option:
-    """One table setting of a ruleset."""
+#: The words of the hand-format.md ``declared_ready`` values.
+READY_LABELS: dict[str, str] = {
+    "tian_ting": N_("Heavenly ready (天聽)"),
+    "di_ting": N_("Earthly ready (地聽)"),
+}
 
-    name: str
-    label: str
-    kind: Literal["int", "number", "bool", "choice"]
-    default: Any
-    choices: tuple[tuple[Any, str], ...] = field(default=())
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "kind": self.kind,
-            "default": self.default,
-            "choices": [v for v, _ in self.choices],
-        }
-
-
-OPTIONS: dict[str, tuple[Option, ...]] = {
-    "mcr": (
-        Option(
-            "variant",
-            N_("Point values"),
-            "choice",
-            "green_book",
-            (("green_book", N_("Green Book")), ("mil", N_("Mahjong International League"))),
-        ),
-    ),
-    "hk": (
-        Option("min_fan", N_("Minimum fan to win"), "int", 3),
-        Option("cap", N_("Fan cap (limit)"), "choice", 13, ((13, "13"), (10, "10"), (8, "8"))),
-        Option("half_spicy", N_("Half-spicy payments"), "bool", False),
-        Option(
-            "small_four_winds",
-            N_("Small Four Winds"),
-            "choice",
-            "limit",
-            (("limit", N_("limit")), (6, "6")),
-        ),
-        Option("unit", N_("Money for 2^0"), "number", 1),
-    ),
-    "tw": (
-        Option("base", N_("Base (底)"), "int", 30),
-        Option("per_tai", N_("Amount per tai"), "int", 10),
-        Option("flower_kong", N_("Flower kong tai"), "choice", 2, ((2, "2"), (1, "1"))),
-        Option("human_hand", N_("Human hand (人胡) 8 tai"), "bool", False),
-    ),
+#: The words of the options' text choices (a value not here is shown as it is).
+VALUE_NAMES: dict[str, str] = {
+    "green_book": N_("Green Book"),
+    "mil": N_("Mahjong International League"),
+    "whole_hand": N_("the whole hand"),
+    "remainder": N_("the set and pair beside it"),
+    "ignore": N_("ignored"),
+    "count": N_("counted"),
+    "limit": N_("limit"),
+    "pure": N_("pure only"),
+    "any": N_("any"),
 }
 
 
-@dataclass(frozen=True)
-class Switch:
-    """A yes/no fact about how the hand was won (a ``context`` key)."""
-
-    name: str
-    label: str
-    rulesets: tuple[str, ...] = RULESETS
+def ruleset(key: Any) -> Ruleset:
+    """The registry's ruleset ``key``; a :class:`hefen.errors.HandError` sentence otherwise."""
+    return find_ruleset(key)
 
 
-SWITCHES: tuple[Switch, ...] = (
-    Switch("last_tile_of_wall", N_("Last tile")),
-    Switch("kong_replacement", N_("Kong replacement")),
-    Switch("double_kong_replacement", N_("Double kong replacement"), ("hk",)),
-    Switch("robbing_kong", N_("Robbing a kong")),
-    Switch("last_of_kind", N_("Last of its kind"), ("mcr",)),
-    Switch("heavenly", N_("Heavenly hand"), ("hk", "tw")),
-    Switch("earthly", N_("Earthly hand"), ("hk", "tw")),
-    Switch("human", N_("Human hand"), ("tw",)),
-)
+def page_key(key: Any) -> str:
+    """``key`` if it names a ruleset, else the default one (for page links)."""
+    return key if isinstance(key, str) and key in RULESETS else DEFAULT_RULESET
 
 
-def options_for(rules: str) -> tuple[Option, ...]:
-    return OPTIONS[rules]
+def default_options(key: str) -> dict[str, Any]:
+    """Every option of ``key`` with its declared default."""
+    return {name: o.default for name, o in find_ruleset(key).options.items()}
 
 
-def default_options(rules: str) -> dict[str, Any]:
-    return {o.name: o.default for o in OPTIONS[rules]}
+def table_options(key: str, given: Any) -> dict[str, Any]:
+    """The options a table chose, typed by the ruleset's own parser (form
+    text or JSON values); a :class:`hefen.errors.HandError` sentence names
+    the first unknown option or value that does not fit."""
+    r = find_ruleset(key)
+    if not isinstance(given, Mapping):
+        raise ValueError("'options' must be an object of option names and values.")
+    return r.parse_options(given)
 
 
-def clean_options(rules: str, given: dict[str, Any]) -> dict[str, Any]:
-    """``given`` reduced to the ruleset's known options, coerced to their kind.
+def choice_text(value: Any) -> str:
+    """A choice's value as a form field carries it (JSON text: ``13``,
+    ``"limit"``, ``null``), read back with ``JSON.parse``."""
+    return json.dumps(value)
 
-    Raises ``ValueError`` (one sentence) for a value that does not fit.
-    """
-    out: dict[str, Any] = {}
-    for opt in OPTIONS[rules]:
-        if opt.name not in given or given[opt.name] in (None, ""):
-            continue
-        value = given[opt.name]
-        try:
-            if opt.kind == "bool":
-                if isinstance(value, str):
-                    value = value.lower() in ("1", "true", "on", "yes")
-                value = bool(value)
-            elif opt.kind == "int":
-                value = int(value)
-            elif opt.kind == "number":
-                value = float(value)
-                value = int(value) if value.is_integer() else value
-            else:
-                allowed = [v for v, _ in opt.choices]
-                match = [v for v in allowed if str(v) == str(value)]
-                if not match:
-                    raise ValueError
-                value = match[0]
-        except (TypeError, ValueError):
-            raise ValueError(f"The setting {opt.name} cannot be {value!r}.") from None
-        out[opt.name] = value
+
+def value_text(option: Option, value: Any, translate: Translate = str) -> str:
+    """An option's value in words."""
+    if option.kind == "bool":
+        return translate(N_("yes")) if value else translate(N_("no"))
+    if value is None:
+        return translate(option.none_means) if option.none_means else "—"
+    if isinstance(value, str):
+        return translate(VALUE_NAMES.get(value, value))
+    return str(value)
+
+
+def option_fields(key: str, translate: Translate = str) -> list[dict[str, Any]]:
+    """The settings form of ruleset ``key``: every option it declares, labelled."""
+    out = []
+    for o in find_ruleset(key).options.values():
+        field: dict[str, Any] = {
+            "name": o.name,
+            "kind": o.kind,
+            "label": translate(o.label or o.name),
+            "help": translate(o.meaning),
+            "default": o.default,
+        }
+        if o.kind == "int":
+            field["min"], field["max"] = o.low, o.high
+        if o.kind == "choice":
+            field["default_text"] = choice_text(o.default)
+            field["choices"] = [
+                {"value": choice_text(c), "label": value_text(o, c, translate)} for c in o.choices
+            ]
+        out.append(field)
     return out
+
+
+def settings_rows(
+    key: str, options: Mapping[str, Any] | None, translate: Translate = str
+) -> list[dict[str, Any]]:
+    """Every option of ruleset ``key`` at a table that chose ``options``:
+    its label, help, value in words and whether it differs from the default.
+    A value left to another option ("by the point values") says what it is
+    in effect."""
+    r = find_ruleset(key)
+    chosen = dict(options or {})
+    effective = r.resolve_options(chosen)
+    rows = []
+    for o in r.options.values():
+        value = chosen.get(o.name, o.default)
+        text = value_text(o, value, translate)
+        if value is None and effective.get(o.name) is not None:
+            text = f"{text}: {value_text(o, effective[o.name], translate)}"
+        rows.append(
+            {
+                "name": o.name,
+                "label": translate(o.label or o.name),
+                "help": translate(o.meaning),
+                "value": value,
+                "text": text,
+                "default_text": value_text(o, o.default, translate),
+                "changed": value != o.default or type(value) is not type(o.default),
+            }
+        )
+    return rows
+
+
+def describe(key: str, lang: str, translate: Translate = str) -> dict[str, Any]:
+    """The registry's descriptor of ruleset ``key`` for pages and their
+    scripts, with the words of its switches and fields in ``lang``."""
+    r = find_ruleset(key)
+    d = r.describe(lang, translate)
+    d["switch_labels"] = {s: translate(SWITCH_LABELS.get(s, s)) for s in r.context_switches}
+    d["ready_labels"] = {v: translate(READY_LABELS.get(v, v)) for v in r.declared_ready}
+    return d

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import io
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -42,7 +42,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 class CreateTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    ruleset: Literal["mcr", "hk", "tw"]
+    ruleset: rulesets.RulesetKey
     names: list[str | None] = Field(default_factory=list, max_length=4)
     options: dict[str, Any] = Field(default_factory=dict)
     dealer_keeps_on_draw: bool = True
@@ -193,7 +193,7 @@ async def create_table(body: CreateTable, request: Request, store: Store) -> Any
     from hefen.table import TableError
 
     try:
-        options = rulesets.clean_options(body.ruleset, body.options)
+        options = rulesets.table_options(body.ruleset, body.options)
         created = await run_in_threadpool(
             store.create_table,
             body.ruleset,
@@ -411,13 +411,8 @@ def table_pages(app: FastAPI) -> None:
     app.add_api_websocket_route("/ws/tables/{code}", table_feed)
 
     @app.get("/tables/new", response_class=HTMLResponse, include_in_schema=False)
-    def new_table(request: Request, ruleset: str = "mcr") -> HTMLResponse:
-        return pages.render(
-            request,
-            "table_new.html",
-            ruleset=ruleset if ruleset in rulesets.RULESETS else "mcr",
-            options=rulesets.OPTIONS,
-        )
+    def new_table(request: Request, ruleset: str = rulesets.DEFAULT_RULESET) -> HTMLResponse:
+        return pages.render(request, "table_new.html", ruleset=rulesets.page_key(ruleset))
 
     @app.get("/t", include_in_schema=False)
     def find_table(code: str = "") -> Response:

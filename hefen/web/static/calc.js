@@ -7,6 +7,8 @@
   const data = JSON.parse(document.getElementById("calc-data").textContent);
   const M = data.msg;
   const lang = root.dataset.lang;
+  // every ruleset's descriptor (Ruleset.describe): the script never names a ruleset
+  const R = data.rulesets;
   const ORDER = [];
   for (const s of "mps") for (let r = 1; r <= 9; r++) ORDER.push(r + s);
   ORDER.push("E", "S", "W", "N", "C", "F", "P");
@@ -22,6 +24,11 @@
     mode: "tile", history: [],
   };
   const $ = (id) => document.getElementById(id);
+  const desc = () => R[st.rules];
+  const unitName = (unit) => {
+    for (const k in R) if (R[k].unit === unit) return R[k].unit_name;
+    return unit;
+  };
 
   function svgOf(code, back) {
     if (back) return $("tile-back").innerHTML;
@@ -33,7 +40,7 @@
   }
   const isBonus = (t) => t.endsWith("h");
   const held = () => st.hand.length + 3 * st.melds.length;
-  const need = () => data.hand_size[st.rules];
+  const need = () => desc().concealed_size;
   const copies = (t) =>
     st.hand.filter((x) => x === t).length + (st.win === t ? 1 : 0) +
     st.melds.reduce((n, m) => n + m.tiles.filter((x) => x === t).length, 0);
@@ -292,11 +299,22 @@
     $("count").textContent = fmt(M.tiles, { n: held() + (st.win ? 1 : 0), need: need() + 1 });
   }
 
+  // the winner and the discarder at a table: the discarder is asked, never
+  // assumed (null: a self-draw, chosen with the self-draw button)
   function tableSeats() {
     const winner = parseInt($("t_winner").value, 10);
-    const discarder = currentWin() === "discard" ? parseInt($("t_discarder").value, 10) : null;
+    const d = $("t_discarder").value;
+    const discarder = currentWin() === "discard" && d !== "" ? parseInt(d, 10) : null;
     return { winner: winner, discarder: discarder };
   }
+  function seatsProblem() {
+    if (currentWin() !== "discard") return null;
+    const s = tableSeats();
+    if (s.discarder === null) return M.pick_discarder;
+    if (s.discarder === s.winner) return M.same_seat;
+    return null;
+  }
+  const switchOn = (el) => el.checked && desc().context_switches.includes(el.dataset.switch);
   function readContext() {
     const ctx = {};
     const on = document.querySelector('#win-kind [aria-checked="true"]');
@@ -306,40 +324,52 @@
       ctx.seat_wind = winds[s.winner];
       ctx.round_wind = t.next.round_wind;
       ctx.dealer = winds[t.next.dealer];
-      if (st.rules === "tw") ctx.dealer_streak = t.next.dealer_streak;
-      if (s.discarder !== null) ctx.discarder = winds[s.discarder];
+      if (desc().scores_dealer_streak) ctx.dealer_streak = t.next.dealer_streak;
+      if (s.discarder !== null && s.discarder !== s.winner) ctx.discarder = winds[s.discarder];
       document.querySelectorAll("#switches input[data-switch]").forEach((el) => {
-        if (el.checked && visible(el)) ctx[el.dataset.switch] = true;
+        if (switchOn(el)) ctx[el.dataset.switch] = true;
       });
-      if (st.rules === "tw" && $("declared_ready").value) ctx.declared_ready = $("declared_ready").value;
+      if (hasField("declared_ready") && $("declared_ready").value) ctx.declared_ready = $("declared_ready").value;
       return ctx;
     }
     ctx.seat_wind = $("seat_wind").value;
     ctx.round_wind = $("round_wind").value;
     const disc = $("discarder").value;
     if (disc && ctx.win === "discard") ctx.discarder = disc;
-    if (st.rules !== "mcr") ctx.dealer = $("dealer").value;
-    if (st.rules === "tw") {
-      ctx.dealer_streak = parseInt($("dealer_streak").value, 10) || 0;
-      if ($("declared_ready").value) ctx.declared_ready = $("declared_ready").value;
-    }
+    if (hasField("dealer")) ctx.dealer = $("dealer").value;
+    if (hasField("dealer_streak")) ctx.dealer_streak = parseInt($("dealer_streak").value, 10) || 0;
+    if (hasField("declared_ready") && $("declared_ready").value) ctx.declared_ready = $("declared_ready").value;
     document.querySelectorAll("#switches input[data-switch]").forEach((el) => {
-      if (el.checked && visible(el)) ctx[el.dataset.switch] = true;
+      if (switchOn(el)) ctx[el.dataset.switch] = true;
     });
     return ctx;
   }
+  // only the table's own options (settings.options), as the table scores them
   function readOptions() {
-    if (data.table) return data.table.settings || {};
+    if (data.table) return Object.assign({}, data.table.settings.options);
     return hefen.readOptions($("settings"), st.rules);
   }
-  function visible(el) {
-    const holder = el.closest("[data-only]");
-    return !holder || holder.dataset.only.split(" ").includes(st.rules);
-  }
+  const hasField = (name) => desc().context_fields.includes(name);
+  let shownRules = null;
   function applyRules() {
-    document.querySelectorAll("[data-only]").forEach((el) => {
-      el.hidden = !el.dataset.only.split(" ").includes(st.rules);
+    const d = desc();
+    document.querySelectorAll("#settings [data-ruleset]").forEach((el) => {
+      el.hidden = el.dataset.ruleset !== st.rules;
     });
+    document.querySelectorAll("[data-field]").forEach((el) => { el.hidden = !hasField(el.dataset.field); });
+    document.querySelectorAll("[data-switch-chip]").forEach((el) => {
+      el.hidden = !d.context_switches.includes(el.dataset.switchChip);
+    });
+    if (shownRules !== st.rules) {  // the declared-ready choices of this ruleset
+      shownRules = st.rules;
+      const sel = $("declared_ready");
+      sel.querySelectorAll("option[data-ready]").forEach((o) => o.remove());
+      for (const v of d.declared_ready) {
+        const o = document.createElement("option");
+        o.value = v; o.dataset.ready = "1"; o.textContent = d.ready_labels[v] || v;
+        sel.appendChild(o);
+      }
+    }
     document.querySelectorAll("#rules-picker button").forEach((b) => {
       b.setAttribute("aria-checked", b.dataset.rules === st.rules ? "true" : "false");
     });
@@ -421,7 +451,7 @@
       flash(res.error);
       return;
     }
-    const unit = M.units[res.unit] || res.unit;
+    const unit = unitName(res.unit);
     $("total").textContent = res.total + " " + unit + (res.limit ? " · " + M.limit : "");
     $("total").className = "total " + (res.winning ? "ok" : "low");
     status.textContent = res.winning ? M.winning : M.not_winning;
@@ -470,7 +500,11 @@
     }
     $("result").hidden = false;
     st.last = { hand: obj, result: res };
-    if (data.table) $("btn-record").disabled = !res.winning;
+    if (data.table) {
+      const problem = seatsProblem();
+      $("btn-record").disabled = !res.winning || problem !== null;
+      if (res.winning && problem) status.textContent = problem;
+    }
   }
 
   function setMode(m) {
@@ -526,6 +560,8 @@
     if (mine.seat !== undefined) $("t_winner").value = String(mine.seat);
     $("btn-record").addEventListener("click", async () => {
       if (!st.last) return;
+      const problem = seatsProblem();
+      if (problem) { flash(problem); return; }
       const s = tableSeats();
       const token = (mine.token !== undefined && [s.winner, s.discarder].includes(mine.seat)) ? mine.token : (mine.host || mine.token);
       const r = await fetch("/api/tables/" + code + "/hands", {

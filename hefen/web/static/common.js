@@ -15,23 +15,26 @@ window.hefen = (function () {
   // Show only the chosen ruleset's settings fields inside `root`.
   function rulesetFields(root, select) {
     const sync = () => {
-      root.querySelectorAll("[data-only]").forEach((el) => { el.hidden = el.dataset.only !== select.value; });
+      root.querySelectorAll("[data-ruleset]").forEach((el) => { el.hidden = el.dataset.ruleset !== select.value; });
     };
     select.addEventListener("change", sync);
     sync();
   }
 
-  // The settings of `ruleset` as typed values (bool, int, number, choice).
+  // The settings of `ruleset` as typed values: a checkbox is true or false, a
+  // number field a whole number, a choice's value JSON text (13, "limit", null).
   function readOptions(root, ruleset) {
     const out = {};
-    root.querySelectorAll('[data-only="' + ruleset + '"] [data-option]').forEach((el) => {
-      const k = el.dataset.kind;
-      let v;
-      if (k === "bool") v = el.checked;
-      else if (k === "int") v = parseInt(el.value, 10);
-      else if (k === "number") v = parseFloat(el.value);
-      else v = /^-?\d+$/.test(el.value) ? parseInt(el.value, 10) : el.value;
-      if (!(typeof v === "number" && isNaN(v))) out[el.dataset.option] = v;
+    root.querySelectorAll("[data-ruleset]").forEach((block) => {
+      if (block.dataset.ruleset !== ruleset) return;
+      block.querySelectorAll("[data-option]").forEach((el) => {
+        const k = el.dataset.kind;
+        let v;
+        if (k === "bool") v = el.checked;
+        else if (k === "int") v = el.value.trim() === "" ? NaN : Number(el.value);
+        else v = JSON.parse(el.value);
+        if (!(typeof v === "number" && isNaN(v))) out[el.dataset.option] = v;
+      });
     });
     return out;
   }

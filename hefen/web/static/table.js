@@ -36,6 +36,7 @@
   const data = JSON.parse($("table-data").textContent);
   const M = data.msg;
   const code = root.dataset.code;
+  const lang = root.dataset.lang;
   let table = data.table;
   let mine = load(code);
 
@@ -54,7 +55,7 @@
     $("position").textContent = fmt(M.position, {
       n: n.hand_number, round: M.winds[n.round_wind], dealer: seatName(n.dealer),
     });
-    $("unit").textContent = M.units[table.settings.ruleset === "mcr" ? "points" : table.settings.ruleset === "hk" ? "fan" : "tai"];
+    $("unit").textContent = data.ruleset.unit_name;
     const seats = $("seats");
     seats.textContent = "";
     table.seats.forEach((s, i) => {
@@ -109,13 +110,20 @@
       else {
         text += h.discarder === null ? fmt(M.self_drawn, { winner: seatName(h.winner) })
           : fmt(M.won_from, { winner: seatName(h.winner), discarder: seatName(h.discarder) });
-        text += " · " + h.value + " " + (M.units[h.unit] || h.unit);
+        text += " · " + h.value + " " + (h.unit === data.ruleset.unit ? data.ruleset.unit_name : h.unit);
         if (h.source === "scored") text += " (" + M.scored + ")";
       }
       const line = document.createElement("div"); line.textContent = text;
+      li.appendChild(line);
+      if (h.result && h.result.patterns) {  // a hand scored from its tiles: its patterns
+        const pats = document.createElement("div"); pats.className = "patterns-line";
+        pats.textContent = h.result.patterns.map((p) =>
+          ((p.names && p.names[lang]) || p.name) + " " + (p.count > 1 ? p.value + "×" + p.count : p.value)).join(" · ");
+        li.appendChild(pats);
+      }
       const ch = document.createElement("div"); ch.className = "muted";
       ch.textContent = h.changes.map((c, i) => seatName(i) + " " + signed(c)).join(" · ");
-      li.append(line, ch);
+      li.appendChild(ch);
       hist.appendChild(li);
     });
   }
@@ -139,7 +147,8 @@
   $("btn-value").addEventListener("click", async () => {
     const winner = parseInt($("winner").value, 10);
     const d = $("discarder").value;
-    const discarder = d === "" ? null : parseInt(d, 10);
+    if (d === "") { showError(M.pick_discarder); $("discarder").focus(); return; }
+    const discarder = d === "self" ? null : parseInt(d, 10);
     const value = parseInt($("value").value, 10);
     if (isNaN(value)) { $("value").focus(); return; }
     const res = await act("/hands", { winner: winner, discarder: discarder, value: value }, [winner, discarder]);
