@@ -119,7 +119,7 @@ def test_record_a_hand_by_its_tiles(server: str, browser: Any, rules: str) -> No
     ann.locator("#total").filter(has_text=find_ruleset(rules).unit_name("en")).wait_for()
     assert record.is_disabled()
     ann.select_option("#t_discarder", "1")  # Bo discarded
-    ann.wait_for_function("!document.getElementById('btn-record').disabled")
+    ann.wait_for_function("() => !document.getElementById('btn-record').disabled")
     record.click()
     ann.wait_for_url(f"**/t/{code}")
 
