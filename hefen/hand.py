@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
-from .errors import HandError
+from .errors import HandError, safe_repr
 from .ruleset import DEFAULT_RULESET, Ruleset, find_ruleset
 from .tiles import (
     NUM_KINDS,
@@ -76,12 +76,10 @@ class Meld:
             )
         unknown = set(obj) - {"kind", "tiles", "concealed"}
         if unknown:
-            raise HandError(
-                f"Unknown meld key '{sorted(unknown)[0]}' (use kind, tiles, concealed)."
-            )
+            raise HandError(f"Unknown meld key {_first(unknown)} (use kind, tiles, concealed).")
         kind = obj.get("kind")
         if kind not in ("chow", "pung", "kong"):
-            raise HandError(f"A meld kind must be chow, pung or kong, not {kind!r}.")
+            raise HandError(f"A meld kind must be chow, pung or kong, not {safe_repr(kind)}.")
         raw = obj.get("tiles")
         if not isinstance(raw, list):
             raise HandError(f"The {kind} needs a list of tiles.")
@@ -123,11 +121,16 @@ class Meld:
         return format_meld(self)
 
 
+def _first(keys: set[Any]) -> str:
+    """The first of some unknown keys, as an error sentence shows it."""
+    return safe_repr(sorted(keys, key=str)[0])
+
+
 def _parse_tile(code: Any, where: str) -> int:
     try:
         return tile_from_str(code)
     except TileError as e:
-        raise HandError(f"Unknown tile code {code!r} in the {where}.") from e
+        raise HandError(f"Unknown tile code {safe_repr(code)} in the {where}.") from e
 
 
 def _parse_wind(value: Any, key: str) -> int:
@@ -136,7 +139,7 @@ def _parse_wind(value: Any, key: str) -> int:
     except TileError:
         t = -1
     if t not in WINDS:
-        raise HandError(f"context.{key} must be a wind (E, S, W or N), not {value!r}.")
+        raise HandError(f"context.{key} must be a wind (E, S, W or N), not {safe_repr(value)}.")
     return t
 
 
@@ -188,12 +191,12 @@ class Context:
         names = {f.name for f in fields(cls)}
         unknown = set(obj) - names
         if unknown:
-            raise HandError(f"Unknown context key '{sorted(unknown)[0]}'.")
+            raise HandError(f"Unknown context key {_first(unknown)}.")
         kw: dict[str, Any] = {}
         if "win" in obj:
             if obj["win"] not in ("discard", "self_draw"):
                 raise HandError(
-                    f"context.win must be 'discard' or 'self_draw', not {obj['win']!r}."
+                    f"context.win must be 'discard' or 'self_draw', not {safe_repr(obj['win'])}."
                 )
             kw["win"] = obj["win"]
         for key in ("seat_wind", "round_wind", "dealer"):
@@ -261,7 +264,7 @@ class Hand:
             raise HandError("A hand must be a JSON object.")
         unknown = set(obj) - _TOP_KEYS
         if unknown:
-            raise HandError(f"Unknown key '{sorted(unknown)[0]}' in the hand object.")
+            raise HandError(f"Unknown key {_first(unknown)} in the hand object.")
         rules = obj.get("rules", DEFAULT_RULESET)
         find_ruleset(rules)  # an unknown ruleset is one sentence
         raw_hand = obj.get("hand")
