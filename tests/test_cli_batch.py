@@ -155,3 +155,35 @@ def test_no_ruleset_is_named_outside_the_registry(path: str) -> None:
                     tok.start,
                     text[:80],
                 )
+
+
+@pytest.mark.parametrize(
+    ("option", "words"),
+    [
+        ("x=" + "[" * 100_000, "Unknown mcr option 'x'"),  # once a RecursionError in json.loads
+        ("variant=" + "1" * 5000, "The option variant must be"),
+        ("variant=[]", "The option variant must be"),
+        ("novalue", "NAME=VALUE"),
+    ],
+    ids=["deep", "long-number", "list", "no-equals"],
+)
+def test_cli_options_that_do_not_fit_are_one_sentence(
+    option: str, words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from hefen.cli import main
+
+    assert main(["score", "123m456p789sEECC +E", "-o", option]) == 2
+    err = capsys.readouterr().err.strip()
+    assert words in err and "\n" not in err and len(err) < 300, err[:300]
+
+
+def test_cli_options_are_read_as_the_ruleset_declares(capsys: pytest.CaptureFixture[str]) -> None:
+    from hefen.cli import main
+
+    hand = "123m456p789sEECC +E"
+    assert main(["score", hand, "--rules", "hk", "-o", "unit=2", "-o", "half_spicy=yes"]) == 0
+    assert "Payments: S->E 32" in capsys.readouterr().out
+    assert main(["score", hand, "--rules", "hk", "-o", "unit=1", "-o", "half_spicy=false"]) == 0
+    assert "Payments: S->E 16" in capsys.readouterr().out
+    assert main(["score", hand, "-o", "knitted_wait=null", "-o", "variant=mil"]) == 0
+    assert "Total" in capsys.readouterr().out

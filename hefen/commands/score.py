@@ -8,10 +8,11 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
+from ..errors import safe_repr
 from ..hand import HandError
 from ..notation import parse_hand
 from ..result import Result
-from ..ruleset import DEFAULT_RULESET, ruleset_keys
+from ..ruleset import DEFAULT_RULESET, find_ruleset, ruleset_keys
 from ..scoring import score
 from ..tiles import tile_to_str
 
@@ -64,11 +65,11 @@ def add_context_flags(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _option_value(text: str) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        return text
+def _option_value(rules: str, name: str, text: str) -> Any:
+    """The value of ``-o NAME=VALUE``, read as the ruleset's option declares
+    (``true``, ``5``, ``mil``, ``null``); a :class:`HandError` sentence for an
+    unknown name or a value the option does not take."""
+    return find_ruleset(rules).parse_option(name, text)
 
 
 def context_and_options(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -101,9 +102,9 @@ def context_and_options(args: argparse.Namespace) -> tuple[dict[str, Any], dict[
     options: dict[str, Any] = {}
     for item in args.option:
         if "=" not in item:
-            raise HandError(f"An option is written NAME=VALUE, not '{item}'.")
+            raise HandError(f"An option is written NAME=VALUE, not {safe_repr(item)}.")
         k, v = item.split("=", 1)
-        options[k.strip()] = _option_value(v.strip())
+        options[k.strip()] = _option_value(args.rules, k.strip(), v.strip())
     return ctx, options
 
 
