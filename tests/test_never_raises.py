@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from hefen.analysis import advise, shanten, waits
 from hefen.errors import HandError
+from hefen.hand import Context, Hand, Meld
 from hefen.ruleset import find_ruleset, ruleset_keys
 from hefen.scoring import clear_cache, score, score_uncached
 from hefen.testing.generate import random_mcr_hands
@@ -308,3 +309,46 @@ def test_fuzz_100000_mutated_hands_raise_nothing() -> None:
     elapsed = time.perf_counter() - start
     print(f"fuzz: {FUZZ_INPUTS} mutated hands in {elapsed:.1f} s, {len(failures)} exceptions")
     assert failures == []
+
+
+# -- Hand objects built in Python ------------------------------------------------
+tile_numbers = st.one_of(st.integers(-2, 45), st.sampled_from([True, 2**70, 27.0, "E", None]))
+melds_built = st.builds(
+    lambda kind, tiles, concealed: Meld(kind, tiles, concealed),
+    st.sampled_from(["chow", "pung", "kong", "pair", 3]),
+    st.lists(tile_numbers, max_size=5).map(tuple),
+    st.one_of(st.booleans(), st.just(1)),
+)
+contexts_built = st.builds(
+    Context,
+    win=st.sampled_from(["discard", "self_draw", "x", 1]),
+    seat_wind=st.one_of(st.integers(25, 32), st.just(27.0)),
+    round_wind=st.sampled_from([27, 28, 99]),
+    dealer=st.sampled_from([27, 30, -1, True]),
+    discarder=st.sampled_from([None, 28, 29, 5]),
+    dealer_streak=st.one_of(st.integers(-1, 101), st.just(2.0)),
+    robbing_kong=st.sampled_from([False, True, 0]),
+)
+hands_built = st.builds(
+    Hand,
+    rules=st.one_of(st.sampled_from(ruleset_keys()), st.just("riichi")),
+    concealed=st.lists(tile_numbers, max_size=17).map(tuple),
+    melds=st.lists(melds_built, max_size=5).map(tuple),
+    win_tile=st.one_of(st.none(), tile_numbers),
+    flowers=st.lists(tile_numbers, max_size=3).map(tuple),
+    context=contexts_built,
+    options=st.one_of(st.just({}), st.dictionaries(st.text(max_size=3), json_values, max_size=2)),
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(hands_built)
+def test_score_never_raises_for_hand_objects_built_in_python(hand: Hand) -> None:
+    _check_score(hand)
+    _check_analysis(hand)
+
+
+def test_hand_objects_of_valid_hands_still_score() -> None:
+    for obj in BASE[::10]:
+        hand = Hand.from_dict(obj)
+        assert score(hand, strict=True).to_dict() == score(obj, strict=True).to_dict()

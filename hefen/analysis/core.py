@@ -171,6 +171,7 @@ def situation(obj: Hand | Situation | Mapping[str, Any], *, drawn: bool = False)
     if isinstance(obj, Situation):
         sit = obj
     elif isinstance(obj, Hand):
+        obj.check_types()  # a Hand built in Python: tile numbers, types
         sit = Situation(obj)
     else:
         if not isinstance(obj, Mapping):
