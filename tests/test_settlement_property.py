@@ -166,7 +166,11 @@ def test_table_records_by_hand_and_by_value_pay_the_same(
     draws: int,
 ) -> None:
     rules, options = table
-    state = _table(rules, options, draws)
+    try:
+        state = _table(rules, options, draws)
+    except TableError:
+        assume(False)  # settings no table takes (a minimum above the cap)
+        raise
     discarder = None if discarder_step == 0 else (winner + discarder_step) % 4
     obj = _hand(rules, seed)
     try:
