@@ -21,6 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import hefen
 from hefen.analysis import advise, shanten, waits
 from hefen.errors import HandError
 from hefen.hand import Context, Hand, Meld
@@ -100,7 +101,7 @@ def _one_sentence(text: Any) -> None:
 
 
 def _check_score(obj: Any) -> None:
-    for r in (score(obj, strict=True), score_uncached(obj, strict=True)):
+    for r in (hefen.score(obj, strict=True), hefen.score_uncached(obj, strict=True)):
         d = r.to_dict()
         json.dumps(d)
         if not r.valid:
