@@ -187,3 +187,19 @@ def test_cli_options_are_read_as_the_ruleset_declares(capsys: pytest.CaptureFixt
     assert "Payments: S->E 16" in capsys.readouterr().out
     assert main(["score", hand, "-o", "knitted_wait=null", "-o", "variant=mil"]) == 0
     assert "Total" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "notation",
+    ["1" * 5000, "123x" + "1m" * 1000, "[" + "1m" * 1000, "123m +" + "E" * 1000, "12\udcffm +E"],
+    ids=["digits", "character", "meld", "plus", "undecodable-argv"],
+)
+def test_cli_long_or_odd_notation_is_one_short_sentence(
+    notation: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from hefen.cli import main
+
+    assert main(["score", notation]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("Not a valid hand:") and "\n" not in err and len(err) < 300, err[:300]
+    err.encode("utf-8")
