@@ -1,7 +1,15 @@
 """The ``hefen`` command line.
 
 Each sub-command lives in its own module that exposes ``register(subparsers)``;
-this file only collects them, so a feature adds one name to ``COMMAND_MODULES``.
+this file only collects them, so a feature adds its command names to
+``COMMANDS``. A run imports only the module of the command it runs (``hefen
+score`` never loads the web app, the table's database or the photo model);
+``hefen --help`` or an unknown command imports them all to list them.
+
+>>> [name for name, module in COMMANDS.items() if module.endswith(".analysis")]
+['waits', 'shanten', 'advise']
+>>> command_of(["--help"]), command_of(["score", "--json"]), command_of([])
+(None, 'score', None)
 """
 
 from __future__ import annotations
@@ -11,31 +19,51 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-# Each module defines ``register(subparsers) -> None``; the parser it adds
-# sets ``func`` (a callable taking the parsed args and returning an exit code).
-COMMAND_MODULES: list[str] = [
-    "hefen.commands.score",
-    "hefen.commands.recognize",
-    "hefen.commands.analysis",
-    "hefen.commands.serve",
-    "hefen.commands.game",
-]
+__all__ = ["COMMANDS", "COMMAND_MODULES", "build_parser", "command_of", "main"]
+
+#: Each command name and the module that registers it. The module defines
+#: ``register(subparsers) -> None``; the parser it adds sets ``func`` (a
+#: callable taking the parsed args and returning an exit code).
+COMMANDS: dict[str, str] = {
+    "score": "hefen.commands.score",
+    "recognize": "hefen.commands.recognize",
+    "waits": "hefen.commands.analysis",
+    "shanten": "hefen.commands.analysis",
+    "advise": "hefen.commands.analysis",
+    "serve": "hefen.commands.serve",
+    "replay": "hefen.commands.game",
+    "simulate": "hefen.commands.game",
+}
+
+#: Every command module, each once, in the order of the help listing.
+COMMAND_MODULES: list[str] = list(dict.fromkeys(COMMANDS.values()))
 
 
-def build_parser() -> argparse.ArgumentParser:
+def command_of(argv: Sequence[str]) -> str | None:
+    """The command an argument list runs, if it names a known one first."""
+    if argv and argv[0] in COMMANDS:
+        return argv[0]
+    return None
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or of ``command`` alone (its module only
+    is imported)."""
     parser = argparse.ArgumentParser(
         prog="hefen",
         description="Score, analyse and play mahjong: MCR, Hong Kong and Taiwanese rules.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
+    modules = [COMMANDS[command]] if command in COMMANDS else COMMAND_MODULES
+    for name in modules:
         importlib.import_module(name).register(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(command_of(args_list))
+    args = parser.parse_args(args_list)
     func = getattr(args, "func", None)
     if func is None:
         parser.print_help()

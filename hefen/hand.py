@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
-from .errors import HandError
+from .errors import HandError, safe_repr
 from .ruleset import DEFAULT_RULESET, Ruleset, find_ruleset
 from .tiles import (
     NUM_KINDS,
@@ -76,12 +76,10 @@ class Meld:
             )
         unknown = set(obj) - {"kind", "tiles", "concealed"}
         if unknown:
-            raise HandError(
-                f"Unknown meld key '{sorted(unknown)[0]}' (use kind, tiles, concealed)."
-            )
+            raise HandError(f"Unknown meld key {_first(unknown)} (use kind, tiles, concealed).")
         kind = obj.get("kind")
         if kind not in ("chow", "pung", "kong"):
-            raise HandError(f"A meld kind must be chow, pung or kong, not {kind!r}.")
+            raise HandError(f"A meld kind must be chow, pung or kong, not {safe_repr(kind)}.")
         raw = obj.get("tiles")
         if not isinstance(raw, list):
             raise HandError(f"The {kind} needs a list of tiles.")
@@ -94,6 +92,11 @@ class Meld:
         return meld
 
     def check(self) -> None:
+        if self.kind not in ("chow", "pung", "kong"):
+            raise HandError(f"A meld kind must be chow, pung or kong, not {safe_repr(self.kind)}.")
+        _check_tile_numbers(self.tiles, "meld")
+        if not isinstance(self.concealed, bool):
+            raise HandError("A meld's 'concealed' must be true or false.")
         shown = " ".join(_codes(self.tiles))
         for t in self.tiles:
             if is_bonus(t):
@@ -123,11 +126,27 @@ class Meld:
         return format_meld(self)
 
 
+def _check_tile_numbers(tiles: Any, where: str) -> None:
+    """For objects built in Python: each tile a number from 0 to 41."""
+    if not isinstance(tiles, tuple):
+        raise HandError(f"The tiles of the {where} must be a tuple of tile numbers.")
+    for t in tiles:
+        if isinstance(t, bool) or not isinstance(t, int) or not 0 <= t < NUM_KINDS + 8:
+            raise HandError(
+                f"A tile of the {where} must be a tile number from 0 to 41, not {safe_repr(t)}."
+            )
+
+
+def _first(keys: set[Any]) -> str:
+    """The first of some unknown keys, as an error sentence shows it."""
+    return safe_repr(sorted(keys, key=str)[0])
+
+
 def _parse_tile(code: Any, where: str) -> int:
     try:
         return tile_from_str(code)
     except TileError as e:
-        raise HandError(f"Unknown tile code {code!r} in the {where}.") from e
+        raise HandError(f"Unknown tile code {safe_repr(code)} in the {where}.") from e
 
 
 def _parse_wind(value: Any, key: str) -> int:
@@ -136,7 +155,7 @@ def _parse_wind(value: Any, key: str) -> int:
     except TileError:
         t = -1
     if t not in WINDS:
-        raise HandError(f"context.{key} must be a wind (E, S, W or N), not {value!r}.")
+        raise HandError(f"context.{key} must be a wind (E, S, W or N), not {safe_repr(value)}.")
     return t
 
 
@@ -188,12 +207,12 @@ class Context:
         names = {f.name for f in fields(cls)}
         unknown = set(obj) - names
         if unknown:
-            raise HandError(f"Unknown context key '{sorted(unknown)[0]}'.")
+            raise HandError(f"Unknown context key {_first(unknown)}.")
         kw: dict[str, Any] = {}
         if "win" in obj:
             if obj["win"] not in ("discard", "self_draw"):
                 raise HandError(
-                    f"context.win must be 'discard' or 'self_draw', not {obj['win']!r}."
+                    f"context.win must be 'discard' or 'self_draw', not {safe_repr(obj['win'])}."
                 )
             kw["win"] = obj["win"]
         for key in ("seat_wind", "round_wind", "dealer"):
@@ -216,6 +235,29 @@ class Context:
                 raise HandError("context.dealer_streak must be a whole number from 0 to 99.")
             kw["dealer_streak"] = v
         return cls(**kw)
+
+    def check(self) -> None:
+        """For a context built in Python: every field of the type it states."""
+        if self.win not in ("discard", "self_draw"):
+            raise HandError(
+                f"context.win must be 'discard' or 'self_draw', not {safe_repr(self.win)}."
+            )
+        for key in ("seat_wind", "round_wind", "dealer", "discarder"):
+            v = getattr(self, key)
+            if v is None and key == "discarder":
+                continue
+            if isinstance(v, bool) or not isinstance(v, int) or v not in WINDS:
+                raise HandError(
+                    f"context.{key} must be a wind tile (27 to 30), not {safe_repr(v)}."
+                )
+        for key in self._BOOLS:
+            if not isinstance(getattr(self, key), bool):
+                raise HandError(f"context.{key} must be true or false.")
+        if self.declared_ready not in (None, "tian_ting", "di_ting"):
+            raise HandError("context.declared_ready must be null, 'tian_ting' or 'di_ting'.")
+        v = self.dealer_streak
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 99:
+            raise HandError("context.dealer_streak must be a whole number from 0 to 99.")
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -269,7 +311,7 @@ class Hand:
             raise HandError("A hand must be a JSON object.")
         unknown = set(obj) - _TOP_KEYS
         if unknown:
-            raise HandError(f"Unknown key '{sorted(unknown)[0]}' in the hand object.")
+            raise HandError(f"Unknown key {_first(unknown)} in the hand object.")
         rules = obj.get("rules", DEFAULT_RULESET)
         find_ruleset(rules)  # an unknown ruleset is one sentence
         raw_hand = obj.get("hand")
@@ -353,11 +395,35 @@ class Hand:
         return c
 
     # -- validation ---------------------------------------------------
+    def check_types(self) -> None:
+        """For a hand built in Python: a known ruleset, tile numbers, Meld and
+        Context objects and an options mapping (what :meth:`from_dict` makes
+        sure of) — a :class:`HandError` sentence otherwise. The tile count
+        is not checked (the analysis holds one tile more or less)."""
+        find_ruleset(self.rules)  # an unknown ruleset is one sentence
+        _check_tile_numbers(self.concealed, "hand")
+        _check_tile_numbers(self.flowers, "flowers")
+        if self.win_tile is not None:
+            _check_tile_numbers((self.win_tile,), "win_tile")
+        if not isinstance(self.melds, tuple) or not all(isinstance(m, Meld) for m in self.melds):
+            raise HandError("The melds of a Hand must be a tuple of Meld objects.")
+        if not isinstance(self.context, Context):
+            raise HandError("The context of a Hand must be a Context object.")
+        if not isinstance(self.options, Mapping):
+            raise HandError("'options' must be an object.")
+        self.context.check()
+        for m in self.melds:
+            m.check()
+        for t in self.concealed:
+            if is_bonus(t):
+                raise HandError(
+                    f"The bonus tile {tile_to_str(t)} cannot be in the hand; list it under 'flowers'."
+                )
+
     def check(self) -> None:
         """Raise :class:`HandError` for anything illegal (rules-independent part
         plus the tile count of ``self.rules``)."""
-        for m in self.melds:
-            m.check()
+        self.check_types()
         flower_win = self.win_tile is not None and is_bonus(self.win_tile)
         if flower_win and not self.ruleset.flower_wins:
             raise HandError(

@@ -25,8 +25,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .errors import safe_repr
 from .hand import HandError, Meld
 from .tiles import is_bonus, tile_from_str, tile_to_str
+
+
+def _shown(text: str) -> str:
+    """Some of the notation, quoted for an error sentence (short, printable)."""
+    return safe_repr(text, limit=80)
+
 
 __all__ = ["ParsedHand", "parse_hand", "format_hand", "format_tiles", "parse_tiles", "format_meld"]
 
@@ -50,23 +57,27 @@ def parse_tiles(text: str) -> list[int]:
             digits += ch
         elif ch in "mpszh":
             if not digits:
-                raise HandError(f"The suit letter '{ch}' in '{text}' has no numbers before it.")
+                raise HandError(
+                    f"The suit letter '{ch}' in {_shown(text)} has no numbers before it."
+                )
             for d in digits:
                 try:
                     out.append(tile_from_str(d + ch))
                 except ValueError as e:
-                    raise HandError(f"'{d}{ch}' in '{text}' is not a tile.") from e
+                    raise HandError(f"'{d}{ch}' in {_shown(text)} is not a tile.") from e
             digits = ""
         elif ch in _HONOR_LETTERS:
             if digits:
-                raise HandError(f"The numbers '{digits}' in '{text}' have no suit letter.")
+                raise HandError(
+                    f"The numbers {_shown(digits)} in {_shown(text)} have no suit letter."
+                )
             out.append(tile_from_str(ch))
         elif 0x1F000 <= ord(ch) <= 0x1F029:
             out.append(tile_from_str(ch))
         else:
-            raise HandError(f"Unexpected character '{ch}' in '{text}'.")
+            raise HandError(f"Unexpected character {_shown(ch)} in {_shown(text)}.")
     if digits:
-        raise HandError(f"The numbers '{digits}' in '{text}' have no suit letter.")
+        raise HandError(f"The numbers {_shown(digits)} in {_shown(text)} have no suit letter.")
     return out
 
 
@@ -100,7 +111,7 @@ def _meld_from_tiles(tiles: list[int], concealed: bool, raw: str) -> Meld:
     elif len(tiles) == 3:
         kind = "chow"
     else:
-        raise HandError(f"The meld '{raw}' must have three or four tiles.")
+        raise HandError(f"The meld {_shown(raw)} must have three or four tiles.")
     if concealed and kind != "kong":
         raise HandError(f"'({raw})' marks a concealed kong, but it is not four identical tiles.")
     m = Meld(kind, tuple(tiles), concealed)  # type: ignore[arg-type]
@@ -123,7 +134,9 @@ def parse_hand(text: str) -> ParsedHand:
             close = "]" if ch == "[" else ")"
             j = text.find(close, i)
             if j < 0:
-                raise HandError(f"The meld starting at '{text[i:]}' has no closing '{close}'.")
+                raise HandError(
+                    f"The meld starting at {_shown(text[i:])} has no closing '{close}'."
+                )
             raw = text[i + 1 : j]
             melds.append(_meld_from_tiles(parse_tiles(raw), ch == "(", raw))
             i = j + 1
@@ -138,7 +151,7 @@ def parse_hand(text: str) -> ParsedHand:
             tiles = parse_tiles(text[i + 1 : j])
             if len(tiles) != 1:
                 raise HandError(
-                    f"'+' must be followed by exactly one tile, not '{text[i + 1 : j]}'."
+                    f"'+' must be followed by exactly one tile, not {_shown(text[i + 1 : j])}."
                 )
             win = tiles[0]
             i = j

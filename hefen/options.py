@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .errors import HandError
+from .errors import HandError, safe_repr
 
 __all__ = ["Option", "resolve", "choice", "whole_number", "boolean"]
 
@@ -128,11 +128,7 @@ class Option:
 
 
 def _repr(v: Any) -> str:
-    try:
-        r = repr(v)
-    except Exception:  # a value whose repr fails
-        r = f"a {type(v).__name__}"
-    return r if len(r) <= 40 else r[:37] + "..."
+    return safe_repr(v)
 
 
 def boolean(name: str, default: bool, meaning: str, *, label: str = "") -> Option:

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .errors import HandError
+from .errors import HandError, safe_repr
 from .options import Option, resolve
 from .position import Position, dealer_position
 from .result import Payment
@@ -161,7 +161,7 @@ class Ruleset:
         spec = self.options.get(name)
         if spec is None:
             raise HandError(
-                f"Unknown {self.key} option {name!r} (known: {', '.join(self.options)})."
+                f"Unknown {self.key} option {_safe_repr(name)} (known: {', '.join(self.options)})."
             )
         return spec.parse(text)
 
@@ -389,11 +389,7 @@ def _unknown(key: Any) -> HandError:
 
 
 def _safe_repr(v: Any) -> str:
-    try:
-        r = repr(v)
-    except Exception:
-        return f"a {type(v).__name__}"
-    return r if len(r) <= 40 else r[:37] + "..."
+    return safe_repr(v)
 
 
 @cache

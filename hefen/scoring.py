@@ -6,12 +6,16 @@ parsed tiles, context and resolved options, each value with its type), so
 ``13`` and ``13.0``, ``false`` and ``0``, ``[]`` and ``null`` are different
 keys — and only hands that parsed are cached at all.
 
->>> score({"rules": "hk", "hand": ["1m"], "win_tile": "1m"}).error
-'The hand has 2 tiles (a kong counting as three) where HK needs 14 with the winning tile.'
->>> score({"rules": "hk", "hand": [[[]]]}).error
+A hand that names no ruleset is scored by :data:`~hefen.ruleset.DEFAULT_RULESET`:
+
+>>> score({"hand": ["1m"], "win_tile": "1m"}).error
+'The hand has 2 tiles (a kong counting as three) where MCR needs 14 with the winning tile.'
+>>> score({"hand": [[[]]]}).error
 'Unknown tile code [[]] in the hand.'
->>> score({"rules": "hk", "hand": "1m"}).error
+>>> score({"hand": "1m"}).error
 "'hand' must be a list of tile codes."
+>>> score(["not", "a", "hand"]).error
+'A hand must be a JSON object.'
 """
 
 from __future__ import annotations

@@ -24,6 +24,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from enum import IntEnum
 
+from .errors import safe_repr
+
 __all__ = [
     "Tile",
     "TileError",
@@ -127,11 +129,13 @@ class Tile(IntEnum):
 def tile_from_str(code: str) -> int:
     """Parse one tile code (``3s``, ``E``, ``7z``, ``1h`` or a Unicode tile)."""
     if not isinstance(code, str):
-        raise TileError(f"A tile must be given as a code such as '3s' or 'E', not {code!r}.")
+        raise TileError(
+            f"A tile must be given as a code such as '3s' or 'E', not {safe_repr(code)}."
+        )
     t = _PARSE.get(code.strip())
     if t is None:
         raise TileError(
-            f"'{code}' is not a tile code (use 1m-9m, 1p-9p, 1s-9s, E S W N, C F P, 1h-8h)."
+            f"{safe_repr(code)} is not a tile code (use 1m-9m, 1p-9p, 1s-9s, E S W N, C F P, 1h-8h)."
         )
     return t
 

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..errors import safe_repr
 from ..hand import Hand, HandError
 from ..result import Result
 from ..ruleset import DEFAULT_RULESET, REGISTRY, find_ruleset
@@ -139,7 +140,7 @@ def _parse_visible(raw: Any) -> tuple[int, ...]:
         try:
             t = tile_from_str(code)
         except TileError as e:
-            raise HandError(f"Unknown tile code {code!r} in 'visible'.") from e
+            raise HandError(f"Unknown tile code {safe_repr(code)} in 'visible'.") from e
         if is_bonus(t):
             raise HandError(
                 f"The bonus tile {tile_to_str(t)} cannot be in 'visible'; list only suit and honour tiles."
@@ -170,6 +171,7 @@ def situation(obj: Hand | Situation | Mapping[str, Any], *, drawn: bool = False)
     if isinstance(obj, Situation):
         sit = obj
     elif isinstance(obj, Hand):
+        obj.check_types()  # a Hand built in Python: tile numbers, types
         sit = Situation(obj)
     else:
         if not isinstance(obj, Mapping):

@@ -8,8 +8,9 @@
 
 ``waits`` and ``shanten`` also read interchange objects (without
 ``win_tile``, with an optional ``visible`` list) one per line with
-``--json`` and write one line each; a bad line gives
-``{"valid": false, "error": ...}`` and the batch goes on.
+``--json`` and write one line each; a bad line (not JSON, too deep, too
+long, not a hand) gives ``{"valid": false, "error": ...}`` and the batch
+goes on; a blank line is skipped (as ``hefen score --json``).
 """
 
 from __future__ import annotations
@@ -94,7 +95,7 @@ _HELP = {
         "how many tiles from ready, and which tiles help",
         "The shanten number over every form the rules allow (0 = ready, -1 = complete)\n"
         "and the tiles that lower it, with their unseen copies.\n"
-        "  hefen shanten '147m258p369sESWNC' --rules mcr",
+        "  hefen shanten '147m258p369sESWNC' --rules RULES",
     ),
     "advise": (
         "rank the discards of a hand holding the tile just drawn",

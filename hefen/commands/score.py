@@ -5,11 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
 from typing import Any
 
+from ..errors import safe_repr
 from ..hand import HandError
 from ..notation import parse_hand
 from ..result import Result
+from ..ruleset import DEFAULT_RULESET, find_ruleset, ruleset_keys
 from ..scoring import score
 from ..tiles import tile_to_str
 
@@ -20,7 +23,10 @@ MAX_LINE = 1 << 20  # a JSON line over 1 MiB is refused, not parsed
 
 def add_context_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "--rules", choices=("mcr", "hk", "tw"), default="mcr", help="ruleset (default mcr)"
+        "--rules",
+        choices=ruleset_keys(),
+        default=DEFAULT_RULESET,
+        help=f"ruleset (default {DEFAULT_RULESET})",
     )
     p.add_argument(
         "--self-drawn", action="store_true", help="won by self-draw (default: on a discard)"
@@ -59,11 +65,11 @@ def add_context_flags(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _option_value(text: str) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        return text
+def _option_value(rules: str, name: str, text: str) -> Any:
+    """The value of ``-o NAME=VALUE``, read as the ruleset's option declares
+    (``true``, ``5``, ``mil``, ``null``); a :class:`HandError` sentence for an
+    unknown name or a value the option does not take."""
+    return find_ruleset(rules).parse_option(name, text)
 
 
 def context_and_options(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -96,9 +102,9 @@ def context_and_options(args: argparse.Namespace) -> tuple[dict[str, Any], dict[
     options: dict[str, Any] = {}
     for item in args.option:
         if "=" not in item:
-            raise HandError(f"An option is written NAME=VALUE, not '{item}'.")
+            raise HandError(f"An option is written NAME=VALUE, not {safe_repr(item)}.")
         k, v = item.split("=", 1)
-        options[k.strip()] = _option_value(v.strip())
+        options[k.strip()] = _option_value(args.rules, k.strip(), v.strip())
     return ctx, options
 
 
@@ -143,33 +149,96 @@ def render_result(r: Result, lang: str = "en") -> str:
     return "\n".join(lines)
 
 
-def run_json_batch(fn: Any, stream: Any = None, out: Any = None) -> int:
-    """One JSON object per line in, one result line out; blank lines skipped;
-    a bad line gives its error object and the batch goes on."""
-    stream = stream or sys.stdin
-    out = out or sys.stdout
-    for line in stream:
-        if not line.strip():
-            continue
+#: what a ``--json`` batch answers for a line it cannot read
+TOO_LONG = "The input line is longer than 1 MiB."
+NOT_UTF8 = "The line is not UTF-8 text."
+TOO_DEEP = "The line nests lists or objects too deeply to read."
+
+
+def _error(sentence: str) -> dict[str, Any]:
+    return {"valid": False, "error": sentence}
+
+
+def _read_lines(stream: Any) -> Iterator[str | dict[str, Any]]:
+    """The lines of ``stream`` (text or bytes), each at most :data:`MAX_LINE`
+    long; a longer line is read past without keeping it and comes as its
+    error object, as does a line that is not UTF-8."""
+    while True:
+        line = stream.readline(MAX_LINE + 1)
+        if not line:
+            return
         if len(line) > MAX_LINE:
-            res: dict[str, Any] = {"valid": False, "error": "The input line is longer than 1 MiB."}
+            end = line[-1:] in ("\n", b"\n")
+            while not end:  # skip the rest of the line, a chunk at a time
+                rest = stream.readline(MAX_LINE)
+                end = not rest or rest[-1:] in ("\n", b"\n")
+            yield _error(TOO_LONG)
+            continue
+        if isinstance(line, bytes):
+            try:
+                line = line.decode("utf-8")
+            except UnicodeDecodeError:
+                yield _error(NOT_UTF8)
+                continue
+        yield line
+
+
+def _parse_line(line: str) -> Any:
+    """The JSON value of one line, or (as a :class:`HandError`) why there is none."""
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError as e:
+        raise HandError(f"The line is not valid JSON ({e.msg} at column {e.colno}).") from e
+    except RecursionError as e:
+        raise HandError(TOO_DEEP) from e
+    except ValueError as e:  # e.g. a number of more than 4,300 digits
+        raise HandError("The line is JSON that cannot be read: a number in it is too long.") from e
+
+
+def _dump(res: Any) -> str:
+    """One output line: UTF-8 JSON; an answer that cannot be written so (a
+    lone surrogate, nan) is escaped or replaced by its error object."""
+    try:
+        text = json.dumps(res, ensure_ascii=False, allow_nan=False)
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        try:
+            return json.dumps(res, ensure_ascii=True, allow_nan=False)
+        except (ValueError, TypeError, RecursionError):
+            pass
+    except (ValueError, TypeError, RecursionError):
+        pass
+    return json.dumps(_error("The answer to this line could not be written as JSON."))
+
+
+def run_json_batch(fn: Any, stream: Any = None, out: Any = None) -> int:
+    """One JSON value per line in, one answer line out, in order.
+
+    Every line that is not blank gets exactly one answer: a line that is not
+    JSON, nests too deeply, is over 1 MiB or not UTF-8, or is not a hand
+    gives ``{"valid": false, "error": "<one sentence>"}`` and the batch goes
+    on. A blank (or whitespace-only) line is skipped and gets no answer."""
+    if stream is None:
+        stream = getattr(sys.stdin, "buffer", sys.stdin)
+    out = out or sys.stdout
+    for line in _read_lines(stream):
+        if isinstance(line, dict):
+            res: Any = line
+        elif not line.strip():
+            continue
         else:
             try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as e:
-                res = {
-                    "valid": False,
-                    "error": f"The line is not valid JSON ({e.msg} at column {e.colno}).",
-                }
-            else:
-                try:
-                    res = fn(obj)
-                except Exception as e:  # a bug must not end the batch
-                    res = {
-                        "valid": False,
-                        "error": f"Internal error while scoring this hand: {e!r}.",
-                    }
-        out.write(json.dumps(res, ensure_ascii=False) + "\n")
+                res = fn(_parse_line(line))
+            except HandError as e:
+                res = _error(str(e))
+            except (RecursionError, MemoryError):
+                res = _error(TOO_DEEP)
+            except Exception as e:  # a bug must not end the batch
+                res = _error(
+                    f"An internal error ({type(e).__name__}) stopped this line; please report it."
+                )
+        out.write(_dump(res) + "\n")
         out.flush()
     return 0
 
