@@ -1,0 +1,746 @@
+/*
+ * hefen._core: the tile-count primitives of hefen.decompose, compiled.
+ *
+ * Plain C over the CPython API (no Cython, so building needs nothing but a C
+ * compiler and Python.h).  Every function here mirrors one pure-Python
+ * reference in hefen/decompose.py branch for branch, so that the answers,
+ * their order and their shapes are the same:
+ *
+ *   is_standard_complete(counts)            -> bool
+ *   standard_decompositions(counts)         -> tuple of (pair, ((kind, tile), ...))
+ *   is_complete(counts, n_melds, forms)     -> bool
+ *   completing_tiles(counts, n_melds=0, forms=FORMS_ALL, fifth=False) -> tuple of ints
+ *
+ * Counts are 34 small non-negative ints.  Any input outside what the C code
+ * reads (not a tuple of exact ints, a length other than 34, a count below 0
+ * or above MAX_COUNT, an n_melds that is not an int) is handed to the pure
+ * reference registered with _set_pure(), so that the answer (or the error)
+ * is the reference's own.
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#define NK 34
+#define MAX_COUNT 16
+#define CHOW 0
+#define PUNG 1
+
+enum {
+    F_STANDARD = 1,
+    F_SEVEN_PAIRS = 2,
+    F_THIRTEEN = 4,
+    F_HONORS_KNITTED = 8,
+    F_KNITTED = 16,
+};
+
+static const char *FORM_NAMES[5] = {
+    "standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted",
+};
+
+static const int ORPHANS[13] = {0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33};
+static int is_orphan[NK];
+/* the six knitted straights, as hefen.decompose.KNITTED_STRAIGHTS */
+static int knitted[6][9];
+static int in_knitted[6][NK];
+
+static PyObject *form_str[5];
+static PyObject *set_obj[2][NK]; /* the (kind, tile) tuples, built once */
+static PyObject *tile_obj[NK];
+static PyObject *empty_tuple;
+
+/* the pure references, for inputs outside the C domain */
+static PyObject *pure_isc, *pure_sd, *pure_ic, *pure_ct;
+
+/* ------------------------------------------------------------------ */
+/* reading the arguments                                              */
+
+/* 1: read; 0: outside the domain (no error set); -1: error set */
+static int
+read_counts(PyObject *obj, int c[NK])
+{
+    if (!PyTuple_CheckExact(obj) || PyTuple_GET_SIZE(obj) != NK)
+        return 0;
+    for (Py_ssize_t i = 0; i < NK; i++) {
+        PyObject *v = PyTuple_GET_ITEM(obj, i);
+        if (!PyLong_CheckExact(v))
+            return 0;
+        int overflow = 0;
+        long n = PyLong_AsLongAndOverflow(v, &overflow);
+        if (n == -1 && PyErr_Occurred())
+            return -1;
+        if (overflow || n < 0 || n > MAX_COUNT)
+            return 0;
+        c[i] = (int)n;
+    }
+    return 1;
+}
+
+/* 1: read; 0: outside the domain; -1: error set */
+static int
+read_melds(PyObject *obj, long *out)
+{
+    if (!PyLong_CheckExact(obj))
+        return 0;
+    int overflow = 0;
+    long n = PyLong_AsLongAndOverflow(obj, &overflow);
+    if (n == -1 && PyErr_Occurred())
+        return -1;
+    if (overflow)
+        return 0;
+    *out = n;
+    return 1;
+}
+
+/* the forms as a bit mask; -1 with an error set */
+static int
+read_forms(PyObject *forms)
+{
+    int mask = 0;
+    for (int k = 0; k < 5; k++) {
+        int r = PySequence_Contains(forms, form_str[k]);
+        if (r < 0)
+            return -1;
+        if (r)
+            mask |= 1 << k;
+    }
+    return mask;
+}
+
+static PyObject *
+fallback(PyObject *pure, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    if (pure == NULL) {
+        PyErr_SetString(PyExc_TypeError,
+                        "hefen._core: input outside the compiled domain and no pure "
+                        "reference registered (_set_pure)");
+        return NULL;
+    }
+    return PyObject_Vectorcall(pure, args, nargs, kwnames);
+}
+
+/* ------------------------------------------------------------------ */
+/* the algorithms (each mirrors its Python reference)                  */
+
+/* _suit_splits: nine counts into sets (+ one pair if `pair`) */
+static int
+suit_splits(int *c, int pair)
+{
+    int i = 0;
+    while (i < 9 && c[i] == 0)
+        i++;
+    if (i == 9)
+        return !pair;
+    int r;
+    if (pair && c[i] >= 2) {
+        c[i] -= 2;
+        r = suit_splits(c, 0);
+        c[i] += 2;
+        if (r)
+            return 1;
+    }
+    if (c[i] >= 3) {
+        c[i] -= 3;
+        r = suit_splits(c, pair);
+        c[i] += 3;
+        if (r)
+            return 1;
+    }
+    if (i <= 6 && c[i + 1] && c[i + 2]) {
+        c[i]--;
+        c[i + 1]--;
+        c[i + 2]--;
+        r = suit_splits(c, pair);
+        c[i]++;
+        c[i + 1]++;
+        c[i + 2]++;
+        if (r)
+            return 1;
+    }
+    return 0;
+}
+
+/* is_standard_complete */
+static int
+std_complete(const int *counts)
+{
+    int pairs = 0;
+    int part[9];
+    for (int b = 0; b < 27; b += 9) {
+        int s = 0;
+        for (int k = 0; k < 9; k++) {
+            part[k] = counts[b + k];
+            s += part[k];
+        }
+        int r = s % 3;
+        if (r == 1)
+            return 0;
+        if (r == 2) {
+            pairs++;
+            if (pairs > 1 || !suit_splits(part, 1))
+                return 0;
+        }
+        else if (s != 0 && !suit_splits(part, 0)) {
+            return 0;
+        }
+    }
+    for (int t = 27; t < NK; t++) {
+        int n = counts[t];
+        if (n == 2) {
+            pairs++;
+            if (pairs > 1)
+                return 0;
+        }
+        else if (n != 0 && n != 3) {
+            return 0;
+        }
+    }
+    return pairs == 1;
+}
+
+/* _split(counts, need_pair) non-empty: some split exists */
+static int
+split_exists(int *c, int i, int need_pair)
+{
+    while (i < NK && c[i] == 0)
+        i++;
+    if (i == NK)
+        return !need_pair;
+    int n = c[i], r;
+    if (need_pair && n >= 2) {
+        c[i] -= 2;
+        r = split_exists(c, i, 0);
+        c[i] += 2;
+        if (r)
+            return 1;
+    }
+    if (n >= 3) {
+        c[i] -= 3;
+        r = split_exists(c, i, need_pair);
+        c[i] += 3;
+        if (r)
+            return 1;
+    }
+    if (i < 27 && i % 9 <= 6 && c[i + 1] && c[i + 2]) {
+        c[i]--;
+        c[i + 1]--;
+        c[i + 2]--;
+        r = split_exists(c, i, need_pair);
+        c[i]++;
+        c[i + 1]++;
+        c[i + 2]++;
+        if (r)
+            return 1;
+    }
+    return 0;
+}
+
+/* _split(counts, need_pair), every split appended to `out` in the
+ * reference's order: at the first held kind, the pair, then the pung,
+ * then the chow; sets in the order they were taken. */
+static int
+split_enum(int *c, int i, int need_pair, int pair, int *path, int depth, PyObject *out)
+{
+    while (i < NK && c[i] == 0)
+        i++;
+    if (i == NK) {
+        if (need_pair)
+            return 0;
+        PyObject *sets = PyTuple_New(depth);
+        if (sets == NULL)
+            return -1;
+        for (int k = 0; k < depth; k++) {
+            PyObject *s = set_obj[path[k] / NK][path[k] % NK];
+            Py_INCREF(s);
+            PyTuple_SET_ITEM(sets, k, s);
+        }
+        PyObject *p = pair < 0 ? PyLong_FromLong(-1) : (Py_INCREF(tile_obj[pair]), tile_obj[pair]);
+        if (p == NULL) {
+            Py_DECREF(sets);
+            return -1;
+        }
+        PyObject *dec = PyTuple_New(2);
+        if (dec == NULL) {
+            Py_DECREF(sets);
+            Py_DECREF(p);
+            return -1;
+        }
+        PyTuple_SET_ITEM(dec, 0, p);
+        PyTuple_SET_ITEM(dec, 1, sets);
+        int r = PyList_Append(out, dec);
+        Py_DECREF(dec);
+        return r;
+    }
+    int n = c[i], r;
+    if (need_pair && n >= 2) {
+        c[i] -= 2;
+        r = split_enum(c, i, 0, i, path, depth, out);
+        c[i] += 2;
+        if (r < 0)
+            return -1;
+    }
+    if (n >= 3) {
+        c[i] -= 3;
+        path[depth] = PUNG * NK + i;
+        r = split_enum(c, i, need_pair, pair, path, depth + 1, out);
+        c[i] += 3;
+        if (r < 0)
+            return -1;
+    }
+    if (i < 27 && i % 9 <= 6 && c[i + 1] && c[i + 2]) {
+        c[i]--;
+        c[i + 1]--;
+        c[i + 2]--;
+        path[depth] = CHOW * NK + i;
+        r = split_enum(c, i, need_pair, pair, path, depth + 1, out);
+        c[i]++;
+        c[i + 1]++;
+        c[i + 2]++;
+        if (r < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int
+total(const int *c)
+{
+    int s = 0;
+    for (int t = 0; t < NK; t++)
+        s += c[t];
+    return s;
+}
+
+/* is_seven_pairs(counts, allow_four=True) */
+static int
+seven_pairs(const int *c)
+{
+    if (total(c) != 14)
+        return 0;
+    for (int t = 0; t < NK; t++)
+        if (c[t] != 0 && c[t] != 2 && c[t] != 4)
+            return 0;
+    return 1;
+}
+
+/* is_thirteen_orphans */
+static int
+thirteen_orphans(const int *c)
+{
+    if (total(c) != 14)
+        return 0;
+    int s = 0;
+    for (int k = 0; k < 13; k++) {
+        if (c[ORPHANS[k]] < 1)
+            return 0;
+        s += c[ORPHANS[k]];
+    }
+    return s == 14;
+}
+
+/* honors_and_knitted(counts) is not None */
+static int
+honors_knitted(const int *c)
+{
+    if (total(c) != 14)
+        return 0;
+    for (int t = 0; t < NK; t++)
+        if (c[t] > 1)
+            return 0;
+    for (int k = 0; k < 6; k++) {
+        int ok = 1;
+        for (int t = 0; t < 27 && ok; t++)
+            if (c[t] && !in_knitted[k][t])
+                ok = 0;
+        if (ok)
+            return 1;
+    }
+    return 0;
+}
+
+/* knitted_straight_decompositions(counts) non-empty */
+static int
+knitted_any(const int *counts)
+{
+    int c[NK];
+    for (int k = 0; k < 6; k++) {
+        int ok = 1;
+        for (int j = 0; j < 9 && ok; j++)
+            if (!counts[knitted[k][j]])
+                ok = 0;
+        if (!ok)
+            continue;
+        memcpy(c, counts, sizeof c);
+        for (int j = 0; j < 9; j++)
+            c[knitted[k][j]]--;
+        if (total(c) % 3 == 2 && split_exists(c, 0, 1))
+            return 1;
+    }
+    return 0;
+}
+
+/* is_complete */
+static int
+complete(int *c, long n_melds, int forms)
+{
+    if (std_complete(c))
+        return 1;
+    if (n_melds == 0) {
+        if ((forms & F_SEVEN_PAIRS) && seven_pairs(c))
+            return 1;
+        if ((forms & F_THIRTEEN) && thirteen_orphans(c))
+            return 1;
+        if ((forms & F_HONORS_KNITTED) && honors_knitted(c))
+            return 1;
+    }
+    if ((forms & F_KNITTED) && n_melds <= 1 && knitted_any(c))
+        return 1;
+    return 0;
+}
+
+static int
+only_orphans(const int *c)
+{
+    for (int t = 0; t < NK; t++)
+        if (c[t] && !is_orphan[t])
+            return 0;
+    return 1;
+}
+
+static int
+max_count(const int *c)
+{
+    int m = 0;
+    for (int t = 0; t < NK; t++)
+        if (c[t] > m)
+            m = c[t];
+    return m;
+}
+
+static int
+knitted_held(const int *c, int k)
+{
+    int n = 0;
+    for (int j = 0; j < 9; j++)
+        if (c[knitted[k][j]])
+            n++;
+    return n;
+}
+
+/* _plausible_forms */
+static int
+plausible_forms(const int *c, long n_melds, int forms)
+{
+    int keep = forms & F_STANDARD;
+    if (n_melds == 0) {
+        if (forms & F_SEVEN_PAIRS) {
+            int p = 0;
+            for (int t = 0; t < NK; t++)
+                p += c[t] / 2;
+            if (p >= 6)
+                keep |= F_SEVEN_PAIRS;
+        }
+        if ((forms & F_THIRTEEN) && only_orphans(c))
+            keep |= F_THIRTEEN;
+        if ((forms & F_HONORS_KNITTED) && max_count(c) <= 1)
+            keep |= F_HONORS_KNITTED;
+    }
+    if ((forms & F_KNITTED) && n_melds <= 1) {
+        for (int k = 0; k < 6; k++) {
+            if (knitted_held(c, k) >= 8) {
+                keep |= F_KNITTED;
+                break;
+            }
+        }
+    }
+    return keep;
+}
+
+/* _candidates (as flags per kind; the reference sorts them) */
+static void
+candidates(const int *c, long n_melds, int forms, char *cand)
+{
+    memset(cand, 0, NK);
+    for (int t = 0; t < NK; t++) {
+        if (!c[t])
+            continue;
+        cand[t] = 1;
+        if (t < 27) {
+            int r = t % 9;
+            for (int d = -2; d <= 2; d++)
+                if (d && r + d >= 0 && r + d <= 8)
+                    cand[t + d] = 1;
+        }
+    }
+    if (n_melds == 0 && (forms & (F_THIRTEEN | F_HONORS_KNITTED))) {
+        if ((forms & F_THIRTEEN) && only_orphans(c))
+            for (int k = 0; k < 13; k++)
+                cand[ORPHANS[k]] = 1;
+        if ((forms & F_HONORS_KNITTED) && max_count(c) <= 1)
+            memset(cand, 1, NK);
+    }
+    if ((forms & F_KNITTED) && n_melds <= 1)
+        for (int k = 0; k < 6; k++)
+            if (knitted_held(c, k) >= 8)
+                for (int j = 0; j < 9; j++)
+                    cand[knitted[k][j]] = 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* the Python functions                                               */
+
+static PyObject *
+py_is_standard_complete(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    int c[NK];
+    if (nargs != 1)
+        return fallback(pure_isc, args, nargs, NULL);
+    int r = read_counts(args[0], c);
+    if (r < 0)
+        return NULL;
+    if (r == 0)
+        return fallback(pure_isc, args, nargs, NULL);
+    return PyBool_FromLong(std_complete(c));
+}
+
+static PyObject *
+py_standard_decompositions(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    int c[NK];
+    if (nargs != 1)
+        return fallback(pure_sd, args, nargs, NULL);
+    int r = read_counts(args[0], c);
+    if (r < 0)
+        return NULL;
+    if (r == 0)
+        return fallback(pure_sd, args, nargs, NULL);
+    if (total(c) % 3 != 2) {
+        Py_INCREF(empty_tuple);
+        return empty_tuple;
+    }
+    PyObject *out = PyList_New(0);
+    if (out == NULL)
+        return NULL;
+    int path[NK * MAX_COUNT];
+    if (split_enum(c, 0, 1, -1, path, 0, out) < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    PyObject *res = PyList_AsTuple(out);
+    Py_DECREF(out);
+    return res;
+}
+
+static PyObject *
+py_is_complete(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    int c[NK];
+    long n_melds;
+    if (nargs != 3)
+        return fallback(pure_ic, args, nargs, NULL);
+    int r = read_counts(args[0], c);
+    if (r == 1)
+        r = read_melds(args[1], &n_melds);
+    if (r < 0)
+        return NULL;
+    if (r == 0)
+        return fallback(pure_ic, args, nargs, NULL);
+    int forms = read_forms(args[2]);
+    if (forms < 0)
+        return NULL;
+    return PyBool_FromLong(complete(c, n_melds, forms));
+}
+
+static PyObject *
+py_completing_tiles(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"counts", "n_melds", "forms", "fifth"};
+    PyObject *vals[4] = {NULL, NULL, NULL, NULL};
+    Py_ssize_t ci = 0; /* where counts is in args */
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    if (nargs > 4)
+        return fallback(pure_ct, args, nargs, kwnames);
+    for (Py_ssize_t i = 0; i < nargs; i++)
+        vals[i] = args[i];
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, k);
+        int found = 0;
+        for (int j = 0; j < 4; j++) {
+            if (PyUnicode_CompareWithASCIIString(key, names[j]) == 0) {
+                if (vals[j] != NULL)
+                    return fallback(pure_ct, args, nargs, kwnames);
+                vals[j] = args[nargs + k];
+                if (j == 0)
+                    ci = nargs + k;
+                found = 1;
+                break;
+            }
+        }
+        if (!found)
+            return fallback(pure_ct, args, nargs, kwnames);
+    }
+    if (vals[0] == NULL)
+        return fallback(pure_ct, args, nargs, kwnames);
+
+    /* the reference reads tuple(counts) first and caches on
+     * (counts, n_melds, forms, fifth): the same hashing errors */
+    PyObject *counts = PySequence_Tuple(vals[0]);
+    if (counts == NULL)
+        return NULL;
+    int c[NK];
+    long n_melds = 0;
+    int r = read_counts(counts, c);
+    if (r == 1 && vals[1] != NULL)
+        r = read_melds(vals[1], &n_melds);
+    if (r == 1 && vals[2] != NULL && PyObject_Hash(vals[2]) == -1 && PyErr_Occurred())
+        r = -1;
+    if (r == 1 && vals[3] != NULL && PyObject_Hash(vals[3]) == -1 && PyErr_Occurred())
+        r = -1;
+    if (r < 0) {
+        Py_DECREF(counts);
+        return NULL;
+    }
+    if (r == 0) {
+        /* hand the reference the same call, with counts as the tuple read
+         * (an iterator given as counts is spent by now) */
+        Py_ssize_t n = nargs + nkw;
+        PyObject *a[8];
+        for (Py_ssize_t i = 0; i < n; i++)
+            a[i] = i == ci ? counts : args[i];
+        PyObject *res = fallback(pure_ct, a, nargs, kwnames);
+        Py_DECREF(counts);
+        return res;
+    }
+    Py_DECREF(counts);
+
+    int forms;
+    if (vals[2] == NULL) {
+        forms = F_STANDARD | F_SEVEN_PAIRS | F_THIRTEEN | F_HONORS_KNITTED | F_KNITTED;
+    }
+    else {
+        forms = read_forms(vals[2]);
+        if (forms < 0)
+            return NULL;
+    }
+    int fifth = 0;
+    if (vals[3] != NULL) {
+        fifth = PyObject_IsTrue(vals[3]);
+        if (fifth < 0)
+            return NULL;
+    }
+
+    forms = plausible_forms(c, n_melds, forms);
+    char cand[NK];
+    candidates(c, n_melds, forms, cand);
+    int found[NK], nf = 0;
+    for (int t = 0; t < NK; t++) {
+        if (!cand[t])
+            continue;
+        if (c[t] >= 4 && !fifth)
+            continue;
+        c[t]++;
+        if (complete(c, n_melds, forms))
+            found[nf++] = t;
+        c[t]--;
+    }
+    PyObject *res = PyTuple_New(nf);
+    if (res == NULL)
+        return NULL;
+    for (int k = 0; k < nf; k++) {
+        Py_INCREF(tile_obj[found[k]]);
+        PyTuple_SET_ITEM(res, k, tile_obj[found[k]]);
+    }
+    return res;
+}
+
+static PyObject *
+py_set_pure(PyObject *self, PyObject *args)
+{
+    PyObject *a, *b, *c, *d;
+    if (!PyArg_ParseTuple(args, "OOOO:_set_pure", &a, &b, &c, &d))
+        return NULL;
+    Py_INCREF(a);
+    Py_INCREF(b);
+    Py_INCREF(c);
+    Py_INCREF(d);
+    Py_XSETREF(pure_isc, a);
+    Py_XSETREF(pure_sd, b);
+    Py_XSETREF(pure_ic, c);
+    Py_XSETREF(pure_ct, d);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef core_methods[] = {
+    {"is_standard_complete", (PyCFunction)(void (*)(void))py_is_standard_complete, METH_FASTCALL,
+     "is_standard_complete(counts) -> bool: sets and one pair."},
+    {"standard_decompositions", (PyCFunction)(void (*)(void))py_standard_decompositions,
+     METH_FASTCALL,
+     "standard_decompositions(counts) -> every split into sets and one pair, as "
+     "(pair, ((kind, tile), ...)) in the pure reference's order."},
+    {"is_complete", (PyCFunction)(void (*)(void))py_is_complete, METH_FASTCALL,
+     "is_complete(counts, n_melds, forms) -> bool: complete in one of the forms."},
+    {"completing_tiles", (PyCFunction)(void (*)(void))py_completing_tiles,
+     METH_FASTCALL | METH_KEYWORDS,
+     "completing_tiles(counts, n_melds=0, forms=FORMS_ALL, fifth=False) -> the "
+     "tile kinds that complete a hand one tile short."},
+    {"_set_pure", py_set_pure, METH_VARARGS,
+     "_set_pure(is_standard_complete, standard_decompositions, is_complete, "
+     "completing_tiles): the pure references, for inputs outside the C domain."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT, "hefen._core",
+    "The compiled tile-count primitives of hefen.decompose (see hefen/_core.c).", -1,
+    core_methods,
+};
+
+PyMODINIT_FUNC
+PyInit__core(void)
+{
+    /* KNITTED_STRAIGHTS: for each permutation of the suits (in
+     * itertools.permutations order), suit perm[j] holds ranks j, j+3, j+6 */
+    static const int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
+                                    {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+    for (int k = 0; k < 6; k++) {
+        int n = 0;
+        memset(in_knitted[k], 0, sizeof in_knitted[k]);
+        for (int j = 0; j < 3; j++)
+            for (int d = 0; d < 9; d += 3) {
+                int t = perms[k][j] * 9 + j + d;
+                knitted[k][n++] = t;
+                in_knitted[k][t] = 1;
+            }
+    }
+    for (int k = 0; k < 13; k++)
+        is_orphan[ORPHANS[k]] = 1;
+
+    PyObject *m = PyModule_Create(&core_module);
+    if (m == NULL)
+        return NULL;
+    empty_tuple = PyTuple_New(0);
+    if (empty_tuple == NULL)
+        goto fail;
+    for (int k = 0; k < 5; k++) {
+        form_str[k] = PyUnicode_InternFromString(FORM_NAMES[k]);
+        if (form_str[k] == NULL)
+            goto fail;
+    }
+    for (int t = 0; t < NK; t++) {
+        tile_obj[t] = PyLong_FromLong(t);
+        if (tile_obj[t] == NULL)
+            goto fail;
+    }
+    for (int kind = 0; kind < 2; kind++)
+        for (int t = 0; t < NK; t++) {
+            set_obj[kind][t] = Py_BuildValue("(ii)", kind, t);
+            if (set_obj[kind][t] == NULL)
+                goto fail;
+        }
+    if (PyModule_AddIntConstant(m, "MAX_COUNT", MAX_COUNT) < 0)
+        goto fail;
+    return m;
+fail:
+    Py_DECREF(m);
+    return NULL;
+}

@@ -1,0 +1,24 @@
+"""Type stub for the compiled core (hefen/_core.c); see hefen.decompose."""
+
+from collections.abc import Callable, Container, Iterable
+
+MAX_COUNT: int
+
+def is_standard_complete(counts: tuple[int, ...], /) -> bool: ...
+def standard_decompositions(
+    counts: tuple[int, ...], /
+) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]: ...
+def is_complete(counts: tuple[int, ...], n_melds: int, forms: Container[str], /) -> bool: ...
+def completing_tiles(
+    counts: Iterable[int],
+    n_melds: int = 0,
+    forms: Container[str] = ...,
+    fifth: bool = False,
+) -> tuple[int, ...]: ...
+def _set_pure(
+    is_standard_complete: Callable[..., bool],
+    standard_decompositions: Callable[..., tuple[tuple[int, tuple[tuple[int, int], ...]], ...]],
+    is_complete: Callable[..., bool],
+    completing_tiles: Callable[..., tuple[int, ...]],
+    /,
+) -> None: ...
