@@ -592,6 +592,8 @@ py_completing_tiles(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyO
     int r = read_counts(counts, c);
     if (r == 1 && vals[1] != NULL)
         r = read_melds(vals[1], &n_melds);
+    if (r == 1 && vals[2] != NULL && !PyAnySet_Check(vals[2]))
+        r = 0; /* the reference takes set operations of forms */
     if (r == 1 && vals[2] != NULL && PyObject_Hash(vals[2]) == -1 && PyErr_Occurred())
         r = -1;
     if (r == 1 && vals[3] != NULL && PyObject_Hash(vals[3]) == -1 && PyErr_Occurred())

@@ -1,0 +1,352 @@
+"""The compiled core (hefen._core) against the pure-Python references in
+hefen.decompose: each primitive on the count vectors of generated MCR, Hong
+Kong and Taiwanese hands and on random count vectors, then whole scoring
+(every ruleset) with the compiled core in this process and the pure one in a
+``HEFEN_PURE=1`` subprocess.  The compiled-vs-pure tests are skipped, with the
+reason, when the extension is not built; the HEFEN_PURE tests always run."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hefen import decompose as d
+from hefen.testing.generate import random_mcr_hands
+from hefen.testing.generate_hk_tw import random_hands
+from hefen.tiles import NUM_KINDS, tile_from_str
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILT = importlib.util.find_spec("hefen._core") is not None
+needs_core = pytest.mark.skipif(
+    not BUILT,
+    reason="hefen._core is not built (no C compiler at install time?): "
+    "run `python setup.py build_ext --inplace` or `pip install -e .` with gcc",
+)
+
+FORM_SETS: list[frozenset[str]] = [
+    d.FORMS_ALL,
+    d.FORMS_STANDARD,
+    frozenset(),
+    frozenset({"seven_pairs"}),
+    frozenset({"thirteen_orphans"}),
+    frozenset({"honors_knitted"}),
+    frozenset({"knitted"}),
+    frozenset({"standard", "knitted"}),
+    frozenset({"seven_pairs", "thirteen_orphans", "honors_knitted"}),
+]
+
+Counts = tuple[int, ...]
+
+
+@pytest.fixture(scope="module")
+def core() -> ModuleType:
+    if not BUILT:
+        pytest.skip("hefen._core is not built")
+    from hefen import _core
+
+    # registered by hefen.decompose unless HEFEN_PURE=1; the fallback needs it
+    _core._set_pure(
+        d._py_is_standard_complete,
+        d._py_standard_decompositions,
+        d._py_is_complete,
+        d._py_completing_tiles,
+    )
+    return _core
+
+
+def shape(x: Any) -> Any:
+    """The value with every container's type made part of it, so that
+    equality also means the same tuple shapes and the same bool/int types."""
+    if isinstance(x, tuple | list):
+        return (type(x).__name__, tuple(shape(y) for y in x))
+    return (type(x).__name__, x)
+
+
+def counts_of(codes: list[str]) -> list[int]:
+    """Counts of the tile kinds (a bonus tile, e.g. a flower won on, is left out)."""
+    c = [0] * NUM_KINDS
+    for code in codes:
+        t = tile_from_str(code)
+        if t < NUM_KINDS:
+            c[t] += 1
+    return c
+
+
+def hand_shapes(hands: list[dict[str, Any]]) -> Iterator[tuple[Counts, int]]:
+    """For each hand: its concealed tiles with the winning tile (a complete
+    shape) and each shape one tile short (a tile taken out), with the number
+    of melds."""
+    seen: set[tuple[Counts, int]] = set()
+    for h in hands:
+        c = counts_of(h["hand"] + [h["win_tile"]])
+        n = len(h["melds"])
+        shapes = [tuple(c)]
+        for t in range(NUM_KINDS):
+            if c[t]:
+                c[t] -= 1
+                shapes.append(tuple(c))
+                c[t] += 1
+        for s in shapes:
+            if (s, n) not in seen:
+                seen.add((s, n))
+                yield s, n
+
+
+def generated_hands() -> list[dict[str, Any]]:
+    return random_mcr_hands(700, 11) + random_hands("hk", 300, 12) + random_hands("tw", 300, 13)
+
+
+def check_all(core: ModuleType, c: Counts, n_melds: int, every_form: bool = True) -> None:
+    """Each primitive, compiled and pure, on ``c``: with ``every_form`` over
+    each set of forms and 0, 1 and ``n_melds`` melds, else over all forms and
+    the standard form only with ``n_melds``."""
+    assert shape(core.is_standard_complete(c)) == shape(d._py_is_standard_complete(c)), c
+    assert shape(core.standard_decompositions(c)) == shape(d._py_standard_decompositions(c)), c
+    for forms in FORM_SETS if every_form else FORM_SETS[:2]:
+        for n in {n_melds, 0, 1} if every_form else (n_melds,):
+            assert core.is_complete(c, n, forms) is d._py_is_complete(c, n, forms), (c, n, forms)
+            for fifth in (False, True):
+                got = core.completing_tiles(c, n, forms, fifth)
+                want = d._py_completing_tiles(c, n, forms, fifth)
+                assert shape(got) == shape(want), (c, n, forms, fifth)
+
+
+@needs_core
+def test_dispatch_selects_the_compiled_core(core: ModuleType) -> None:
+    if os.environ.get("HEFEN_PURE") == "1":
+        pytest.skip("HEFEN_PURE=1 in this test run's environment")
+    assert d.COMPILED
+    assert d.is_standard_complete is core.is_standard_complete
+    assert d.standard_decompositions is core.standard_decompositions
+    assert d.is_complete is core.is_complete
+    assert d.completing_tiles is core.completing_tiles
+
+
+@needs_core
+def test_primitives_on_generated_hands(core: ModuleType) -> None:
+    n = 0
+    n_ready = 0
+    for c, n_melds in hand_shapes(generated_hands()):
+        check_all(core, c, n_melds, every_form=n % 8 == 0)
+        n += 1
+        n_ready += bool(d._py_completing_tiles(c, n_melds, d.FORMS_ALL))
+    assert n > 5000 and n_ready > 500  # the shapes did reach the waits
+
+
+@needs_core
+def test_special_forms_reached(core: ModuleType) -> None:
+    """The generated hands include every special form, so the differential
+    test above does compare them."""
+    hits = {f: 0 for f in ("seven_pairs", "thirteen_orphans", "honors_knitted", "knitted")}
+    for c, n_melds in hand_shapes(random_mcr_hands(700, 11)):
+        if n_melds == 0 and d.is_seven_pairs(c):
+            hits["seven_pairs"] += 1
+        if n_melds == 0 and d.is_thirteen_orphans(c):
+            hits["thirteen_orphans"] += 1
+        if n_melds == 0 and d.honors_and_knitted(c) is not None:
+            hits["honors_knitted"] += 1
+        if n_melds <= 1 and d.knitted_straight_decompositions(c):
+            hits["knitted"] += 1
+            assert d.knitted_straight_decompositions(c) == d._knitted_straight_decompositions(
+                c, d._py_standard_decompositions
+            )
+    assert all(v > 0 for v in hits.values()), hits
+
+
+def _tiles(max_suit: int) -> st.SearchStrategy[Counts]:
+    """Up to 18 tiles, at most four of a kind, often crowded into one suit."""
+
+    @st.composite
+    def build(draw: st.DrawFn) -> Counts:
+        n = draw(st.integers(0, 18))
+        pool = draw(
+            st.sampled_from([range(NUM_KINDS), range(9), range(9, 18), range(27, 34), range(18)])
+        )
+        c = [0] * NUM_KINDS
+        for t in draw(st.lists(st.sampled_from(list(pool)), min_size=n, max_size=n)):
+            if c[t] < max_suit:
+                c[t] += 1
+        return tuple(c)
+
+    return build()
+
+
+@needs_core
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(c=_tiles(4), n_melds=st.integers(0, 4))
+def test_primitives_on_random_counts(core: ModuleType, c: Counts, n_melds: int) -> None:
+    check_all(core, c, n_melds)
+
+
+@needs_core
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(c=_tiles(6), n_melds=st.integers(-1, 2))
+def test_primitives_past_four_of_a_kind(core: ModuleType, c: Counts, n_melds: int) -> None:
+    """Five or six of a kind (a fifth tile, calculators' reading) and odd
+    meld counts: the C code follows the reference there too."""
+    check_all(core, c, n_melds)
+
+
+@needs_core
+def test_inputs_outside_the_compiled_domain_go_to_the_reference(core: ModuleType) -> None:
+    def same(f: Callable[..., Any], g: Callable[..., Any], *args: Any, **kw: Any) -> None:
+        try:
+            want: Any = g(*args, **kw)
+        except Exception as e:  # the reference's own error
+            with pytest.raises(type(e)):
+                f(*args, **kw)
+            return
+        assert shape(f(*args, **kw)) == shape(want)
+
+    base = [0] * NUM_KINDS
+    base[0:3] = [1, 1, 1]
+    base[27] = 2
+    odd: list[Any] = [
+        list(base),  # a list (the reference caches by tuple: TypeError)
+        tuple(base) + (0,),  # 35 counts
+        tuple(base[:-1]),  # 33 counts
+        tuple([True, True, True] + base[3:]),  # bools
+        tuple([17] + base[1:]),  # above MAX_COUNT
+        tuple([-1] + base[1:]),  # negative
+        tuple([1.0] + base[1:]),  # a float
+        tuple([2**70] + base[1:]),  # a huge int
+    ]
+    for c in odd:
+        same(core.is_standard_complete, d._py_is_standard_complete, c)
+        same(core.standard_decompositions, d._py_standard_decompositions, c)
+        same(core.is_complete, d._py_is_complete, c, 0, d.FORMS_ALL)
+        same(core.completing_tiles, d._py_completing_tiles, c, 0, d.FORMS_ALL)
+    c13 = tuple([1, 1, 1, 0, 0, 0, 0, 0, 0] + [0] * 18 + [2, 0, 0, 0, 0, 0, 0])
+    c13 = tuple(x + (i == 12) * 3 for i, x in enumerate(c13))  # 4p pung: 11 tiles
+    # keywords, defaults, iterables, n_melds and forms of other types
+    same(core.completing_tiles, d._py_completing_tiles, c13)
+    same(core.completing_tiles, d._py_completing_tiles, counts=c13, fifth=True)
+    same(core.completing_tiles, d._py_completing_tiles, c13, forms=d.FORMS_STANDARD, n_melds=1)
+    same(core.completing_tiles, d._py_completing_tiles, list(c13), 1)
+    assert core.completing_tiles(iter(c13), 1) == d._py_completing_tiles(c13, 1)
+    assert core.completing_tiles(iter(list(c13) + [0]), 1) == d._py_completing_tiles(
+        tuple(c13) + (0,), 1
+    )
+    same(core.completing_tiles, d._py_completing_tiles, c13, 1.0)
+    same(core.completing_tiles, d._py_completing_tiles, c13, True)
+    same(core.completing_tiles, d._py_completing_tiles, c13, 1, {"standard"})  # unhashable
+    same(core.completing_tiles, d._py_completing_tiles, c13, 1, ("standard", "knitted"))
+    same(core.completing_tiles, d._py_completing_tiles, c13, 1, d.FORMS_ALL, 1)
+    same(core.completing_tiles, d._py_completing_tiles, c13, 1, d.FORMS_ALL, False, 0)
+    same(core.completing_tiles, d._py_completing_tiles, c13, colour=1)
+    same(core.completing_tiles, d._py_completing_tiles)
+    same(core.is_complete, d._py_is_complete, c13, 1)
+    same(core.is_standard_complete, d._py_is_standard_complete)
+
+
+# --- whole scoring: compiled here, pure in a HEFEN_PURE=1 subprocess -------
+
+_SCORE_SCRIPT = """
+import json, sys
+from hefen import decompose
+from hefen.scoring import score_uncached
+from hefen.testing.generate import random_mcr_hands
+from hefen.testing.generate_hk_tw import random_hands
+sys.path.insert(0, {tests!r})
+from test_fast_core import scoring_hands
+assert decompose.COMPILED is {compiled!r}, decompose.COMPILED
+out = [score_uncached(h).to_dict() for h in scoring_hands({rules!r}, {n!r})]
+json.dump(out, sys.stdout)
+"""
+
+
+def scoring_hands(rules: str, n: int) -> list[dict[str, Any]]:
+    """The hands both sides score: generated, with some table options."""
+    if rules == "mcr":
+        hs = random_mcr_hands(n, 21)
+        return [{**h, "options": {"variant": "mil"}} if i % 2 else h for i, h in enumerate(hs)]
+    return random_hands(rules, n, 22 if rules == "hk" else 23)
+
+
+def _start_scoring(rules: str, n: int, pure: bool) -> subprocess.Popen[str]:
+    """Score ``scoring_hands(rules, n)`` in a subprocess, with the pure core
+    (``HEFEN_PURE=1``) or the compiled one; read it with :func:`_scores`."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    if pure:
+        env["HEFEN_PURE"] = "1"
+    else:
+        env.pop("HEFEN_PURE", None)
+    script = _SCORE_SCRIPT.format(tests=str(ROOT / "tests"), compiled=not pure, rules=rules, n=n)
+    return subprocess.Popen(
+        [sys.executable, "-c", script],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _scores(proc: subprocess.Popen[str]) -> list[dict[str, Any]]:
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err[-2000:]
+    res: list[dict[str, Any]] = json.loads(out)
+    return res
+
+
+@needs_core
+@pytest.mark.parametrize("rules,n", [("mcr", 3000), ("hk", 2000), ("tw", 2000)])
+def test_scoring_same_with_compiled_and_pure_core(core: ModuleType, rules: str, n: int) -> None:
+    if not d.COMPILED:
+        pytest.skip("HEFEN_PURE=1 in this test run's environment")
+    from hefen.scoring import score_uncached
+
+    proc = _start_scoring(rules, n, pure=True)  # runs while this process scores
+    mine = json.loads(json.dumps([score_uncached(h).to_dict() for h in scoring_hands(rules, n)]))
+    pure = _scores(proc)
+    assert len(mine) == len(pure) == n
+    diffs = [i for i, (a, b) in enumerate(zip(mine, pure, strict=True)) if a != b]
+    assert not diffs, (len(diffs), mine[diffs[0]], pure[diffs[0]])
+    assert sum(1 for r in mine if r.get("valid")) > n // 2  # mostly real scores, not refusals
+
+
+def test_hefen_pure_selects_the_pure_core() -> None:
+    script = (
+        "from hefen import decompose as d\n"
+        "assert not d.COMPILED\n"
+        "assert d.is_standard_complete is d._py_is_standard_complete\n"
+        "assert d.standard_decompositions is d._py_standard_decompositions\n"
+        "assert d.is_complete is d._py_is_complete\n"
+        "assert d.completing_tiles is d._py_completing_tiles\n"
+        "import hefen.mcr, hefen.tw, hefen.hk.reading\n"
+        "assert hefen.mcr.completing_tiles is d._py_completing_tiles\n"
+        "assert hefen.mcr.standard_decompositions is d._py_standard_decompositions\n"
+        "assert hefen.hk.reading.standard_decompositions is d._py_standard_decompositions\n"
+        "print('pure')\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "HEFEN_PURE": "1"}
+    res = subprocess.run(
+        [sys.executable, "-c", script], env=env, cwd=ROOT, capture_output=True, text=True
+    )
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip() == "pure"
+
+
+def test_without_hefen_pure_the_core_is_used_when_built() -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("HEFEN_PURE", None)
+    res = subprocess.run(
+        [sys.executable, "-c", "from hefen import decompose as d; print(d.COMPILED)"],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip() == str(BUILT)
