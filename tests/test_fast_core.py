@@ -21,12 +21,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import hefen
 from hefen import decompose as d
 from hefen.testing.generate import random_mcr_hands
 from hefen.testing.generate_hk_tw import random_hands
 from hefen.tiles import NUM_KINDS, tile_from_str
 
-ROOT = Path(__file__).resolve().parent.parent
+TESTS = Path(__file__).resolve().parent
+# where the hefen under test lives (the source tree, or site-packages when a
+# built wheel is tested): the subprocesses import that one
+ROOT = Path(hefen.__file__).resolve().parent.parent
 BUILT = importlib.util.find_spec("hefen._core") is not None
 needs_core = pytest.mark.skipif(
     not BUILT,
@@ -282,7 +286,7 @@ def _start_scoring(rules: str, n: int, pure: bool) -> subprocess.Popen[str]:
         env["HEFEN_PURE"] = "1"
     else:
         env.pop("HEFEN_PURE", None)
-    script = _SCORE_SCRIPT.format(tests=str(ROOT / "tests"), compiled=not pure, rules=rules, n=n)
+    script = _SCORE_SCRIPT.format(tests=str(TESTS), compiled=not pure, rules=rules, n=n)
     return subprocess.Popen(
         [sys.executable, "-c", script],
         env=env,
