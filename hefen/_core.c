@@ -672,6 +672,495 @@ py_set_pure(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* ------------------------------------------------------------------ */
+/* MCR combination patterns (hefen.mcr.detect)                        */
+
+enum {
+    P_PURE_DOUBLE_CHOW, P_MIXED_DOUBLE_CHOW, P_SHORT_STRAIGHT, P_TWO_TERMINAL_CHOWS,
+    P_MIXED_TRIPLE_CHOW, P_MIXED_STRAIGHT, P_MIXED_SHIFTED_CHOWS, P_PURE_TRIPLE_CHOW,
+    P_PURE_STRAIGHT, P_PURE_SHIFTED_CHOWS, P_QUADRUPLE_CHOW, P_FOUR_PURE_SHIFTED_CHOWS,
+    P_DOUBLE_PUNG, P_TWO_DRAGON_PUNGS, P_TRIPLE_PUNG, P_MIXED_SHIFTED_PUNGS,
+    P_PURE_SHIFTED_PUNGS, P_BIG_THREE_WINDS, P_BIG_THREE_DRAGONS, P_FOUR_PURE_SHIFTED_PUNGS,
+    P_BIG_FOUR_WINDS, N_COMBO
+};
+
+static const char *COMBO_NAMES[N_COMBO] = {
+    "pure_double_chow", "mixed_double_chow", "short_straight", "two_terminal_chows",
+    "mixed_triple_chow", "mixed_straight", "mixed_shifted_chows", "pure_triple_chow",
+    "pure_straight", "pure_shifted_chows", "quadruple_chow", "four_pure_shifted_chows",
+    "double_pung", "two_dragon_pungs", "triple_pung", "mixed_shifted_pungs",
+    "pure_shifted_pungs", "big_three_winds", "big_three_dragons", "four_pure_shifted_pungs",
+    "big_four_winds",
+};
+
+static PyObject *combo_str[N_COMBO];
+static PyObject *kind_chow, *kind_pung, *kind_kong, *str_kind, *str_tile;
+static PyObject *handset_type; /* hefen.sets.HandSet */
+static PyObject *pure_cc, *pure_sc;
+
+static void
+sort_ints(int *a, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && a[j - 1] > a[j]; j--) {
+            int x = a[j];
+            a[j] = a[j - 1];
+            a[j - 1] = x;
+        }
+}
+
+static int is_wind_t(int t) { return 27 <= t && t <= 30; }
+static int is_dragon_t(int t) { return 31 <= t && t <= 33; }
+
+/* each writes the pattern ids found, returns how many */
+static int
+chow_pair(int a, int b, int *out)
+{
+    int n = 0, sa = a / 9, sb = b / 9;
+    if (a == b)
+        out[n++] = P_PURE_DOUBLE_CHOW;
+    else if (a % 9 == b % 9)
+        out[n++] = P_MIXED_DOUBLE_CHOW;
+    if (sa == sb && b - a == 3)
+        out[n++] = P_SHORT_STRAIGHT;
+    if (sa == sb && a % 9 == 0 && b % 9 == 6)
+        out[n++] = P_TWO_TERMINAL_CHOWS;
+    return n;
+}
+
+static int
+n_suits(const int *ts, int k)
+{
+    int seen[4] = {0, 0, 0, 0}, n = 0;
+    for (int i = 0; i < k; i++)
+        if (!seen[ts[i] / 9]) {
+            seen[ts[i] / 9] = 1;
+            n++;
+        }
+    return n;
+}
+
+static int
+chow_triple(int a, int b, int c, int *out)
+{
+    int ts[3] = {a, b, c}, r[3], n = 0;
+    sort_ints(ts, 3);
+    int suits = n_suits(ts, 3);
+    for (int i = 0; i < 3; i++)
+        r[i] = ts[i] % 9;
+    sort_ints(r, 3);
+    if (suits == 3) {
+        if (r[0] == r[1] && r[1] == r[2])
+            out[n++] = P_MIXED_TRIPLE_CHOW;
+        if (r[0] == 0 && r[1] == 3 && r[2] == 6)
+            out[n++] = P_MIXED_STRAIGHT;
+        if (r[1] == r[0] + 1 && r[2] == r[1] + 1)
+            out[n++] = P_MIXED_SHIFTED_CHOWS;
+    }
+    else if (suits == 1) {
+        int x = ts[0], y = ts[1], z = ts[2];
+        if (x == y && y == z)
+            out[n++] = P_PURE_TRIPLE_CHOW;
+        if (x % 9 == 0 && y == x + 3 && z == x + 6)
+            out[n++] = P_PURE_STRAIGHT;
+        if (y - x == z - y && (y - x == 1 || y - x == 2))
+            out[n++] = P_PURE_SHIFTED_CHOWS;
+    }
+    return n;
+}
+
+static int
+chow_quad(const int *t4, int *out)
+{
+    int ts[4] = {t4[0], t4[1], t4[2], t4[3]};
+    sort_ints(ts, 4);
+    int a = ts[0], b = ts[1], c = ts[2], d = ts[3];
+    if (a / 9 != d / 9)
+        return 0;
+    if (a == b && b == c && c == d) {
+        out[0] = P_QUADRUPLE_CHOW;
+        return 1;
+    }
+    if (b - a == c - b && c - b == d - c && (b - a == 1 || b - a == 2)) {
+        out[0] = P_FOUR_PURE_SHIFTED_CHOWS;
+        return 1;
+    }
+    return 0;
+}
+
+static int
+pung_pair(int a, int b, int *out)
+{
+    if (a < 27 && b < 27 && a % 9 == b % 9 && a != b) {
+        out[0] = P_DOUBLE_PUNG;
+        return 1;
+    }
+    if (is_dragon_t(a) && is_dragon_t(b)) {
+        out[0] = P_TWO_DRAGON_PUNGS;
+        return 1;
+    }
+    return 0;
+}
+
+static int
+pung_triple(int a, int b, int c, int *out)
+{
+    int ts[3] = {a, b, c};
+    sort_ints(ts, 3);
+    if (ts[0] < 27 && ts[1] < 27 && ts[2] < 27) {
+        int suits = n_suits(ts, 3), r[3];
+        for (int i = 0; i < 3; i++)
+            r[i] = ts[i] % 9;
+        sort_ints(r, 3);
+        if (suits == 3) {
+            if (r[0] == r[1] && r[1] == r[2]) {
+                out[0] = P_TRIPLE_PUNG;
+                return 1;
+            }
+            if (r[1] == r[0] + 1 && r[2] == r[1] + 1) {
+                out[0] = P_MIXED_SHIFTED_PUNGS;
+                return 1;
+            }
+        }
+        if (suits == 1 && ts[1] == ts[0] + 1 && ts[2] == ts[1] + 1) {
+            out[0] = P_PURE_SHIFTED_PUNGS;
+            return 1;
+        }
+        return 0;
+    }
+    if (is_wind_t(ts[0]) && is_wind_t(ts[1]) && is_wind_t(ts[2])) {
+        out[0] = P_BIG_THREE_WINDS;
+        return 1;
+    }
+    if (is_dragon_t(ts[0]) && is_dragon_t(ts[1]) && is_dragon_t(ts[2])) {
+        out[0] = P_BIG_THREE_DRAGONS;
+        return 1;
+    }
+    return 0;
+}
+
+static int
+pung_quad(const int *t4, int *out)
+{
+    int ts[4] = {t4[0], t4[1], t4[2], t4[3]};
+    sort_ints(ts, 4);
+    int a = ts[0], b = ts[1], c = ts[2], d = ts[3];
+    if (a < 27 && a / 9 == d / 9 && b == a + 1 && c == b + 1 && d == c + 1) {
+        out[0] = P_FOUR_PURE_SHIFTED_PUNGS;
+        return 1;
+    }
+    if (a == 27 && b == 28 && c == 29 && d == 30) {
+        out[0] = P_BIG_FOUR_WINDS;
+        return 1;
+    }
+    return 0;
+}
+
+static int
+append_cand(PyObject *out, int pid, const int *idx, int k)
+{
+    PyObject *sets = PyTuple_New(k);
+    if (sets == NULL)
+        return -1;
+    for (int i = 0; i < k; i++) {
+        PyObject *v = PyLong_FromLong(idx[i]);
+        if (v == NULL) {
+            Py_DECREF(sets);
+            return -1;
+        }
+        PyTuple_SET_ITEM(sets, i, v);
+    }
+    PyObject *c = PyTuple_Pack(2, combo_str[pid], sets);
+    Py_DECREF(sets);
+    if (c == NULL)
+        return -1;
+    int r = PyList_Append(out, c);
+    Py_DECREF(c);
+    return r;
+}
+
+#define MAX_GROUPS 64
+
+static PyObject *
+py_combination_candidates(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 1 || handset_type == NULL || !PyList_CheckExact(args[0]) ||
+        PyList_GET_SIZE(args[0]) > MAX_GROUPS)
+        return fallback(pure_cc, args, nargs, NULL);
+    PyObject *groups = args[0];
+    Py_ssize_t ng = PyList_GET_SIZE(groups);
+    int kind[MAX_GROUPS], tile[MAX_GROUPS]; /* kind: 0 chow, 1 pung-like, 2 other */
+    for (Py_ssize_t i = 0; i < ng; i++) {
+        PyObject *g = PyList_GET_ITEM(groups, i);
+        if ((PyObject *)Py_TYPE(g) != handset_type)
+            return fallback(pure_cc, args, nargs, NULL);
+        PyObject *k = PyObject_GetAttr(g, str_kind);
+        if (k == NULL)
+            return NULL;
+        int eq;
+        if ((eq = PyObject_RichCompareBool(k, kind_chow, Py_EQ)) == 1)
+            kind[i] = 0;
+        else if (eq == 0 && (eq = PyObject_RichCompareBool(k, kind_pung, Py_EQ)) == 1)
+            kind[i] = 1;
+        else if (eq == 0 && (eq = PyObject_RichCompareBool(k, kind_kong, Py_EQ)) == 1)
+            kind[i] = 1;
+        else
+            kind[i] = 2;
+        Py_DECREF(k);
+        if (eq < 0)
+            return NULL;
+        PyObject *t = PyObject_GetAttr(g, str_tile);
+        if (t == NULL)
+            return NULL;
+        int ok = PyLong_CheckExact(t);
+        long v = ok ? PyLong_AsLong(t) : -1;
+        Py_DECREF(t);
+        if (v == -1 && PyErr_Occurred())
+            PyErr_Clear();
+        if (!ok || v < 0 || v >= NK)
+            return fallback(pure_cc, args, nargs, NULL);
+        tile[i] = (int)v;
+    }
+    PyObject *out = PyList_New(0);
+    if (out == NULL)
+        return NULL;
+    int pids[8];
+    for (int fam = 0; fam < 2; fam++) {
+        int idx[MAX_GROUPS], n = 0;
+        for (int i = 0; i < ng; i++)
+            if (kind[i] == fam)
+                idx[n++] = i;
+        for (int x = 0; x < n; x++)
+            for (int y = x + 1; y < n; y++) {
+                int i = idx[x], j = idx[y];
+                int a = tile[i], b = tile[j];
+                if (a > b) {
+                    int tmp = a;
+                    a = b;
+                    b = tmp;
+                }
+                int np = fam == 0 ? chow_pair(a, b, pids) : pung_pair(a, b, pids);
+                int ij[2] = {i, j};
+                for (int q = 0; q < np; q++)
+                    if (append_cand(out, pids[q], ij, 2) < 0)
+                        goto fail;
+                for (int z = y + 1; z < n; z++) {
+                    int k = idx[z];
+                    np = fam == 0 ? chow_triple(tile[i], tile[j], tile[k], pids)
+                                  : pung_triple(tile[i], tile[j], tile[k], pids);
+                    int ijk[3] = {i, j, k};
+                    for (int q = 0; q < np; q++)
+                        if (append_cand(out, pids[q], ijk, 3) < 0)
+                            goto fail;
+                }
+            }
+        if (n == 4) {
+            int t4[4] = {tile[idx[0]], tile[idx[1]], tile[idx[2]], tile[idx[3]]};
+            int np = fam == 0 ? chow_quad(t4, pids) : pung_quad(t4, pids);
+            for (int q = 0; q < np; q++)
+                if (append_cand(out, pids[q], idx, 4) < 0)
+                    goto fail;
+        }
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* select_combinations: the same branch and bound as the reference */
+#define MAX_CANDS 64
+
+typedef struct {
+    int n;
+    long long value[MAX_CANDS];
+    long long suffix[MAX_CANDS + 1];
+    int pid[MAX_CANDS];  /* distinct pattern ids, numbered */
+    int nsets[MAX_CANDS];
+    int sets[MAX_CANDS][8];
+    int chosen[MAX_CANDS], nchosen;
+    int best[MAX_CANDS], nbest;
+    long long best_v;
+} Search;
+
+static int
+find_root(const int *parent, int x)
+{
+    while (parent[x] != x)
+        x = parent[x];
+    return x;
+}
+
+static void
+search(Search *S, int k, const int *parent, const unsigned *used, long long v)
+{
+    if (v > S->best_v) {
+        S->best_v = v;
+        memcpy(S->best, S->chosen, sizeof(int) * S->nchosen);
+        S->nbest = S->nchosen;
+    }
+    if (k == S->n)
+        return;
+    if (v + S->suffix[k] <= S->best_v)
+        return;
+    int ns = S->nsets[k], pid = S->pid[k];
+    const int *sets = S->sets[k];
+    int roots[8], ok = 1;
+    for (int a = 0; a < ns && ok; a++) {
+        roots[a] = find_root(parent, sets[a]);
+        for (int b = 0; b < a; b++)
+            if (roots[b] == roots[a])
+                ok = 0;
+        if (used[pid] & (1u << sets[a]))
+            ok = 0;
+    }
+    if (ok) {
+        int p2[8];
+        unsigned u2[MAX_CANDS];
+        memcpy(p2, parent, sizeof p2);
+        memcpy(u2, used, sizeof(unsigned) * S->n);
+        int r0 = find_root(p2, sets[0]);
+        for (int a = 1; a < ns; a++)
+            p2[find_root(p2, sets[a])] = r0;
+        for (int a = 0; a < ns; a++)
+            u2[pid] |= 1u << sets[a];
+        S->chosen[S->nchosen++] = k;
+        search(S, k + 1, p2, u2, v + S->value[k]);
+        S->nchosen--;
+    }
+    search(S, k + 1, parent, used, v);
+}
+
+static PyObject *
+py_select_combinations(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || !PyList_CheckExact(args[0]) || !PyDict_CheckExact(args[1]))
+        return fallback(pure_sc, args, nargs, NULL);
+    PyObject *cands = args[0], *value = args[1];
+    Py_ssize_t n = PyList_GET_SIZE(cands);
+    if (n == 0)
+        return PyList_New(0);
+    if (n > MAX_CANDS)
+        return fallback(pure_sc, args, nargs, NULL);
+    Search *S = PyMem_Malloc(sizeof(Search));
+    if (S == NULL)
+        return PyErr_NoMemory();
+    PyObject *names[MAX_CANDS]; /* distinct pattern ids (borrowed) */
+    int nnames = 0;
+    long long val[MAX_CANDS];
+    int pidx[MAX_CANDS], nsets[MAX_CANDS], sets[MAX_CANDS][8];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *c = PyList_GET_ITEM(cands, i);
+        if (!PyTuple_CheckExact(c) || PyTuple_GET_SIZE(c) != 2)
+            goto pure;
+        PyObject *pid = PyTuple_GET_ITEM(c, 0), *st = PyTuple_GET_ITEM(c, 1);
+        if (!PyUnicode_CheckExact(pid) || !PyTuple_CheckExact(st) || PyTuple_GET_SIZE(st) < 1 ||
+            PyTuple_GET_SIZE(st) > 8)
+            goto pure;
+        PyObject *v = PyDict_GetItemWithError(value, pid);
+        if (v == NULL) {
+            if (PyErr_Occurred())
+                goto error;
+            goto pure; /* the reference's KeyError */
+        }
+        if (!PyLong_CheckExact(v))
+            goto pure;
+        int overflow = 0;
+        long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+        if (overflow || x > (1LL << 40) || x < -(1LL << 40))
+            goto pure;
+        val[i] = x;
+        nsets[i] = (int)PyTuple_GET_SIZE(st);
+        for (int a = 0; a < nsets[i]; a++) {
+            PyObject *s = PyTuple_GET_ITEM(st, a);
+            if (!PyLong_CheckExact(s))
+                goto pure;
+            long sv = PyLong_AsLong(s);
+            if (sv == -1 && PyErr_Occurred())
+                PyErr_Clear();
+            if (sv < 0 || sv > 7)
+                goto pure;
+            sets[i][a] = (int)sv;
+        }
+        int found = -1;
+        for (int q = 0; q < nnames && found < 0; q++) {
+            if (names[q] == pid)
+                found = q;
+            else {
+                int eq = PyUnicode_Compare(names[q], pid);
+                if (eq == -1 && PyErr_Occurred())
+                    goto error;
+                if (eq == 0)
+                    found = q;
+            }
+        }
+        if (found < 0) {
+            names[nnames] = pid;
+            found = nnames++;
+        }
+        pidx[i] = found;
+    }
+    /* order: sorted by -value, stable */
+    int order[MAX_CANDS];
+    for (int i = 0; i < n; i++) {
+        int j = i;
+        while (j > 0 && val[order[j - 1]] < val[i]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = i;
+    }
+    S->n = (int)n;
+    for (int k = 0; k < n; k++) {
+        int i = order[k];
+        S->value[k] = val[i];
+        S->pid[k] = pidx[i];
+        S->nsets[k] = nsets[i];
+        memcpy(S->sets[k], sets[i], sizeof(int) * 8);
+    }
+    S->suffix[n] = 0;
+    for (int k = (int)n - 1; k >= 0; k--)
+        S->suffix[k] = S->suffix[k + 1] + S->value[k];
+    S->nchosen = S->nbest = 0;
+    S->best_v = -1;
+    int parent[8];
+    for (int i = 0; i < 8; i++)
+        parent[i] = i;
+    unsigned used[MAX_CANDS];
+    memset(used, 0, sizeof used);
+    search(S, 0, parent, used, 0);
+    PyObject *res = PyList_New(S->nbest);
+    if (res != NULL)
+        for (int q = 0; q < S->nbest; q++) {
+            PyObject *c = PyList_GET_ITEM(cands, order[S->best[q]]);
+            Py_INCREF(c);
+            PyList_SET_ITEM(res, q, c);
+        }
+    PyMem_Free(S);
+    return res;
+pure:
+    PyMem_Free(S);
+    return fallback(pure_sc, args, nargs, NULL);
+error:
+    PyMem_Free(S);
+    return NULL;
+}
+
+static PyObject *
+py_set_pure_detect(PyObject *self, PyObject *args)
+{
+    PyObject *a, *b, *t;
+    if (!PyArg_ParseTuple(args, "OOO:_set_pure_detect", &a, &b, &t))
+        return NULL;
+    Py_INCREF(a);
+    Py_INCREF(b);
+    Py_INCREF(t);
+    Py_XSETREF(pure_cc, a);
+    Py_XSETREF(pure_sc, b);
+    Py_XSETREF(handset_type, t);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef core_methods[] = {
     {"is_standard_complete", (PyCFunction)(void (*)(void))py_is_standard_complete, METH_FASTCALL,
      "is_standard_complete(counts) -> bool: sets and one pair."},
@@ -685,6 +1174,16 @@ static PyMethodDef core_methods[] = {
      METH_FASTCALL | METH_KEYWORDS,
      "completing_tiles(counts, n_melds=0, forms=FORMS_ALL, fifth=False) -> the "
      "tile kinds that complete a hand one tile short."},
+    {"combination_candidates", (PyCFunction)(void (*)(void))py_combination_candidates,
+     METH_FASTCALL,
+     "combination_candidates(groups) -> every MCR pattern combining two or more sets, "
+     "with the sets it uses (hefen.mcr.detect)."},
+    {"select_combinations", (PyCFunction)(void (*)(void))py_select_combinations, METH_FASTCALL,
+     "select_combinations(cands, value) -> the most valuable admissible choice of "
+     "combination patterns (hefen.mcr.detect)."},
+    {"_set_pure_detect", py_set_pure_detect, METH_VARARGS,
+     "_set_pure_detect(combination_candidates, select_combinations, HandSet): the pure "
+     "references of hefen.mcr.detect and the set type the C code reads."},
     {"_set_pure", py_set_pure, METH_VARARGS,
      "_set_pure(is_standard_complete, standard_decompositions, is_complete, "
      "completing_tiles): the pure references, for inputs outside the C domain."},
@@ -739,6 +1238,18 @@ PyInit__core(void)
             if (set_obj[kind][t] == NULL)
                 goto fail;
         }
+    for (int k = 0; k < N_COMBO; k++) {
+        combo_str[k] = PyUnicode_InternFromString(COMBO_NAMES[k]);
+        if (combo_str[k] == NULL)
+            goto fail;
+    }
+    kind_chow = PyUnicode_InternFromString("chow");
+    kind_pung = PyUnicode_InternFromString("pung");
+    kind_kong = PyUnicode_InternFromString("kong");
+    str_kind = PyUnicode_InternFromString("kind");
+    str_tile = PyUnicode_InternFromString("tile");
+    if (!kind_chow || !kind_pung || !kind_kong || !str_kind || !str_tile)
+        goto fail;
     if (PyModule_AddIntConstant(m, "MAX_COUNT", MAX_COUNT) < 0)
         goto fail;
     return m;

@@ -2,6 +2,8 @@
 
 from collections.abc import Callable, Container, Iterable
 
+from .sets import HandSet
+
 MAX_COUNT: int
 
 def is_standard_complete(counts: tuple[int, ...], /) -> bool: ...
@@ -20,5 +22,15 @@ def _set_pure(
     standard_decompositions: Callable[..., tuple[tuple[int, tuple[tuple[int, int], ...]], ...]],
     is_complete: Callable[..., bool],
     completing_tiles: Callable[..., tuple[int, ...]],
+    /,
+) -> None: ...
+def combination_candidates(groups: list[HandSet], /) -> list[tuple[str, tuple[int, ...]]]: ...
+def select_combinations(
+    cands: list[tuple[str, tuple[int, ...]]], value: dict[str, int], /
+) -> list[tuple[str, tuple[int, ...]]]: ...
+def _set_pure_detect(
+    combination_candidates: Callable[..., list[tuple[str, tuple[int, ...]]]],
+    select_combinations: Callable[..., list[tuple[str, tuple[int, ...]]]],
+    handset: type[HandSet],
     /,
 ) -> None: ...

@@ -187,7 +187,7 @@ def _tiles(max_suit: int) -> st.SearchStrategy[Counts]:
 
 
 @needs_core
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(c=_tiles(4), n_melds=st.integers(0, 4))
 def test_primitives_on_random_counts(core: ModuleType, c: Counts, n_melds: int) -> None:
     check_all(core, c, n_melds)
@@ -252,6 +252,157 @@ def test_inputs_outside_the_compiled_domain_go_to_the_reference(core: ModuleType
     same(core.completing_tiles, d._py_completing_tiles)
     same(core.is_complete, d._py_is_complete, c13, 1)
     same(core.is_standard_complete, d._py_is_standard_complete)
+
+
+# --- MCR combination patterns (hefen.mcr.detect) -----------------------------
+
+
+@needs_core
+def test_detect_dispatch(core: ModuleType) -> None:
+    from hefen.mcr import detect as dt
+
+    if not d.COMPILED:
+        pytest.skip("HEFEN_PURE=1 in this test run's environment")
+    assert dt.combination_candidates is core.combination_candidates
+    assert dt.select_combinations is core.select_combinations
+
+
+@needs_core
+def test_detect_on_generated_hands(core: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every call the MCR scorer makes, compiled against pure."""
+    import hefen.mcr as mcr
+    from hefen.mcr import detect as dt
+    from hefen.scoring import score_uncached
+    from hefen.sets import HandSet
+
+    seen = {"cc": 0, "sc": 0, "chosen": 0}
+
+    def cc(groups: list[HandSet]) -> list[tuple[str, tuple[int, ...]]]:
+        got = core.combination_candidates(groups)
+        want = dt._py_combination_candidates(groups)
+        assert shape(got) == shape(want), groups
+        seen["cc"] += 1
+        return want
+
+    def sc(
+        cands: list[tuple[str, tuple[int, ...]]], value: dict[str, int]
+    ) -> list[tuple[str, tuple[int, ...]]]:
+        got = core.select_combinations(cands, value)
+        want = dt._py_select_combinations(cands, value)
+        assert shape(got) == shape(want), cands
+        seen["sc"] += 1
+        seen["chosen"] += len(want)
+        return want
+
+    monkeypatch.setattr(mcr, "combination_candidates", cc)
+    monkeypatch.setattr(mcr, "select_combinations", sc)
+    for i, h in enumerate(random_mcr_hands(1500, 31)):
+        score_uncached({**h, "options": {"variant": "mil"}} if i % 2 else h, strict=True)
+    assert seen["cc"] > 1000 and seen["sc"] > 1000 and seen["chosen"] > 500, seen
+
+
+def _groups() -> st.SearchStrategy[list[Any]]:
+    from hefen.sets import HandSet
+
+    chow_tiles = [t for t in range(27) if t % 9 <= 6]
+    one = st.one_of(
+        st.builds(HandSet, st.just("chow"), st.sampled_from(chow_tiles), st.booleans()),
+        st.builds(HandSet, st.sampled_from(["pung", "kong"]), st.integers(0, 33), st.booleans()),
+        st.builds(HandSet, st.just("pair"), st.integers(0, 33), st.booleans()),
+        # a chow read at an honour or an edge: the reference's arithmetic anyway
+        st.builds(HandSet, st.just("chow"), st.integers(0, 33), st.booleans()),
+    )
+    return st.lists(one, max_size=6)
+
+
+@needs_core
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(groups=_groups(), data=st.data())
+def test_detect_on_random_sets(core: ModuleType, groups: list[Any], data: st.DataObject) -> None:
+    from hefen.mcr import _VALUES
+    from hefen.mcr import detect as dt
+
+    cands = dt._py_combination_candidates(groups)
+    assert shape(core.combination_candidates(groups)) == shape(cands)
+    values = [
+        *_VALUES.values(),
+        {pid: data.draw(st.integers(0, 6)) for pid, _ in cands},  # ties
+    ]
+    for value in values:
+        assert shape(core.select_combinations(cands, value)) == shape(
+            dt._py_select_combinations(cands, value)
+        )
+
+
+@needs_core
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    cands=st.lists(
+        st.tuples(
+            st.sampled_from(["a", "b", "c", "d", "e"]),
+            st.lists(st.integers(0, 7), min_size=2, max_size=4).map(tuple),
+        ),
+        max_size=10,
+    ),
+    data=st.data(),
+)
+def test_select_combinations_on_random_candidates(
+    core: ModuleType, cands: list[tuple[str, tuple[int, ...]]], data: st.DataObject
+) -> None:
+    """Any candidates (sets repeated, shared, in cycles), any values (ties)."""
+    from hefen.mcr import detect as dt
+
+    value = {pid: data.draw(st.integers(0, 9)) for pid, _ in cands}
+    got = core.select_combinations(cands, value)
+    want = dt._py_select_combinations(cands, value)
+    assert shape(got) == shape(want)
+    assert all(g is w for g, w in zip(got, want, strict=True))  # the same objects
+
+
+@needs_core
+def test_detect_inputs_outside_the_compiled_domain(core: ModuleType) -> None:
+    from hefen.mcr import detect as dt
+    from hefen.sets import HandSet
+
+    def same(f: Callable[..., Any], g: Callable[..., Any], *args: Any) -> None:
+        try:
+            want: Any = g(*args)
+        except Exception as e:  # the reference's own error
+            with pytest.raises(type(e)):
+                f(*args)
+            return
+        assert shape(f(*args)) == shape(want)
+
+    gs = [HandSet("chow", 0, True), HandSet("chow", 3, True), HandSet("chow", 6, False)]
+    same(core.combination_candidates, dt._py_combination_candidates, tuple(gs))
+    same(
+        core.combination_candidates, dt._py_combination_candidates, gs + [HandSet("pung", 40, True)]
+    )
+    same(
+        core.combination_candidates, dt._py_combination_candidates, gs + [HandSet("pung", -1, True)]
+    )
+    same(
+        core.combination_candidates,
+        dt._py_combination_candidates,
+        gs + [HandSet("pung", True, True)],
+    )
+    same(core.combination_candidates, dt._py_combination_candidates, gs + [None])
+    same(core.combination_candidates, dt._py_combination_candidates)
+    v = {"a": 2, "b": 1}
+    for cands in (
+        [("a", (0, 9))],  # past the eight sets: IndexError
+        [("a", (-1, 2))],
+        [("a", (0, 1)), ("z", (1, 2))],  # no value: KeyError
+        [("a", [0, 1])],
+        [["a", (0, 1)]],
+        [("a", (0, 1.0))],
+        [("a", ())],
+        (("a", (0, 1)),),
+    ):
+        same(core.select_combinations, dt._py_select_combinations, cands, v)
+    same(core.select_combinations, dt._py_select_combinations, [("a", (0, 1))], {"a": 2.5})
+    same(core.select_combinations, dt._py_select_combinations, [("a", (0, 1))], {"a": 2**80})
+    same(core.select_combinations, dt._py_select_combinations, [("a", (0, 1))])
 
 
 # --- whole scoring: compiled here, pure in a HEFEN_PURE=1 subprocess -------
@@ -332,6 +483,10 @@ def test_hefen_pure_selects_the_pure_core() -> None:
         "assert hefen.mcr.completing_tiles is d._py_completing_tiles\n"
         "assert hefen.mcr.standard_decompositions is d._py_standard_decompositions\n"
         "assert hefen.hk.reading.standard_decompositions is d._py_standard_decompositions\n"
+        "import hefen.mcr.detect as dt\n"
+        "assert dt.combination_candidates is dt._py_combination_candidates\n"
+        "assert dt.select_combinations is dt._py_select_combinations\n"
+        "assert hefen.mcr.select_combinations is dt._py_select_combinations\n"
         "print('pure')\n"
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT), "HEFEN_PURE": "1"}

@@ -6,14 +6,20 @@ non-identical and non-repeat principles are one mechanism (see
 join those sets into a cycle, and a set may take part in a given pattern
 only once.  Exclusions are data (``patterns.tsv``), applied from the highest
 pattern down.
+
+:func:`combination_candidates` and :func:`select_combinations` have compiled
+twins in :mod:`hefen._core`, used as :mod:`hefen.decompose` uses its own (not
+with ``HEFEN_PURE=1``); the Python ones stay here as ``_py_*``, the
+references.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ..decompose import _CORE
 from ..sets import CHOW, KONG, PUNG
 from ..sets import HandSet as Group
 from ..tiles import (
@@ -138,7 +144,7 @@ def _pung_quad(ts: list[int]) -> list[str]:
     return []
 
 
-def combination_candidates(groups: list[Group]) -> list[tuple[str, tuple[int, ...]]]:
+def _py_combination_candidates(groups: list[Group]) -> list[tuple[str, tuple[int, ...]]]:
     """Every pattern that combines two or more sets, with the sets it uses."""
     cands: list[tuple[str, tuple[int, ...]]] = []
     for kind_is, pair_f, triple_f, quad_f in (
@@ -163,7 +169,7 @@ def combination_candidates(groups: list[Group]) -> list[tuple[str, tuple[int, ..
     return cands
 
 
-def select_combinations(
+def _py_select_combinations(
     cands: list[tuple[str, tuple[int, ...]]], value: dict[str, int]
 ) -> list[tuple[str, tuple[int, ...]]]:
     """The most valuable admissible choice of combination patterns.
@@ -346,6 +352,17 @@ def finish(t: Tally, groups: list[Group]) -> None:
     if not t.fans:
         t.add("chicken_hand")
 
+
+Candidates = list[tuple[str, tuple[int, ...]]]
+combination_candidates: Callable[[list[Group]], Candidates]
+select_combinations: Callable[[Candidates, dict[str, int]], Candidates]
+if _CORE is not None and hasattr(_CORE, "select_combinations"):
+    _CORE._set_pure_detect(_py_combination_candidates, _py_select_combinations, Group)
+    combination_candidates = _CORE.combination_candidates
+    select_combinations = _CORE.select_combinations
+else:
+    combination_candidates = _py_combination_candidates
+    select_combinations = _py_select_combinations
 
 _ORDER_ALL = sorted(PATTERNS, key=lambda p: (-PATTERNS[p].points_mil, PATTERNS[p].no or 99))
 _RANK = {p: i for i, p in enumerate(_ORDER_ALL)}
