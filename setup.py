@@ -10,8 +10,10 @@ skips the extension altogether.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
+from pathlib import Path
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
@@ -81,12 +83,23 @@ class OptionalBuildExt(build_ext):
             _warn(err)
 
 
+CORE_SOURCE = "hefen/_core.c"
+
+
+def source_hash() -> str:
+    """The core's source digest, compiled in: hefen.decompose ignores (with a
+    warning) an extension built from another version of hefen/_core.c."""
+    data = (Path(__file__).resolve().parent / CORE_SOURCE).read_bytes()
+    return hashlib.sha256(data.replace(b"\r\n", b"\n")).hexdigest()[:16]
+
+
 ext_modules = []
 if os.environ.get("HEFEN_NO_CORE") != "1":
     ext_modules.append(
         Extension(
             "hefen._core",
-            sources=["hefen/_core.c"],
+            sources=[CORE_SOURCE],
+            define_macros=[("HEFEN_CORE_SOURCE_HASH", f'"{source_hash()}"')],
             optional=not _required(),
         )
     )

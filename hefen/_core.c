@@ -21,6 +21,10 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#ifndef HEFEN_CORE_SOURCE_HASH
+#define HEFEN_CORE_SOURCE_HASH "unknown"
+#endif
+
 #define NK 34
 #define MAX_COUNT 16
 #define CHOW 0
@@ -1249,6 +1253,8 @@ PyInit__core(void)
     str_kind = PyUnicode_InternFromString("kind");
     str_tile = PyUnicode_InternFromString("tile");
     if (!kind_chow || !kind_pung || !kind_kong || !str_kind || !str_tile)
+        goto fail;
+    if (PyModule_AddStringConstant(m, "SOURCE_HASH", HEFEN_CORE_SOURCE_HASH) < 0)
         goto fail;
     if (PyModule_AddIntConstant(m, "MAX_COUNT", MAX_COUNT) < 0)
         goto fail;

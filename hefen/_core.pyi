@@ -5,6 +5,8 @@ from collections.abc import Callable, Container, Iterable
 from .sets import HandSet
 
 MAX_COUNT: int
+#: digest of the hefen/_core.c this was built from (see setup.py)
+SOURCE_HASH: str
 
 def is_standard_complete(counts: tuple[int, ...], /) -> bool: ...
 def standard_decompositions(

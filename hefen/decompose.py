@@ -18,10 +18,13 @@ says which is in use.  The pure references cache by the count tuple.
 
 from __future__ import annotations
 
+import hashlib
 import os
+import warnings
 from collections.abc import Callable
 from functools import cache, lru_cache
 from itertools import permutations
+from pathlib import Path
 from types import ModuleType
 
 from .tiles import NUM_KINDS, ORPHANS
@@ -303,6 +306,19 @@ def _py_completing_tiles(
     return _completing(tuple(counts), n_melds, forms, fifth)
 
 
+def _source_hash() -> str:
+    """The digest of hefen/_core.c beside this module, as setup.py computes
+    it; the extension's own when the source is not there (nothing to compare)."""
+    src = Path(__file__).with_name("_core.c")
+    try:
+        data = src.read_bytes()
+    except OSError:
+        from . import _core
+
+        return str(getattr(_core, "SOURCE_HASH", ""))
+    return hashlib.sha256(data.replace(b"\r\n", b"\n")).hexdigest()[:16]
+
+
 def _load_core() -> ModuleType | None:
     """The compiled core, or None (not built, or ``HEFEN_PURE=1``)."""
     if os.environ.get("HEFEN_PURE") == "1":
@@ -310,6 +326,14 @@ def _load_core() -> ModuleType | None:
     try:
         from . import _core
     except ImportError:
+        return None
+    if getattr(_core, "SOURCE_HASH", None) != _source_hash():
+        warnings.warn(
+            "hefen._core was built from another version of hefen/_core.c: using the "
+            "pure-Python core (rebuild: python setup.py build_ext --inplace)",
+            RuntimeWarning,
+            stacklevel=2,
+        )
         return None
     _core._set_pure(
         _py_is_standard_complete, _py_standard_decompositions, _py_is_complete, _py_completing_tiles

@@ -138,6 +138,19 @@ def test_dispatch_selects_the_compiled_core(core: ModuleType) -> None:
 
 
 @needs_core
+def test_a_stale_core_is_not_used(core: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An extension built from another hefen/_core.c (an editable checkout
+    not rebuilt after a pull) is left aside, with a warning."""
+    if os.environ.get("HEFEN_PURE") == "1":
+        pytest.skip("HEFEN_PURE=1 in this test run's environment")
+    assert core.SOURCE_HASH == d._source_hash()
+    assert d._load_core() is core
+    monkeypatch.setattr(d, "_source_hash", lambda: "0" * 16)
+    with pytest.warns(RuntimeWarning, match="another version"):
+        assert d._load_core() is None
+
+
+@needs_core
 def test_primitives_on_generated_hands(core: ModuleType) -> None:
     n = 0
     n_ready = 0
