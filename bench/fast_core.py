@@ -212,6 +212,7 @@ def profile(n: int, seed: int, top: int = 25) -> None:
     st = pstats.Stats(pr)
     print(f"\nprofile: score_uncached on {n} MCR hands, compiled core: {d.COMPILED}")
     st.sort_stats("tottime").print_stats(top)
+    st.sort_stats("cumulative").print_stats(r"hefen", 22)
     # own time by module
     by_file: dict[str, float] = defaultdict(float)
     total = 0.0
