@@ -1150,6 +1150,276 @@ error:
     return NULL;
 }
 
+/* --- whole-hand tile patterns: suit_patterns, tile_patterns,
+ * rank_patterns and tile_hog of hefen.mcr.detect, each calling t.add as
+ * the reference does --- */
+
+enum {
+    T_NO_HONORS, T_ONE_VOIDED_SUIT, T_HALF_FLUSH, T_FULL_FLUSH, T_ALL_TYPES, T_ALL_SIMPLES,
+    T_REVERSIBLE, T_ALL_GREEN, T_ALL_HONORS, T_ALL_TERMINALS, T_ALL_TERMINALS_AND_HONORS,
+    T_LOWER_FOUR, T_LOWER_TILES, T_UPPER_FOUR, T_UPPER_TILES, T_MIDDLE_TILES, T_TILE_HOG,
+    N_TRAIT
+};
+static const char *TRAIT_NAMES[N_TRAIT] = {
+    "no_honors", "one_voided_suit", "half_flush", "full_flush", "all_types", "all_simples",
+    "reversible_tiles", "all_green", "all_honors", "all_terminals", "all_terminals_and_honors",
+    "lower_four", "lower_tiles", "upper_four", "upper_tiles", "middle_tiles", "tile_hog",
+};
+static PyObject *trait_str[N_TRAIT];
+static PyObject *str_add, *kw_n, *kw_n_uses, *int_three;
+static PyObject *quad_codes; /* tuple: tile_to_str(t) * 4 for each kind */
+static PyObject *pure_suit, *pure_tilep, *pure_rank, *pure_hog;
+static const int REVERSIBLE_T[] = {9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, 33};
+static const int GREEN_T[] = {19, 20, 21, 23, 25, 32};
+static char is_reversible[NK], is_green[NK];
+
+#define MAX_TILES 64
+
+/* 1 read, 0 outside the domain, -1 error */
+static int
+read_tiles(PyObject *obj, int *tiles, Py_ssize_t *n)
+{
+    if (!PyList_CheckExact(obj) && !PyTuple_CheckExact(obj))
+        return 0;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(obj);
+    if (k > MAX_TILES)
+        return 0;
+    PyObject **items = PySequence_Fast_ITEMS(obj);
+    for (Py_ssize_t i = 0; i < k; i++) {
+        if (!PyLong_CheckExact(items[i]))
+            return 0;
+        int overflow = 0;
+        long v = PyLong_AsLongAndOverflow(items[i], &overflow);
+        if (v == -1 && PyErr_Occurred())
+            return -1;
+        if (overflow || v < 0 || v >= NK)
+            return 0;
+        tiles[i] = (int)v;
+    }
+    *n = k;
+    return 1;
+}
+
+static int
+is_terminal_t(int t)
+{
+    return t < 27 && (t % 9 == 0 || t % 9 == 8);
+}
+
+/* t.add(pid) */
+static int
+tally_add(PyObject *t, int pid)
+{
+    PyObject *args[2] = {t, trait_str[pid]};
+    PyObject *r = PyObject_VectorcallMethod(str_add, args, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET,
+                                            NULL);
+    if (r == NULL)
+        return -1;
+    Py_DECREF(r);
+    return 0;
+}
+
+#define TILES_ARGS(pure)                                                   \
+    int tiles[MAX_TILES];                                                  \
+    Py_ssize_t n = 0;                                                      \
+    if (nargs != 2)                                                        \
+        return fallback(pure, args, nargs, NULL);                          \
+    int rr = read_tiles(args[0], tiles, &n);                               \
+    if (rr < 0)                                                            \
+        return NULL;                                                       \
+    if (rr == 0)                                                           \
+        return fallback(pure, args, nargs, NULL);                          \
+    PyObject *t = args[1];
+
+static PyObject *
+py_suit_patterns(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    TILES_ARGS(pure_suit)
+    int suit_seen[3] = {0, 0, 0}, honors = 0, wind = 0, dragon = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int x = tiles[i];
+        if (x < 27)
+            suit_seen[x / 9] = 1;
+        else
+            honors = 1;
+        if (is_wind_t(x))
+            wind = 1;
+        if (is_dragon_t(x))
+            dragon = 1;
+    }
+    int missing = 3 - (suit_seen[0] + suit_seen[1] + suit_seen[2]);
+    if (!honors && tally_add(t, T_NO_HONORS) < 0)
+        return NULL;
+    if (missing == 1) {
+        if (tally_add(t, T_ONE_VOIDED_SUIT) < 0)
+            return NULL;
+    }
+    else if (missing == 2) {
+        if (tally_add(t, honors ? T_HALF_FLUSH : T_FULL_FLUSH) < 0)
+            return NULL;
+    }
+    else if (missing == 3) {
+        /* t.add("one_voided_suit", n=3) */
+        PyObject *a[3] = {t, trait_str[T_ONE_VOIDED_SUIT], int_three};
+        PyObject *r = PyObject_VectorcallMethod(
+            str_add, a, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, kw_n);
+        if (r == NULL)
+            return NULL;
+        Py_DECREF(r);
+    }
+    if (missing == 0 && wind && dragon && tally_add(t, T_ALL_TYPES) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+py_tile_patterns(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    TILES_ARGS(pure_tilep)
+    int simples = 1, rev = 1, green = 1, all_hon = 1, all_term = 1, all_toh = 1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int x = tiles[i];
+        int term = is_terminal_t(x), hon = x >= 27;
+        if (term || hon)
+            simples = 0;
+        if (!is_reversible[x])
+            rev = 0;
+        if (!is_green[x])
+            green = 0;
+        if (!hon)
+            all_hon = 0;
+        if (!term)
+            all_term = 0;
+        if (!term && !hon)
+            all_toh = 0;
+    }
+    if (simples && tally_add(t, T_ALL_SIMPLES) < 0)
+        return NULL;
+    if (rev && tally_add(t, T_REVERSIBLE) < 0)
+        return NULL;
+    if (green && tally_add(t, T_ALL_GREEN) < 0)
+        return NULL;
+    if (!simples) {
+        int pid = all_hon ? T_ALL_HONORS
+                  : all_term ? T_ALL_TERMINALS
+                  : all_toh ? T_ALL_TERMINALS_AND_HONORS
+                            : -1;
+        if (pid >= 0 && tally_add(t, pid) < 0)
+            return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+py_rank_patterns(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    TILES_ARGS(pure_rank)
+    int ranks = 0; /* bit r for rank r (1..9) */
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (tiles[i] >= 27)
+            Py_RETURN_NONE;
+        ranks |= 1 << (tiles[i] % 9 + 1);
+    }
+    const int LOW = 0x1e, HIGH = 0x3c0, MID = 0x70; /* {1-4}, {6-9}, {4,5,6} */
+    int pid = -1;
+    if ((ranks & ~LOW) == 0)
+        pid = (ranks & (1 << 4)) ? T_LOWER_FOUR : T_LOWER_TILES;
+    else if ((ranks & ~HIGH) == 0)
+        pid = (ranks & (1 << 6)) ? T_UPPER_FOUR : T_UPPER_TILES;
+    else if ((ranks & ~MID) == 0)
+        pid = T_MIDDLE_TILES;
+    if (pid >= 0 && tally_add(t, pid) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+py_tile_hog(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    int tiles[MAX_TILES];
+    Py_ssize_t n = 0;
+    long kongs = 0;
+    if (nargs != 3 || quad_codes == NULL)
+        return fallback(pure_hog, args, nargs, NULL);
+    int rr = read_tiles(args[0], tiles, &n);
+    if (rr == 1)
+        rr = read_melds(args[1], &kongs);
+    if (rr < 0)
+        return NULL;
+    if (rr == 0 || kongs > 1000 || kongs < -1000)
+        return fallback(pure_hog, args, nargs, NULL);
+    PyObject *t = args[2];
+    int c[NK], order[NK], nk = 0;
+    memset(c, 0, sizeof c);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (c[tiles[i]]++ == 0)
+            order[nk++] = tiles[i]; /* Counter keeps first-seen order */
+    }
+    long quads = 0;
+    for (int t2 = 0; t2 < NK; t2++)
+        quads += c[t2] == 4;
+    long hog = quads - kongs;
+    if (hog <= 0)
+        Py_RETURN_NONE;
+    PyObject *uses = PyList_New(0);
+    if (uses == NULL)
+        return NULL;
+    for (int k = 0; k < nk; k++)
+        if (c[order[k]] == 4 &&
+            PyList_Append(uses, PyTuple_GET_ITEM(quad_codes, order[k])) < 0) {
+            Py_DECREF(uses);
+            return NULL;
+        }
+    PyObject *nobj = PyLong_FromLong(hog);
+    if (nobj == NULL) {
+        Py_DECREF(uses);
+        return NULL;
+    }
+    /* t.add("tile_hog", n=n, uses=quads) */
+    PyObject *a[4] = {t, trait_str[T_TILE_HOG], nobj, uses};
+    PyObject *r =
+        PyObject_VectorcallMethod(str_add, a, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, kw_n_uses);
+    Py_DECREF(nobj);
+    Py_DECREF(uses);
+    if (r == NULL)
+        return NULL;
+    Py_DECREF(r);
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+py_set_pure_tiles(PyObject *self, PyObject *args)
+{
+    PyObject *a, *b, *c, *d, *codes;
+    if (!PyArg_ParseTuple(args, "OOOOO!:_set_pure_tiles", &a, &b, &c, &d, &PyTuple_Type, &codes))
+        return NULL;
+    if (PyTuple_GET_SIZE(codes) != NK) {
+        PyErr_SetString(PyExc_ValueError, "_set_pure_tiles: 34 tile codes");
+        return NULL;
+    }
+    PyObject *q = PyTuple_New(NK);
+    if (q == NULL)
+        return NULL;
+    for (int k = 0; k < NK; k++) {
+        PyObject *s = PySequence_Repeat(PyTuple_GET_ITEM(codes, k), 4);
+        if (s == NULL) {
+            Py_DECREF(q);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(q, k, s);
+    }
+    Py_INCREF(a);
+    Py_INCREF(b);
+    Py_INCREF(c);
+    Py_INCREF(d);
+    Py_XSETREF(pure_suit, a);
+    Py_XSETREF(pure_tilep, b);
+    Py_XSETREF(pure_rank, c);
+    Py_XSETREF(pure_hog, d);
+    Py_XSETREF(quad_codes, q);
+    Py_RETURN_NONE;
+}
+
 static PyObject *
 py_set_pure_detect(PyObject *self, PyObject *args)
 {
@@ -1188,6 +1458,18 @@ static PyMethodDef core_methods[] = {
     {"_set_pure_detect", py_set_pure_detect, METH_VARARGS,
      "_set_pure_detect(combination_candidates, select_combinations, HandSet): the pure "
      "references of hefen.mcr.detect and the set type the C code reads."},
+    {"suit_patterns", (PyCFunction)(void (*)(void))py_suit_patterns, METH_FASTCALL,
+     "suit_patterns(tiles, t): No Honors, One Voided Suit, the flushes, All Types."},
+    {"tile_patterns", (PyCFunction)(void (*)(void))py_tile_patterns, METH_FASTCALL,
+     "tile_patterns(tiles, t): All Simples, Reversible, All Green, the terminal and "
+     "honour hands."},
+    {"rank_patterns", (PyCFunction)(void (*)(void))py_rank_patterns, METH_FASTCALL,
+     "rank_patterns(tiles, t): Lower/Upper Four, Lower/Middle/Upper Tiles."},
+    {"tile_hog", (PyCFunction)(void (*)(void))py_tile_hog, METH_FASTCALL,
+     "tile_hog(tiles, kongs, t): four of a kind that is not a kong."},
+    {"_set_pure_tiles", py_set_pure_tiles, METH_VARARGS,
+     "_set_pure_tiles(suit_patterns, tile_patterns, rank_patterns, tile_hog, codes): the "
+     "pure references and the 34 tile codes."},
     {"_set_pure", py_set_pure, METH_VARARGS,
      "_set_pure(is_standard_complete, standard_decompositions, is_complete, "
      "completing_tiles): the pure references, for inputs outside the C domain."},
@@ -1247,6 +1529,21 @@ PyInit__core(void)
         if (combo_str[k] == NULL)
             goto fail;
     }
+    for (int k = 0; k < N_TRAIT; k++) {
+        trait_str[k] = PyUnicode_InternFromString(TRAIT_NAMES[k]);
+        if (trait_str[k] == NULL)
+            goto fail;
+    }
+    for (size_t k = 0; k < sizeof REVERSIBLE_T / sizeof *REVERSIBLE_T; k++)
+        is_reversible[REVERSIBLE_T[k]] = 1;
+    for (size_t k = 0; k < sizeof GREEN_T / sizeof *GREEN_T; k++)
+        is_green[GREEN_T[k]] = 1;
+    str_add = PyUnicode_InternFromString("add");
+    kw_n = Py_BuildValue("(s)", "n");
+    kw_n_uses = Py_BuildValue("(ss)", "n", "uses");
+    int_three = PyLong_FromLong(3);
+    if (!str_add || !kw_n || !kw_n_uses || !int_three)
+        goto fail;
     kind_chow = PyUnicode_InternFromString("chow");
     kind_pung = PyUnicode_InternFromString("pung");
     kind_kong = PyUnicode_InternFromString("kong");

@@ -1,7 +1,8 @@
 """Type stub for the compiled core (hefen/_core.c); see hefen.decompose."""
 
-from collections.abc import Callable, Container, Iterable
+from collections.abc import Callable, Container, Iterable, Sequence
 
+from .mcr.detect import Tally
 from .sets import HandSet
 
 MAX_COUNT: int
@@ -34,5 +35,17 @@ def _set_pure_detect(
     combination_candidates: Callable[..., list[tuple[str, tuple[int, ...]]]],
     select_combinations: Callable[..., list[tuple[str, tuple[int, ...]]]],
     handset: type[HandSet],
+    /,
+) -> None: ...
+def suit_patterns(tiles: Sequence[int], t: Tally, /) -> None: ...
+def tile_patterns(tiles: Sequence[int], t: Tally, /) -> None: ...
+def rank_patterns(tiles: Sequence[int], t: Tally, /) -> None: ...
+def tile_hog(tiles: Sequence[int], kongs: int, t: Tally, /) -> None: ...
+def _set_pure_tiles(
+    suit_patterns: Callable[..., None],
+    tile_patterns: Callable[..., None],
+    rank_patterns: Callable[..., None],
+    tile_hog: Callable[..., None],
+    codes: tuple[str, ...],
     /,
 ) -> None: ...

@@ -418,6 +418,109 @@ def test_detect_inputs_outside_the_compiled_domain(core: ModuleType) -> None:
     same(core.select_combinations, dt._py_select_combinations, [("a", (0, 1))])
 
 
+class _Calls:
+    """Records every call of ``add`` (a Tally's method), to compare the
+    calls the compiled and the pure pattern functions make."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[Any, ...]] = []
+
+    def add(self, *args: Any, **kw: Any) -> None:
+        self.calls.append((args, sorted(kw.items())))
+
+
+def _calls() -> Any:
+    """A :class:`_Calls`, typed to stand in for a Tally."""
+    return _Calls()
+
+
+TILE_FUNCS = ["suit_patterns", "tile_patterns", "rank_patterns"]
+
+
+def _same_tile_calls(core: ModuleType, tiles: Any, kongs: Any = 0) -> None:
+    from hefen.mcr import detect as dt
+
+    for name in TILE_FUNCS:
+        got, want = _calls(), _calls()
+        getattr(core, name)(tiles, got)
+        getattr(dt, "_py_" + name)(tiles, want)
+        assert got.calls == want.calls, (name, tiles)
+    got, want = _calls(), _calls()
+    core.tile_hog(tiles, kongs, got)
+    dt._py_tile_hog(tiles, kongs, want)
+    assert got.calls == want.calls, ("tile_hog", tiles, kongs)
+
+
+@needs_core
+def test_tile_patterns_on_generated_hands(core: ModuleType) -> None:
+    from hefen.hand import Hand
+    from hefen.mcr import detect as dt
+
+    if not d.COMPILED:
+        pytest.skip("HEFEN_PURE=1 in this test run's environment")
+    for name in [*TILE_FUNCS, "tile_hog"]:
+        assert getattr(dt, name) is getattr(core, name)
+    n_hog = 0
+    for h in random_mcr_hands(1500, 41) + random_hands("hk", 300, 42):
+        hand = Hand.from_dict(h)
+        tiles = hand.all_tiles()
+        _same_tile_calls(core, tiles, hand.kongs)
+        _same_tile_calls(core, tuple(tiles), 0)
+        n_hog += max(tiles.count(x) for x in tiles) == 4
+    assert n_hog > 50
+
+
+@needs_core
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    tiles=st.lists(
+        st.one_of(st.integers(0, 33), st.sampled_from([0, 8, 19, 21, 27, 31, 32, 33])),
+        max_size=18,
+    ),
+    kongs=st.integers(-1, 4),
+)
+def test_tile_patterns_on_random_tiles(core: ModuleType, tiles: list[int], kongs: int) -> None:
+    _same_tile_calls(core, tiles, kongs)
+
+
+@needs_core
+def test_tile_patterns_outside_the_compiled_domain(core: ModuleType) -> None:
+    from hefen.mcr import detect as dt
+
+    for tiles in ([0, 1, 40], [0, -1], [True, 1], iter([1, 2]), [1.0], list(range(34)) * 2):
+        for name in TILE_FUNCS:
+            got, want = _calls(), _calls()
+            t = list(tiles) if not isinstance(tiles, list) else tiles
+            try:
+                getattr(dt, "_py_" + name)(t, want)
+            except Exception as e:
+                with pytest.raises(type(e)):
+                    getattr(core, name)(t, got)
+                continue
+            getattr(core, name)(t, got)
+            assert got.calls == want.calls
+    kongs: Any
+    for kongs in (1.0, 2**70, None):
+        got, want = _calls(), _calls()
+        try:
+            dt._py_tile_hog([0, 0, 0, 0], kongs, want)
+        except Exception as e:
+            with pytest.raises(type(e)):
+                core.tile_hog([0, 0, 0, 0], kongs, got)
+            continue
+        core.tile_hog([0, 0, 0, 0], kongs, got)
+        assert got.calls == want.calls
+
+    class Broken:
+        def add(self, *args: Any, **kw: Any) -> None:
+            raise ZeroDivisionError
+
+    with pytest.raises(ZeroDivisionError):
+        core.tile_patterns([1, 2, 3], Broken())
+    with pytest.raises(ZeroDivisionError):
+        core.tile_hog([5, 5, 5, 5], 0, Broken())
+
+
 # --- whole scoring: compiled here, pure in a HEFEN_PURE=1 subprocess -------
 
 _SCORE_SCRIPT = """
@@ -500,6 +603,8 @@ def test_hefen_pure_selects_the_pure_core() -> None:
         "assert dt.combination_candidates is dt._py_combination_candidates\n"
         "assert dt.select_combinations is dt._py_select_combinations\n"
         "assert hefen.mcr.select_combinations is dt._py_select_combinations\n"
+        "assert hefen.mcr.tile_hog is dt._py_tile_hog\n"
+        "assert dt.suit_patterns is dt._py_suit_patterns\n"
         "print('pure')\n"
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT), "HEFEN_PURE": "1"}
