@@ -164,6 +164,29 @@ suit_splits(int *c, int pair)
     return 0;
 }
 
+/* suit_splits, remembered: one byte per shape of a suit with at most four
+ * of a kind (5^9 shapes, 1.9 MB of zeroed static memory, touched only where
+ * used); bits 0/1: known/answer without the pair, bits 2/3: with it */
+#define SUIT_SHAPES 1953125
+static unsigned char suit_memo[SUIT_SHAPES];
+
+static int
+suit_splits_memo(int *part, int pair)
+{
+    int key = 0;
+    for (int k = 8; k >= 0; k--) {
+        if (part[k] > 4)
+            return suit_splits(part, pair);
+        key = key * 5 + part[k];
+    }
+    unsigned char known = pair ? 4 : 1, m = suit_memo[key];
+    if (m & known)
+        return (m & (known << 1)) != 0;
+    int r = suit_splits(part, pair);
+    suit_memo[key] = (unsigned char)(m | known | (r ? known << 1 : 0));
+    return r;
+}
+
 /* is_standard_complete */
 static int
 std_complete(const int *counts)
@@ -181,10 +204,10 @@ std_complete(const int *counts)
             return 0;
         if (r == 2) {
             pairs++;
-            if (pairs > 1 || !suit_splits(part, 1))
+            if (pairs > 1 || !suit_splits_memo(part, 1))
                 return 0;
         }
-        else if (s != 0 && !suit_splits(part, 0)) {
+        else if (s != 0 && !suit_splits_memo(part, 0)) {
             return 0;
         }
     }
@@ -431,6 +454,85 @@ knitted_held(const int *c, int k)
     return n;
 }
 
+/* The standard form group by group: is_standard_complete is true exactly
+ * when no suit or honour kind fails and exactly one holds the pair (the
+ * reference's early returns give the same answer). */
+enum { G_OK = 0, G_PAIR = 1, G_FAIL = 2 };
+
+static int
+suit_status(const int *counts, int b)
+{
+    int part[9], s = 0;
+    for (int k = 0; k < 9; k++) {
+        part[k] = counts[b + k];
+        s += part[k];
+    }
+    int r = s % 3;
+    if (r == 1)
+        return G_FAIL;
+    if (r == 2)
+        return suit_splits_memo(part, 1) ? G_PAIR : G_FAIL;
+    return s == 0 || suit_splits_memo(part, 0) ? G_OK : G_FAIL;
+}
+
+static int
+honor_status(int n)
+{
+    return n == 2 ? G_PAIR : (n == 0 || n == 3) ? G_OK : G_FAIL;
+}
+
+typedef struct {
+    int status[10]; /* suits 0-2, then the honour kinds 27-33 as 3-9 */
+    int fails, pairs;
+} StdBase;
+
+static int
+group_of(int t)
+{
+    return t < 27 ? t / 9 : t - 24;
+}
+
+static void
+std_base(const int *c, StdBase *b)
+{
+    b->fails = b->pairs = 0;
+    for (int g = 0; g < 10; g++) {
+        int st = g < 3 ? suit_status(c, g * 9) : honor_status(c[g + 24]);
+        b->status[g] = st;
+        b->fails += st == G_FAIL;
+        b->pairs += st == G_PAIR;
+    }
+}
+
+/* is_standard_complete(c), where c is the base counts with t added */
+static int
+std_complete_plus(const int *c, const StdBase *b, int t)
+{
+    int g = group_of(t);
+    int st = g < 3 ? suit_status(c, g * 9) : honor_status(c[t]);
+    int old = b->status[g];
+    int fails = b->fails - (old == G_FAIL) + (st == G_FAIL);
+    int pairs = b->pairs - (old == G_PAIR) + (st == G_PAIR);
+    return fails == 0 && pairs == 1;
+}
+
+/* is_complete less its first test (the standard form) */
+static int
+complete_special(int *c, long n_melds, int forms)
+{
+    if (n_melds == 0) {
+        if ((forms & F_SEVEN_PAIRS) && seven_pairs(c))
+            return 1;
+        if ((forms & F_THIRTEEN) && thirteen_orphans(c))
+            return 1;
+        if ((forms & F_HONORS_KNITTED) && honors_knitted(c))
+            return 1;
+    }
+    if ((forms & F_KNITTED) && n_melds <= 1 && knitted_any(c))
+        return 1;
+    return 0;
+}
+
 /* _plausible_forms */
 static int
 plausible_forms(const int *c, long n_melds, int forms)
@@ -638,6 +740,10 @@ py_completing_tiles(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyO
     forms = plausible_forms(c, n_melds, forms);
     char cand[NK];
     candidates(c, n_melds, forms, cand);
+    /* is_standard_complete(c + t) for each candidate t, from the status of
+     * each suit and honour kind of c: only t's own group changes */
+    StdBase base;
+    std_base(c, &base);
     int found[NK], nf = 0;
     for (int t = 0; t < NK; t++) {
         if (!cand[t])
@@ -645,7 +751,7 @@ py_completing_tiles(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyO
         if (c[t] >= 4 && !fifth)
             continue;
         c[t]++;
-        if (complete(c, n_melds, forms))
+        if (std_complete_plus(c, &base, t) || complete_special(c, n_melds, forms))
             found[nf++] = t;
         c[t]--;
     }
