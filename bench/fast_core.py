@@ -279,14 +279,19 @@ def main() -> None:
     gb = _best([g for g in gbs if g is not None]) if gbs[0] is not None else None
 
     print(
-        "\nprimitives, µs per call (calls/s)           pure cold    pure warm     compiled  pure/compiled"
+        "\nprimitives, µs per call        pure:  cold    warm   compiled: first   again"
+        "   pure cold/compiled   pure warm/compiled"
     )
     for k in pure["prim_cold"]:
-        pc, pw, cc = pure["prim_cold"][k], pure["prim_warm"][k], comp["prim_cold"][k]
+        pc, pw = pure["prim_cold"][k], pure["prim_warm"][k]
+        cc, cw = comp["prim_cold"][k], comp["prim_warm"][k]
         print(
-            f"  {k:26s} {pc:9.2f} ({1e6 / pc:>9,.0f}) {pw:7.2f} {cc:9.3f} ({1e6 / cc:>10,.0f})"
-            f"  cold {pc / cc:5.1f}x  warm {pw / cc:4.1f}x"
+            f"  {k:26s} {pc:8.2f} {pw:7.2f} {cc:15.3f} {cw:7.3f} {pc / cc:12.1f}x {pw / cw:19.1f}x"
         )
+    print(
+        "  compiled calls/s: "
+        + ", ".join(f"{k} {1e6 / v:,.0f}" for k, v in comp["prim_warm"].items())
+    )
 
     print("\nMCR scoring cold (score_uncached, each hand once), µs per hand (hands/s)")
     rows = [("hefen pure", pure["score"]), ("hefen compiled", comp["score"])]
