@@ -29,6 +29,7 @@ the compiled core and prints where the time goes.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import platform
@@ -61,10 +62,16 @@ def _hands(n: int, seed: int) -> list[dict[str, Any]]:
 
 def _per_call(f: Callable[[], object], calls: int) -> float:
     """Microseconds per call of a loop ``f`` that makes ``calls`` calls (the
-    process's CPU time: the figures hold on a machine shared with others)."""
-    t = time.process_time()
-    f()
-    return (time.process_time() - t) / calls * 1e6
+    process's CPU time: the figures hold on a machine shared with others;
+    the garbage collector off, as in timeit)."""
+    gc.collect()
+    gc.disable()  # as timeit does: a full collection is not the call's cost
+    try:
+        t = time.process_time()
+        f()
+        return (time.process_time() - t) / calls * 1e6
+    finally:
+        gc.enable()
 
 
 def _wait_hand(h: dict[str, Any], w: int) -> dict[str, Any]:
