@@ -3,14 +3,29 @@
 Counts are tuples of 34 ints (one per tile kind).  A *standard* decomposition
 splits the concealed tiles into sets (chows and pungs) and one pair; the
 special forms are seven pairs, thirteen orphans, honours-and-knitted and a
-knitted straight with one set and a pair (MCR).  Results are cached by the
-count tuple, so the same shape is only ever split once per process.
+knitted straight with one set and a pair (MCR).
+
+The four hot primitives (:func:`is_standard_complete`,
+:func:`standard_decompositions`, :func:`is_complete` and
+:func:`completing_tiles`) have a compiled twin in :mod:`hefen._core` (C, built
+by the package's own build when a compiler is there).  The public names are
+the compiled ones when the extension imports and the environment variable
+``HEFEN_PURE`` is not ``1`` at import time; otherwise they are the pure-Python
+references kept here as ``_py_*`` (the compiled core hands any input outside
+its domain back to them, so both answer alike everywhere).  :data:`COMPILED`
+says which is in use.  The pure references cache by the count tuple.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
+import warnings
+from collections.abc import Callable
 from functools import cache, lru_cache
 from itertools import permutations
+from pathlib import Path
+from types import ModuleType
 
 from .tiles import NUM_KINDS, ORPHANS
 
@@ -27,6 +42,8 @@ __all__ = [
     "completing_tiles",
     "FORMS_ALL",
     "FORMS_STANDARD",
+    "COMPILED",
+    "is_complete",
 ]
 
 CHOW = 0
@@ -68,7 +85,7 @@ def _split(counts: Counts, need_pair: bool) -> tuple[tuple[int, tuple[SetT, ...]
     return tuple(out)
 
 
-def standard_decompositions(counts: Counts) -> tuple[Decomposition, ...]:
+def _py_standard_decompositions(counts: Counts) -> tuple[Decomposition, ...]:
     """Every split of ``counts`` (a multiple of three plus two tiles) into
     sets and one pair."""
     if sum(counts) % 3 != 2:
@@ -104,7 +121,7 @@ def _suit_splits(c: tuple[int, ...], pair: bool) -> bool:
     return False
 
 
-def is_standard_complete(counts: Counts) -> bool:
+def _py_is_standard_complete(counts: Counts) -> bool:
     """Sets and one pair, checked suit by suit (each suit's answer is cached)."""
     pairs = 0
     for b in (0, 9, 18):
@@ -174,13 +191,19 @@ def honors_and_knitted(counts: Counts) -> tuple[int, ...] | None:
 
 def knitted_straight_decompositions(counts: Counts) -> list[tuple[tuple[int, ...], Decomposition]]:
     """Splits into a knitted straight (nine tiles) + sets + a pair."""
+    return _knitted_straight_decompositions(counts, standard_decompositions)
+
+
+def _knitted_straight_decompositions(
+    counts: Counts, split: Callable[[Counts], tuple[Decomposition, ...]]
+) -> list[tuple[tuple[int, ...], Decomposition]]:
     out = []
     for ks in KNITTED_STRAIGHTS:
         if all(counts[t] for t in ks):
             c = list(counts)
             for t in ks:
                 c[t] -= 1
-            for dec in standard_decompositions(tuple(c)):
+            for dec in split(tuple(c)):
                 out.append((ks, dec))
     return out
 
@@ -189,8 +212,10 @@ FORMS_STANDARD = frozenset({"standard"})
 FORMS_ALL = frozenset({"standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted"})
 
 
-def is_complete(counts: Counts, n_melds: int, forms: frozenset[str]) -> bool:
-    if is_standard_complete(counts):
+def _py_is_complete(counts: Counts, n_melds: int, forms: frozenset[str]) -> bool:
+    """Whether ``counts`` (with ``n_melds`` declared sets) is complete in one
+    of ``forms``; the standard form is always tried."""
+    if _py_is_standard_complete(counts):
         return True
     if n_melds == 0:
         if "seven_pairs" in forms and is_seven_pairs(counts):
@@ -199,7 +224,11 @@ def is_complete(counts: Counts, n_melds: int, forms: frozenset[str]) -> bool:
             return True
         if "honors_knitted" in forms and honors_and_knitted(counts) is not None:
             return True
-    if "knitted" in forms and n_melds <= 1 and knitted_straight_decompositions(counts):
+    if (
+        "knitted" in forms
+        and n_melds <= 1
+        and _knitted_straight_decompositions(counts, _py_standard_decompositions)
+    ):
         return True
     return False
 
@@ -261,13 +290,13 @@ def _completing(
         if c[t] >= 4 and not fifth:
             continue
         c[t] += 1
-        if is_complete(tuple(c), n_melds, forms):
+        if _py_is_complete(tuple(c), n_melds, forms):
             out.append(t)
         c[t] -= 1
     return tuple(out)
 
 
-def completing_tiles(
+def _py_completing_tiles(
     counts: Counts, n_melds: int = 0, forms: frozenset[str] = FORMS_ALL, fifth: bool = False
 ) -> tuple[int, ...]:
     """The tile kinds that complete a hand one tile short (``counts`` are the
@@ -275,3 +304,58 @@ def completing_tiles(
     times in the concealed tiles is not a wait, unless ``fifth`` (the reading
     of calculators that ignore how many copies exist)."""
     return _completing(tuple(counts), n_melds, forms, fifth)
+
+
+def _source_hash() -> str:
+    """The digest of hefen/_core.c beside this module, as setup.py computes
+    it; the extension's own when the source is not there (nothing to compare)."""
+    src = Path(__file__).with_name("_core.c")
+    try:
+        data = src.read_bytes()
+    except OSError:
+        from . import _core
+
+        return str(getattr(_core, "SOURCE_HASH", ""))
+    return hashlib.sha256(data.replace(b"\r\n", b"\n")).hexdigest()[:16]
+
+
+def _load_core() -> ModuleType | None:
+    """The compiled core, or None (not built, or ``HEFEN_PURE=1``)."""
+    if os.environ.get("HEFEN_PURE") == "1":
+        return None
+    try:
+        from . import _core
+    except ImportError:
+        return None
+    if getattr(_core, "SOURCE_HASH", None) != _source_hash():
+        warnings.warn(
+            "hefen._core was built from another version of hefen/_core.c: using the "
+            "pure-Python core (rebuild: python setup.py build_ext --inplace)",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        return None
+    _core._set_pure(
+        _py_is_standard_complete, _py_standard_decompositions, _py_is_complete, _py_completing_tiles
+    )
+    return _core
+
+
+_CORE = _load_core()
+#: whether the public primitives are the compiled ones (:mod:`hefen._core`)
+COMPILED: bool = _CORE is not None
+
+is_standard_complete: Callable[[Counts], bool]
+standard_decompositions: Callable[[Counts], tuple[Decomposition, ...]]
+is_complete: Callable[[Counts, int, frozenset[str]], bool]
+completing_tiles: Callable[..., tuple[int, ...]]
+if _CORE is not None:
+    is_standard_complete = _CORE.is_standard_complete
+    standard_decompositions = _CORE.standard_decompositions
+    is_complete = _CORE.is_complete
+    completing_tiles = _CORE.completing_tiles
+else:
+    is_standard_complete = _py_is_standard_complete
+    standard_decompositions = _py_standard_decompositions
+    is_complete = _py_is_complete
+    completing_tiles = _py_completing_tiles

@@ -6,18 +6,27 @@ non-identical and non-repeat principles are one mechanism (see
 join those sets into a cycle, and a set may take part in a given pattern
 only once.  Exclusions are data (``patterns.tsv``), applied from the highest
 pattern down.
+
+:func:`combination_candidates`, :func:`select_combinations` and the
+whole-hand tile patterns (:func:`suit_patterns`, :func:`tile_patterns`,
+:func:`rank_patterns`, :func:`tile_hog`) have compiled twins in
+:mod:`hefen._core`, used as :mod:`hefen.decompose` uses its own (not
+with ``HEFEN_PURE=1``); the Python ones stay here as ``_py_*``, the
+references.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ..decompose import _CORE
 from ..sets import CHOW, KONG, PUNG
 from ..sets import HandSet as Group
 from ..tiles import (
     DRAGONS,
+    NUM_KINDS,
     WINDS,
     is_dragon,
     is_honor,
@@ -138,7 +147,7 @@ def _pung_quad(ts: list[int]) -> list[str]:
     return []
 
 
-def combination_candidates(groups: list[Group]) -> list[tuple[str, tuple[int, ...]]]:
+def _py_combination_candidates(groups: list[Group]) -> list[tuple[str, tuple[int, ...]]]:
     """Every pattern that combines two or more sets, with the sets it uses."""
     cands: list[tuple[str, tuple[int, ...]]] = []
     for kind_is, pair_f, triple_f, quad_f in (
@@ -163,7 +172,7 @@ def combination_candidates(groups: list[Group]) -> list[tuple[str, tuple[int, ..
     return cands
 
 
-def select_combinations(
+def _py_select_combinations(
     cands: list[tuple[str, tuple[int, ...]]], value: dict[str, int]
 ) -> list[tuple[str, tuple[int, ...]]]:
     """The most valuable admissible choice of combination patterns.
@@ -210,7 +219,7 @@ def select_combinations(
 
 
 # ------------------------------------------------------------ whole hand --
-def suit_patterns(tiles: Sequence[int], t: Tally) -> None:
+def _py_suit_patterns(tiles: Sequence[int], t: Tally) -> None:
     suits = {x // 9 for x in tiles if x < 27}
     honors = any(x >= 27 for x in tiles)
     missing = 3 - len(suits)
@@ -226,7 +235,7 @@ def suit_patterns(tiles: Sequence[int], t: Tally) -> None:
         t.add("all_types")
 
 
-def tile_patterns(tiles: Sequence[int], t: Tally) -> None:
+def _py_tile_patterns(tiles: Sequence[int], t: Tally) -> None:
     simples = not any(is_terminal_or_honor(x) for x in tiles)
     if simples:
         t.add("all_simples")
@@ -244,7 +253,7 @@ def tile_patterns(tiles: Sequence[int], t: Tally) -> None:
         t.add("all_terminals_and_honors")
 
 
-def rank_patterns(tiles: Sequence[int], t: Tally) -> None:
+def _py_rank_patterns(tiles: Sequence[int], t: Tally) -> None:
     if any(x >= 27 for x in tiles):
         return
     ranks = {x % 9 + 1 for x in tiles}
@@ -256,7 +265,7 @@ def rank_patterns(tiles: Sequence[int], t: Tally) -> None:
         t.add("middle_tiles")
 
 
-def tile_hog(tiles: Sequence[int], kongs: int, t: Tally) -> None:
+def _py_tile_hog(tiles: Sequence[int], kongs: int, t: Tally) -> None:
     c = Counter(tiles)
     n = sum(1 for v in c.values() if v == 4) - kongs
     if n > 0:
@@ -346,6 +355,36 @@ def finish(t: Tally, groups: list[Group]) -> None:
     if not t.fans:
         t.add("chicken_hand")
 
+
+Candidates = list[tuple[str, tuple[int, ...]]]
+combination_candidates: Callable[[list[Group]], Candidates]
+select_combinations: Callable[[Candidates, dict[str, int]], Candidates]
+suit_patterns: Callable[[Sequence[int], Tally], None]
+tile_patterns: Callable[[Sequence[int], Tally], None]
+rank_patterns: Callable[[Sequence[int], Tally], None]
+tile_hog: Callable[[Sequence[int], int, Tally], None]
+if _CORE is not None and hasattr(_CORE, "tile_hog"):
+    _CORE._set_pure_detect(_py_combination_candidates, _py_select_combinations, Group)
+    _CORE._set_pure_tiles(
+        _py_suit_patterns,
+        _py_tile_patterns,
+        _py_rank_patterns,
+        _py_tile_hog,
+        tuple(tile_to_str(x) for x in range(NUM_KINDS)),
+    )
+    combination_candidates = _CORE.combination_candidates
+    select_combinations = _CORE.select_combinations
+    suit_patterns = _CORE.suit_patterns
+    tile_patterns = _CORE.tile_patterns
+    rank_patterns = _CORE.rank_patterns
+    tile_hog = _CORE.tile_hog
+else:
+    combination_candidates = _py_combination_candidates
+    select_combinations = _py_select_combinations
+    suit_patterns = _py_suit_patterns
+    tile_patterns = _py_tile_patterns
+    rank_patterns = _py_rank_patterns
+    tile_hog = _py_tile_hog
 
 _ORDER_ALL = sorted(PATTERNS, key=lambda p: (-PATTERNS[p].points_mil, PATTERNS[p].no or 99))
 _RANK = {p: i for i, p in enumerate(_ORDER_ALL)}

@@ -1,0 +1,1668 @@
+/*
+ * hefen._core: the tile-count primitives of hefen.decompose, compiled.
+ *
+ * Plain C over the CPython API (no Cython, so building needs nothing but a C
+ * compiler and Python.h).  Every function here mirrors one pure-Python
+ * reference in hefen/decompose.py branch for branch, so that the answers,
+ * their order and their shapes are the same:
+ *
+ *   is_standard_complete(counts)            -> bool
+ *   standard_decompositions(counts)         -> tuple of (pair, ((kind, tile), ...))
+ *   is_complete(counts, n_melds, forms)     -> bool
+ *   completing_tiles(counts, n_melds=0, forms=FORMS_ALL, fifth=False) -> tuple of ints
+ *
+ * Counts are 34 small non-negative ints.  Any input outside what the C code
+ * reads (not a tuple of exact ints, a length other than 34, a count below 0
+ * or above MAX_COUNT, an n_melds that is not an int) is handed to the pure
+ * reference registered with _set_pure(), so that the answer (or the error)
+ * is the reference's own.
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#ifndef HEFEN_CORE_SOURCE_HASH
+#define HEFEN_CORE_SOURCE_HASH "unknown"
+#endif
+
+#define NK 34
+#define MAX_COUNT 16
+#define CHOW 0
+#define PUNG 1
+
+enum {
+    F_STANDARD = 1,
+    F_SEVEN_PAIRS = 2,
+    F_THIRTEEN = 4,
+    F_HONORS_KNITTED = 8,
+    F_KNITTED = 16,
+};
+
+static const char *FORM_NAMES[5] = {
+    "standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted",
+};
+
+static const int ORPHANS[13] = {0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33};
+static int is_orphan[NK];
+/* the six knitted straights, as hefen.decompose.KNITTED_STRAIGHTS */
+static int knitted[6][9];
+static int in_knitted[6][NK];
+
+static PyObject *form_str[5];
+static PyObject *set_obj[2][NK]; /* the (kind, tile) tuples, built once */
+static PyObject *tile_obj[NK];
+static PyObject *empty_tuple;
+
+/* the pure references, for inputs outside the C domain */
+static PyObject *pure_isc, *pure_sd, *pure_ic, *pure_ct;
+
+/* ------------------------------------------------------------------ */
+/* reading the arguments                                              */
+
+/* 1: read; 0: outside the domain (no error set); -1: error set */
+static int
+read_counts(PyObject *obj, int c[NK])
+{
+    if (!PyTuple_CheckExact(obj) || PyTuple_GET_SIZE(obj) != NK)
+        return 0;
+    for (Py_ssize_t i = 0; i < NK; i++) {
+        PyObject *v = PyTuple_GET_ITEM(obj, i);
+        if (!PyLong_CheckExact(v))
+            return 0;
+        int overflow = 0;
+        long n = PyLong_AsLongAndOverflow(v, &overflow);
+        if (n == -1 && PyErr_Occurred())
+            return -1;
+        if (overflow || n < 0 || n > MAX_COUNT)
+            return 0;
+        c[i] = (int)n;
+    }
+    return 1;
+}
+
+/* 1: read; 0: outside the domain; -1: error set */
+static int
+read_melds(PyObject *obj, long *out)
+{
+    if (!PyLong_CheckExact(obj))
+        return 0;
+    int overflow = 0;
+    long n = PyLong_AsLongAndOverflow(obj, &overflow);
+    if (n == -1 && PyErr_Occurred())
+        return -1;
+    if (overflow)
+        return 0;
+    *out = n;
+    return 1;
+}
+
+/* the forms as a bit mask; -1 with an error set */
+static int
+read_forms(PyObject *forms)
+{
+    int mask = 0;
+    for (int k = 0; k < 5; k++) {
+        int r = PySequence_Contains(forms, form_str[k]);
+        if (r < 0)
+            return -1;
+        if (r)
+            mask |= 1 << k;
+    }
+    return mask;
+}
+
+static PyObject *
+fallback(PyObject *pure, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    if (pure == NULL) {
+        PyErr_SetString(PyExc_TypeError,
+                        "hefen._core: input outside the compiled domain and no pure "
+                        "reference registered (_set_pure)");
+        return NULL;
+    }
+    return PyObject_Vectorcall(pure, args, nargs, kwnames);
+}
+
+/* ------------------------------------------------------------------ */
+/* the algorithms (each mirrors its Python reference)                  */
+
+/* _suit_splits: nine counts into sets (+ one pair if `pair`) */
+static int
+suit_splits(int *c, int pair)
+{
+    int i = 0;
+    while (i < 9 && c[i] == 0)
+        i++;
+    if (i == 9)
+        return !pair;
+    int r;
+    if (pair && c[i] >= 2) {
+        c[i] -= 2;
+        r = suit_splits(c, 0);
+        c[i] += 2;
+        if (r)
+            return 1;
+    }
+    if (c[i] >= 3) {
+        c[i] -= 3;
+        r = suit_splits(c, pair);
+        c[i] += 3;
+        if (r)
+            return 1;
+    }
+    if (i <= 6 && c[i + 1] && c[i + 2]) {
+        c[i]--;
+        c[i + 1]--;
+        c[i + 2]--;
+        r = suit_splits(c, pair);
+        c[i]++;
+        c[i + 1]++;
+        c[i + 2]++;
+        if (r)
+            return 1;
+    }
+    return 0;
+}
+
+/* suit_splits, remembered: one byte per shape of a suit with at most four
+ * of a kind (5^9 shapes, 1.9 MB of zeroed static memory, touched only where
+ * used); bits 0/1: known/answer without the pair, bits 2/3: with it */
+#define SUIT_SHAPES 1953125
+static unsigned char suit_memo[SUIT_SHAPES];
+
+static int
+suit_splits_memo(int *part, int pair)
+{
+    int key = 0;
+    for (int k = 8; k >= 0; k--) {
+        if (part[k] > 4)
+            return suit_splits(part, pair);
+        key = key * 5 + part[k];
+    }
+    unsigned char known = pair ? 4 : 1, m = suit_memo[key];
+    if (m & known)
+        return (m & (known << 1)) != 0;
+    int r = suit_splits(part, pair);
+    suit_memo[key] = (unsigned char)(m | known | (r ? known << 1 : 0));
+    return r;
+}
+
+/* is_standard_complete */
+static int
+std_complete(const int *counts)
+{
+    int pairs = 0;
+    int part[9];
+    for (int b = 0; b < 27; b += 9) {
+        int s = 0;
+        for (int k = 0; k < 9; k++) {
+            part[k] = counts[b + k];
+            s += part[k];
+        }
+        int r = s % 3;
+        if (r == 1)
+            return 0;
+        if (r == 2) {
+            pairs++;
+            if (pairs > 1 || !suit_splits_memo(part, 1))
+                return 0;
+        }
+        else if (s != 0 && !suit_splits_memo(part, 0)) {
+            return 0;
+        }
+    }
+    for (int t = 27; t < NK; t++) {
+        int n = counts[t];
+        if (n == 2) {
+            pairs++;
+            if (pairs > 1)
+                return 0;
+        }
+        else if (n != 0 && n != 3) {
+            return 0;
+        }
+    }
+    return pairs == 1;
+}
+
+/* _split(counts, need_pair) non-empty: some split exists */
+static int
+split_exists(int *c, int i, int need_pair)
+{
+    while (i < NK && c[i] == 0)
+        i++;
+    if (i == NK)
+        return !need_pair;
+    int n = c[i], r;
+    if (need_pair && n >= 2) {
+        c[i] -= 2;
+        r = split_exists(c, i, 0);
+        c[i] += 2;
+        if (r)
+            return 1;
+    }
+    if (n >= 3) {
+        c[i] -= 3;
+        r = split_exists(c, i, need_pair);
+        c[i] += 3;
+        if (r)
+            return 1;
+    }
+    if (i < 27 && i % 9 <= 6 && c[i + 1] && c[i + 2]) {
+        c[i]--;
+        c[i + 1]--;
+        c[i + 2]--;
+        r = split_exists(c, i, need_pair);
+        c[i]++;
+        c[i + 1]++;
+        c[i + 2]++;
+        if (r)
+            return 1;
+    }
+    return 0;
+}
+
+/* _split(counts, need_pair), every split appended to `out` in the
+ * reference's order: at the first held kind, the pair, then the pung,
+ * then the chow; sets in the order they were taken. */
+static int
+split_enum(int *c, int i, int need_pair, int pair, int *path, int depth, PyObject *out)
+{
+    while (i < NK && c[i] == 0)
+        i++;
+    if (i == NK) {
+        if (need_pair)
+            return 0;
+        PyObject *sets = PyTuple_New(depth);
+        if (sets == NULL)
+            return -1;
+        for (int k = 0; k < depth; k++) {
+            PyObject *s = set_obj[path[k] / NK][path[k] % NK];
+            Py_INCREF(s);
+            PyTuple_SET_ITEM(sets, k, s);
+        }
+        PyObject *p = pair < 0 ? PyLong_FromLong(-1) : (Py_INCREF(tile_obj[pair]), tile_obj[pair]);
+        if (p == NULL) {
+            Py_DECREF(sets);
+            return -1;
+        }
+        PyObject *dec = PyTuple_New(2);
+        if (dec == NULL) {
+            Py_DECREF(sets);
+            Py_DECREF(p);
+            return -1;
+        }
+        PyTuple_SET_ITEM(dec, 0, p);
+        PyTuple_SET_ITEM(dec, 1, sets);
+        int r = PyList_Append(out, dec);
+        Py_DECREF(dec);
+        return r;
+    }
+    int n = c[i], r;
+    if (need_pair && n >= 2) {
+        c[i] -= 2;
+        r = split_enum(c, i, 0, i, path, depth, out);
+        c[i] += 2;
+        if (r < 0)
+            return -1;
+    }
+    if (n >= 3) {
+        c[i] -= 3;
+        path[depth] = PUNG * NK + i;
+        r = split_enum(c, i, need_pair, pair, path, depth + 1, out);
+        c[i] += 3;
+        if (r < 0)
+            return -1;
+    }
+    if (i < 27 && i % 9 <= 6 && c[i + 1] && c[i + 2]) {
+        c[i]--;
+        c[i + 1]--;
+        c[i + 2]--;
+        path[depth] = CHOW * NK + i;
+        r = split_enum(c, i, need_pair, pair, path, depth + 1, out);
+        c[i]++;
+        c[i + 1]++;
+        c[i + 2]++;
+        if (r < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int
+total(const int *c)
+{
+    int s = 0;
+    for (int t = 0; t < NK; t++)
+        s += c[t];
+    return s;
+}
+
+/* is_seven_pairs(counts, allow_four=True) */
+static int
+seven_pairs(const int *c)
+{
+    if (total(c) != 14)
+        return 0;
+    for (int t = 0; t < NK; t++)
+        if (c[t] != 0 && c[t] != 2 && c[t] != 4)
+            return 0;
+    return 1;
+}
+
+/* is_thirteen_orphans */
+static int
+thirteen_orphans(const int *c)
+{
+    if (total(c) != 14)
+        return 0;
+    int s = 0;
+    for (int k = 0; k < 13; k++) {
+        if (c[ORPHANS[k]] < 1)
+            return 0;
+        s += c[ORPHANS[k]];
+    }
+    return s == 14;
+}
+
+/* honors_and_knitted(counts) is not None */
+static int
+honors_knitted(const int *c)
+{
+    if (total(c) != 14)
+        return 0;
+    for (int t = 0; t < NK; t++)
+        if (c[t] > 1)
+            return 0;
+    for (int k = 0; k < 6; k++) {
+        int ok = 1;
+        for (int t = 0; t < 27 && ok; t++)
+            if (c[t] && !in_knitted[k][t])
+                ok = 0;
+        if (ok)
+            return 1;
+    }
+    return 0;
+}
+
+/* knitted_straight_decompositions(counts) non-empty */
+static int
+knitted_any(const int *counts)
+{
+    int c[NK];
+    for (int k = 0; k < 6; k++) {
+        int ok = 1;
+        for (int j = 0; j < 9 && ok; j++)
+            if (!counts[knitted[k][j]])
+                ok = 0;
+        if (!ok)
+            continue;
+        memcpy(c, counts, sizeof c);
+        for (int j = 0; j < 9; j++)
+            c[knitted[k][j]]--;
+        if (total(c) % 3 == 2 && split_exists(c, 0, 1))
+            return 1;
+    }
+    return 0;
+}
+
+/* is_complete */
+static int
+complete(int *c, long n_melds, int forms)
+{
+    if (std_complete(c))
+        return 1;
+    if (n_melds == 0) {
+        if ((forms & F_SEVEN_PAIRS) && seven_pairs(c))
+            return 1;
+        if ((forms & F_THIRTEEN) && thirteen_orphans(c))
+            return 1;
+        if ((forms & F_HONORS_KNITTED) && honors_knitted(c))
+            return 1;
+    }
+    if ((forms & F_KNITTED) && n_melds <= 1 && knitted_any(c))
+        return 1;
+    return 0;
+}
+
+static int
+only_orphans(const int *c)
+{
+    for (int t = 0; t < NK; t++)
+        if (c[t] && !is_orphan[t])
+            return 0;
+    return 1;
+}
+
+static int
+max_count(const int *c)
+{
+    int m = 0;
+    for (int t = 0; t < NK; t++)
+        if (c[t] > m)
+            m = c[t];
+    return m;
+}
+
+static int
+knitted_held(const int *c, int k)
+{
+    int n = 0;
+    for (int j = 0; j < 9; j++)
+        if (c[knitted[k][j]])
+            n++;
+    return n;
+}
+
+/* The standard form group by group: is_standard_complete is true exactly
+ * when no suit or honour kind fails and exactly one holds the pair (the
+ * reference's early returns give the same answer). */
+enum { G_OK = 0, G_PAIR = 1, G_FAIL = 2 };
+
+static int
+suit_status(const int *counts, int b)
+{
+    int part[9], s = 0;
+    for (int k = 0; k < 9; k++) {
+        part[k] = counts[b + k];
+        s += part[k];
+    }
+    int r = s % 3;
+    if (r == 1)
+        return G_FAIL;
+    if (r == 2)
+        return suit_splits_memo(part, 1) ? G_PAIR : G_FAIL;
+    return s == 0 || suit_splits_memo(part, 0) ? G_OK : G_FAIL;
+}
+
+static int
+honor_status(int n)
+{
+    return n == 2 ? G_PAIR : (n == 0 || n == 3) ? G_OK : G_FAIL;
+}
+
+typedef struct {
+    int status[10]; /* suits 0-2, then the honour kinds 27-33 as 3-9 */
+    int fails, pairs;
+} StdBase;
+
+static int
+group_of(int t)
+{
+    return t < 27 ? t / 9 : t - 24;
+}
+
+static void
+std_base(const int *c, StdBase *b)
+{
+    b->fails = b->pairs = 0;
+    for (int g = 0; g < 10; g++) {
+        int st = g < 3 ? suit_status(c, g * 9) : honor_status(c[g + 24]);
+        b->status[g] = st;
+        b->fails += st == G_FAIL;
+        b->pairs += st == G_PAIR;
+    }
+}
+
+/* is_standard_complete(c), where c is the base counts with t added */
+static int
+std_complete_plus(const int *c, const StdBase *b, int t)
+{
+    int g = group_of(t);
+    int st = g < 3 ? suit_status(c, g * 9) : honor_status(c[t]);
+    int old = b->status[g];
+    int fails = b->fails - (old == G_FAIL) + (st == G_FAIL);
+    int pairs = b->pairs - (old == G_PAIR) + (st == G_PAIR);
+    return fails == 0 && pairs == 1;
+}
+
+/* is_complete less its first test (the standard form) */
+static int
+complete_special(int *c, long n_melds, int forms)
+{
+    if (n_melds == 0) {
+        if ((forms & F_SEVEN_PAIRS) && seven_pairs(c))
+            return 1;
+        if ((forms & F_THIRTEEN) && thirteen_orphans(c))
+            return 1;
+        if ((forms & F_HONORS_KNITTED) && honors_knitted(c))
+            return 1;
+    }
+    if ((forms & F_KNITTED) && n_melds <= 1 && knitted_any(c))
+        return 1;
+    return 0;
+}
+
+/* _plausible_forms */
+static int
+plausible_forms(const int *c, long n_melds, int forms)
+{
+    int keep = forms & F_STANDARD;
+    if (n_melds == 0) {
+        if (forms & F_SEVEN_PAIRS) {
+            int p = 0;
+            for (int t = 0; t < NK; t++)
+                p += c[t] / 2;
+            if (p >= 6)
+                keep |= F_SEVEN_PAIRS;
+        }
+        if ((forms & F_THIRTEEN) && only_orphans(c))
+            keep |= F_THIRTEEN;
+        if ((forms & F_HONORS_KNITTED) && max_count(c) <= 1)
+            keep |= F_HONORS_KNITTED;
+    }
+    if ((forms & F_KNITTED) && n_melds <= 1) {
+        for (int k = 0; k < 6; k++) {
+            if (knitted_held(c, k) >= 8) {
+                keep |= F_KNITTED;
+                break;
+            }
+        }
+    }
+    return keep;
+}
+
+/* _candidates (as flags per kind; the reference sorts them) */
+static void
+candidates(const int *c, long n_melds, int forms, char *cand)
+{
+    memset(cand, 0, NK);
+    for (int t = 0; t < NK; t++) {
+        if (!c[t])
+            continue;
+        cand[t] = 1;
+        if (t < 27) {
+            int r = t % 9;
+            for (int d = -2; d <= 2; d++)
+                if (d && r + d >= 0 && r + d <= 8)
+                    cand[t + d] = 1;
+        }
+    }
+    if (n_melds == 0 && (forms & (F_THIRTEEN | F_HONORS_KNITTED))) {
+        if ((forms & F_THIRTEEN) && only_orphans(c))
+            for (int k = 0; k < 13; k++)
+                cand[ORPHANS[k]] = 1;
+        if ((forms & F_HONORS_KNITTED) && max_count(c) <= 1)
+            memset(cand, 1, NK);
+    }
+    if ((forms & F_KNITTED) && n_melds <= 1)
+        for (int k = 0; k < 6; k++)
+            if (knitted_held(c, k) >= 8)
+                for (int j = 0; j < 9; j++)
+                    cand[knitted[k][j]] = 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* the Python functions                                               */
+
+static PyObject *
+py_is_standard_complete(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    int c[NK];
+    if (nargs != 1)
+        return fallback(pure_isc, args, nargs, NULL);
+    int r = read_counts(args[0], c);
+    if (r < 0)
+        return NULL;
+    if (r == 0)
+        return fallback(pure_isc, args, nargs, NULL);
+    return PyBool_FromLong(std_complete(c));
+}
+
+static PyObject *
+py_standard_decompositions(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    int c[NK];
+    if (nargs != 1)
+        return fallback(pure_sd, args, nargs, NULL);
+    int r = read_counts(args[0], c);
+    if (r < 0)
+        return NULL;
+    if (r == 0)
+        return fallback(pure_sd, args, nargs, NULL);
+    if (total(c) % 3 != 2) {
+        Py_INCREF(empty_tuple);
+        return empty_tuple;
+    }
+    PyObject *out = PyList_New(0);
+    if (out == NULL)
+        return NULL;
+    int path[NK * MAX_COUNT];
+    if (split_enum(c, 0, 1, -1, path, 0, out) < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    PyObject *res = PyList_AsTuple(out);
+    Py_DECREF(out);
+    return res;
+}
+
+static PyObject *
+py_is_complete(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    int c[NK];
+    long n_melds;
+    if (nargs != 3)
+        return fallback(pure_ic, args, nargs, NULL);
+    int r = read_counts(args[0], c);
+    if (r == 1)
+        r = read_melds(args[1], &n_melds);
+    if (r < 0)
+        return NULL;
+    if (r == 0)
+        return fallback(pure_ic, args, nargs, NULL);
+    int forms = read_forms(args[2]);
+    if (forms < 0)
+        return NULL;
+    return PyBool_FromLong(complete(c, n_melds, forms));
+}
+
+static PyObject *
+py_completing_tiles(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"counts", "n_melds", "forms", "fifth"};
+    PyObject *vals[4] = {NULL, NULL, NULL, NULL};
+    Py_ssize_t ci = 0; /* where counts is in args */
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    if (nargs > 4)
+        return fallback(pure_ct, args, nargs, kwnames);
+    for (Py_ssize_t i = 0; i < nargs; i++)
+        vals[i] = args[i];
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, k);
+        int found = 0;
+        for (int j = 0; j < 4; j++) {
+            if (PyUnicode_CompareWithASCIIString(key, names[j]) == 0) {
+                if (vals[j] != NULL)
+                    return fallback(pure_ct, args, nargs, kwnames);
+                vals[j] = args[nargs + k];
+                if (j == 0)
+                    ci = nargs + k;
+                found = 1;
+                break;
+            }
+        }
+        if (!found)
+            return fallback(pure_ct, args, nargs, kwnames);
+    }
+    if (vals[0] == NULL)
+        return fallback(pure_ct, args, nargs, kwnames);
+
+    /* the reference reads tuple(counts) first and caches on
+     * (counts, n_melds, forms, fifth): the same hashing errors */
+    PyObject *counts = PySequence_Tuple(vals[0]);
+    if (counts == NULL)
+        return NULL;
+    int c[NK];
+    long n_melds = 0;
+    int r = read_counts(counts, c);
+    if (r == 1 && vals[1] != NULL)
+        r = read_melds(vals[1], &n_melds);
+    if (r == 1 && vals[2] != NULL && !PyAnySet_Check(vals[2]))
+        r = 0; /* the reference takes set operations of forms */
+    if (r == 1 && vals[2] != NULL && PyObject_Hash(vals[2]) == -1 && PyErr_Occurred())
+        r = -1;
+    if (r == 1 && vals[3] != NULL && PyObject_Hash(vals[3]) == -1 && PyErr_Occurred())
+        r = -1;
+    if (r < 0) {
+        Py_DECREF(counts);
+        return NULL;
+    }
+    if (r == 0) {
+        /* hand the reference the same call, with counts as the tuple read
+         * (an iterator given as counts is spent by now) */
+        Py_ssize_t n = nargs + nkw;
+        PyObject *a[8];
+        for (Py_ssize_t i = 0; i < n; i++)
+            a[i] = i == ci ? counts : args[i];
+        PyObject *res = fallback(pure_ct, a, nargs, kwnames);
+        Py_DECREF(counts);
+        return res;
+    }
+    Py_DECREF(counts);
+
+    int forms;
+    if (vals[2] == NULL) {
+        forms = F_STANDARD | F_SEVEN_PAIRS | F_THIRTEEN | F_HONORS_KNITTED | F_KNITTED;
+    }
+    else {
+        forms = read_forms(vals[2]);
+        if (forms < 0)
+            return NULL;
+    }
+    int fifth = 0;
+    if (vals[3] != NULL) {
+        fifth = PyObject_IsTrue(vals[3]);
+        if (fifth < 0)
+            return NULL;
+    }
+
+    forms = plausible_forms(c, n_melds, forms);
+    char cand[NK];
+    candidates(c, n_melds, forms, cand);
+    /* is_standard_complete(c + t) for each candidate t, from the status of
+     * each suit and honour kind of c: only t's own group changes */
+    StdBase base;
+    std_base(c, &base);
+    int found[NK], nf = 0;
+    for (int t = 0; t < NK; t++) {
+        if (!cand[t])
+            continue;
+        if (c[t] >= 4 && !fifth)
+            continue;
+        c[t]++;
+        if (std_complete_plus(c, &base, t) || complete_special(c, n_melds, forms))
+            found[nf++] = t;
+        c[t]--;
+    }
+    PyObject *res = PyTuple_New(nf);
+    if (res == NULL)
+        return NULL;
+    for (int k = 0; k < nf; k++) {
+        Py_INCREF(tile_obj[found[k]]);
+        PyTuple_SET_ITEM(res, k, tile_obj[found[k]]);
+    }
+    return res;
+}
+
+static PyObject *
+py_set_pure(PyObject *self, PyObject *args)
+{
+    PyObject *a, *b, *c, *d;
+    if (!PyArg_ParseTuple(args, "OOOO:_set_pure", &a, &b, &c, &d))
+        return NULL;
+    Py_INCREF(a);
+    Py_INCREF(b);
+    Py_INCREF(c);
+    Py_INCREF(d);
+    Py_XSETREF(pure_isc, a);
+    Py_XSETREF(pure_sd, b);
+    Py_XSETREF(pure_ic, c);
+    Py_XSETREF(pure_ct, d);
+    Py_RETURN_NONE;
+}
+
+/* ------------------------------------------------------------------ */
+/* MCR combination patterns (hefen.mcr.detect)                        */
+
+enum {
+    P_PURE_DOUBLE_CHOW, P_MIXED_DOUBLE_CHOW, P_SHORT_STRAIGHT, P_TWO_TERMINAL_CHOWS,
+    P_MIXED_TRIPLE_CHOW, P_MIXED_STRAIGHT, P_MIXED_SHIFTED_CHOWS, P_PURE_TRIPLE_CHOW,
+    P_PURE_STRAIGHT, P_PURE_SHIFTED_CHOWS, P_QUADRUPLE_CHOW, P_FOUR_PURE_SHIFTED_CHOWS,
+    P_DOUBLE_PUNG, P_TWO_DRAGON_PUNGS, P_TRIPLE_PUNG, P_MIXED_SHIFTED_PUNGS,
+    P_PURE_SHIFTED_PUNGS, P_BIG_THREE_WINDS, P_BIG_THREE_DRAGONS, P_FOUR_PURE_SHIFTED_PUNGS,
+    P_BIG_FOUR_WINDS, N_COMBO
+};
+
+static const char *COMBO_NAMES[N_COMBO] = {
+    "pure_double_chow", "mixed_double_chow", "short_straight", "two_terminal_chows",
+    "mixed_triple_chow", "mixed_straight", "mixed_shifted_chows", "pure_triple_chow",
+    "pure_straight", "pure_shifted_chows", "quadruple_chow", "four_pure_shifted_chows",
+    "double_pung", "two_dragon_pungs", "triple_pung", "mixed_shifted_pungs",
+    "pure_shifted_pungs", "big_three_winds", "big_three_dragons", "four_pure_shifted_pungs",
+    "big_four_winds",
+};
+
+static PyObject *combo_str[N_COMBO];
+static PyObject *kind_chow, *kind_pung, *kind_kong, *str_kind, *str_tile;
+static PyObject *handset_type; /* hefen.sets.HandSet */
+static PyObject *pure_cc, *pure_sc;
+
+static void
+sort_ints(int *a, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && a[j - 1] > a[j]; j--) {
+            int x = a[j];
+            a[j] = a[j - 1];
+            a[j - 1] = x;
+        }
+}
+
+static int is_wind_t(int t) { return 27 <= t && t <= 30; }
+static int is_dragon_t(int t) { return 31 <= t && t <= 33; }
+
+/* each writes the pattern ids found, returns how many */
+static int
+chow_pair(int a, int b, int *out)
+{
+    int n = 0, sa = a / 9, sb = b / 9;
+    if (a == b)
+        out[n++] = P_PURE_DOUBLE_CHOW;
+    else if (a % 9 == b % 9)
+        out[n++] = P_MIXED_DOUBLE_CHOW;
+    if (sa == sb && b - a == 3)
+        out[n++] = P_SHORT_STRAIGHT;
+    if (sa == sb && a % 9 == 0 && b % 9 == 6)
+        out[n++] = P_TWO_TERMINAL_CHOWS;
+    return n;
+}
+
+static int
+n_suits(const int *ts, int k)
+{
+    int seen[4] = {0, 0, 0, 0}, n = 0;
+    for (int i = 0; i < k; i++)
+        if (!seen[ts[i] / 9]) {
+            seen[ts[i] / 9] = 1;
+            n++;
+        }
+    return n;
+}
+
+static int
+chow_triple(int a, int b, int c, int *out)
+{
+    int ts[3] = {a, b, c}, r[3], n = 0;
+    sort_ints(ts, 3);
+    int suits = n_suits(ts, 3);
+    for (int i = 0; i < 3; i++)
+        r[i] = ts[i] % 9;
+    sort_ints(r, 3);
+    if (suits == 3) {
+        if (r[0] == r[1] && r[1] == r[2])
+            out[n++] = P_MIXED_TRIPLE_CHOW;
+        if (r[0] == 0 && r[1] == 3 && r[2] == 6)
+            out[n++] = P_MIXED_STRAIGHT;
+        if (r[1] == r[0] + 1 && r[2] == r[1] + 1)
+            out[n++] = P_MIXED_SHIFTED_CHOWS;
+    }
+    else if (suits == 1) {
+        int x = ts[0], y = ts[1], z = ts[2];
+        if (x == y && y == z)
+            out[n++] = P_PURE_TRIPLE_CHOW;
+        if (x % 9 == 0 && y == x + 3 && z == x + 6)
+            out[n++] = P_PURE_STRAIGHT;
+        if (y - x == z - y && (y - x == 1 || y - x == 2))
+            out[n++] = P_PURE_SHIFTED_CHOWS;
+    }
+    return n;
+}
+
+static int
+chow_quad(const int *t4, int *out)
+{
+    int ts[4] = {t4[0], t4[1], t4[2], t4[3]};
+    sort_ints(ts, 4);
+    int a = ts[0], b = ts[1], c = ts[2], d = ts[3];
+    if (a / 9 != d / 9)
+        return 0;
+    if (a == b && b == c && c == d) {
+        out[0] = P_QUADRUPLE_CHOW;
+        return 1;
+    }
+    if (b - a == c - b && c - b == d - c && (b - a == 1 || b - a == 2)) {
+        out[0] = P_FOUR_PURE_SHIFTED_CHOWS;
+        return 1;
+    }
+    return 0;
+}
+
+static int
+pung_pair(int a, int b, int *out)
+{
+    if (a < 27 && b < 27 && a % 9 == b % 9 && a != b) {
+        out[0] = P_DOUBLE_PUNG;
+        return 1;
+    }
+    if (is_dragon_t(a) && is_dragon_t(b)) {
+        out[0] = P_TWO_DRAGON_PUNGS;
+        return 1;
+    }
+    return 0;
+}
+
+static int
+pung_triple(int a, int b, int c, int *out)
+{
+    int ts[3] = {a, b, c};
+    sort_ints(ts, 3);
+    if (ts[0] < 27 && ts[1] < 27 && ts[2] < 27) {
+        int suits = n_suits(ts, 3), r[3];
+        for (int i = 0; i < 3; i++)
+            r[i] = ts[i] % 9;
+        sort_ints(r, 3);
+        if (suits == 3) {
+            if (r[0] == r[1] && r[1] == r[2]) {
+                out[0] = P_TRIPLE_PUNG;
+                return 1;
+            }
+            if (r[1] == r[0] + 1 && r[2] == r[1] + 1) {
+                out[0] = P_MIXED_SHIFTED_PUNGS;
+                return 1;
+            }
+        }
+        if (suits == 1 && ts[1] == ts[0] + 1 && ts[2] == ts[1] + 1) {
+            out[0] = P_PURE_SHIFTED_PUNGS;
+            return 1;
+        }
+        return 0;
+    }
+    if (is_wind_t(ts[0]) && is_wind_t(ts[1]) && is_wind_t(ts[2])) {
+        out[0] = P_BIG_THREE_WINDS;
+        return 1;
+    }
+    if (is_dragon_t(ts[0]) && is_dragon_t(ts[1]) && is_dragon_t(ts[2])) {
+        out[0] = P_BIG_THREE_DRAGONS;
+        return 1;
+    }
+    return 0;
+}
+
+static int
+pung_quad(const int *t4, int *out)
+{
+    int ts[4] = {t4[0], t4[1], t4[2], t4[3]};
+    sort_ints(ts, 4);
+    int a = ts[0], b = ts[1], c = ts[2], d = ts[3];
+    if (a < 27 && a / 9 == d / 9 && b == a + 1 && c == b + 1 && d == c + 1) {
+        out[0] = P_FOUR_PURE_SHIFTED_PUNGS;
+        return 1;
+    }
+    if (a == 27 && b == 28 && c == 29 && d == 30) {
+        out[0] = P_BIG_FOUR_WINDS;
+        return 1;
+    }
+    return 0;
+}
+
+static int
+append_cand(PyObject *out, int pid, const int *idx, int k)
+{
+    PyObject *sets = PyTuple_New(k);
+    if (sets == NULL)
+        return -1;
+    for (int i = 0; i < k; i++) {
+        PyObject *v = PyLong_FromLong(idx[i]);
+        if (v == NULL) {
+            Py_DECREF(sets);
+            return -1;
+        }
+        PyTuple_SET_ITEM(sets, i, v);
+    }
+    PyObject *c = PyTuple_Pack(2, combo_str[pid], sets);
+    Py_DECREF(sets);
+    if (c == NULL)
+        return -1;
+    int r = PyList_Append(out, c);
+    Py_DECREF(c);
+    return r;
+}
+
+#define MAX_GROUPS 64
+
+static PyObject *
+py_combination_candidates(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 1 || handset_type == NULL || !PyList_CheckExact(args[0]) ||
+        PyList_GET_SIZE(args[0]) > MAX_GROUPS)
+        return fallback(pure_cc, args, nargs, NULL);
+    PyObject *groups = args[0];
+    Py_ssize_t ng = PyList_GET_SIZE(groups);
+    int kind[MAX_GROUPS], tile[MAX_GROUPS]; /* kind: 0 chow, 1 pung-like, 2 other */
+    for (Py_ssize_t i = 0; i < ng; i++) {
+        PyObject *g = PyList_GET_ITEM(groups, i);
+        if ((PyObject *)Py_TYPE(g) != handset_type)
+            return fallback(pure_cc, args, nargs, NULL);
+        PyObject *k = PyObject_GetAttr(g, str_kind);
+        if (k == NULL)
+            return NULL;
+        int eq;
+        if ((eq = PyObject_RichCompareBool(k, kind_chow, Py_EQ)) == 1)
+            kind[i] = 0;
+        else if (eq == 0 && (eq = PyObject_RichCompareBool(k, kind_pung, Py_EQ)) == 1)
+            kind[i] = 1;
+        else if (eq == 0 && (eq = PyObject_RichCompareBool(k, kind_kong, Py_EQ)) == 1)
+            kind[i] = 1;
+        else
+            kind[i] = 2;
+        Py_DECREF(k);
+        if (eq < 0)
+            return NULL;
+        PyObject *t = PyObject_GetAttr(g, str_tile);
+        if (t == NULL)
+            return NULL;
+        int ok = PyLong_CheckExact(t);
+        long v = ok ? PyLong_AsLong(t) : -1;
+        Py_DECREF(t);
+        if (v == -1 && PyErr_Occurred())
+            PyErr_Clear();
+        if (!ok || v < 0 || v >= NK)
+            return fallback(pure_cc, args, nargs, NULL);
+        tile[i] = (int)v;
+    }
+    PyObject *out = PyList_New(0);
+    if (out == NULL)
+        return NULL;
+    int pids[8];
+    for (int fam = 0; fam < 2; fam++) {
+        int idx[MAX_GROUPS], n = 0;
+        for (int i = 0; i < ng; i++)
+            if (kind[i] == fam)
+                idx[n++] = i;
+        for (int x = 0; x < n; x++)
+            for (int y = x + 1; y < n; y++) {
+                int i = idx[x], j = idx[y];
+                int a = tile[i], b = tile[j];
+                if (a > b) {
+                    int tmp = a;
+                    a = b;
+                    b = tmp;
+                }
+                int np = fam == 0 ? chow_pair(a, b, pids) : pung_pair(a, b, pids);
+                int ij[2] = {i, j};
+                for (int q = 0; q < np; q++)
+                    if (append_cand(out, pids[q], ij, 2) < 0)
+                        goto fail;
+                for (int z = y + 1; z < n; z++) {
+                    int k = idx[z];
+                    np = fam == 0 ? chow_triple(tile[i], tile[j], tile[k], pids)
+                                  : pung_triple(tile[i], tile[j], tile[k], pids);
+                    int ijk[3] = {i, j, k};
+                    for (int q = 0; q < np; q++)
+                        if (append_cand(out, pids[q], ijk, 3) < 0)
+                            goto fail;
+                }
+            }
+        if (n == 4) {
+            int t4[4] = {tile[idx[0]], tile[idx[1]], tile[idx[2]], tile[idx[3]]};
+            int np = fam == 0 ? chow_quad(t4, pids) : pung_quad(t4, pids);
+            for (int q = 0; q < np; q++)
+                if (append_cand(out, pids[q], idx, 4) < 0)
+                    goto fail;
+        }
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* select_combinations: the same branch and bound as the reference */
+#define MAX_CANDS 64
+
+typedef struct {
+    int n;
+    long long value[MAX_CANDS];
+    long long suffix[MAX_CANDS + 1];
+    int pid[MAX_CANDS];  /* distinct pattern ids, numbered */
+    int nsets[MAX_CANDS];
+    int sets[MAX_CANDS][8];
+    int chosen[MAX_CANDS], nchosen;
+    int best[MAX_CANDS], nbest;
+    long long best_v;
+} Search;
+
+static int
+find_root(const int *parent, int x)
+{
+    while (parent[x] != x)
+        x = parent[x];
+    return x;
+}
+
+static void
+search(Search *S, int k, const int *parent, const unsigned *used, long long v)
+{
+    if (v > S->best_v) {
+        S->best_v = v;
+        memcpy(S->best, S->chosen, sizeof(int) * S->nchosen);
+        S->nbest = S->nchosen;
+    }
+    if (k == S->n)
+        return;
+    if (v + S->suffix[k] <= S->best_v)
+        return;
+    int ns = S->nsets[k], pid = S->pid[k];
+    const int *sets = S->sets[k];
+    int roots[8], ok = 1;
+    for (int a = 0; a < ns && ok; a++) {
+        roots[a] = find_root(parent, sets[a]);
+        for (int b = 0; b < a; b++)
+            if (roots[b] == roots[a])
+                ok = 0;
+        if (used[pid] & (1u << sets[a]))
+            ok = 0;
+    }
+    if (ok) {
+        int p2[8];
+        unsigned u2[MAX_CANDS];
+        memcpy(p2, parent, sizeof p2);
+        memcpy(u2, used, sizeof(unsigned) * S->n);
+        int r0 = find_root(p2, sets[0]);
+        for (int a = 1; a < ns; a++)
+            p2[find_root(p2, sets[a])] = r0;
+        for (int a = 0; a < ns; a++)
+            u2[pid] |= 1u << sets[a];
+        S->chosen[S->nchosen++] = k;
+        search(S, k + 1, p2, u2, v + S->value[k]);
+        S->nchosen--;
+    }
+    search(S, k + 1, parent, used, v);
+}
+
+static PyObject *
+py_select_combinations(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || !PyList_CheckExact(args[0]) || !PyDict_CheckExact(args[1]))
+        return fallback(pure_sc, args, nargs, NULL);
+    PyObject *cands = args[0], *value = args[1];
+    Py_ssize_t n = PyList_GET_SIZE(cands);
+    if (n == 0)
+        return PyList_New(0);
+    if (n > MAX_CANDS)
+        return fallback(pure_sc, args, nargs, NULL);
+    Search *S = PyMem_Malloc(sizeof(Search));
+    if (S == NULL)
+        return PyErr_NoMemory();
+    PyObject *names[MAX_CANDS]; /* distinct pattern ids (borrowed) */
+    int nnames = 0;
+    long long val[MAX_CANDS];
+    int pidx[MAX_CANDS], nsets[MAX_CANDS], sets[MAX_CANDS][8];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *c = PyList_GET_ITEM(cands, i);
+        if (!PyTuple_CheckExact(c) || PyTuple_GET_SIZE(c) != 2)
+            goto pure;
+        PyObject *pid = PyTuple_GET_ITEM(c, 0), *st = PyTuple_GET_ITEM(c, 1);
+        if (!PyUnicode_CheckExact(pid) || !PyTuple_CheckExact(st) || PyTuple_GET_SIZE(st) < 1 ||
+            PyTuple_GET_SIZE(st) > 8)
+            goto pure;
+        PyObject *v = PyDict_GetItemWithError(value, pid);
+        if (v == NULL) {
+            if (PyErr_Occurred())
+                goto error;
+            goto pure; /* the reference's KeyError */
+        }
+        if (!PyLong_CheckExact(v))
+            goto pure;
+        int overflow = 0;
+        long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+        if (overflow || x > (1LL << 40) || x < -(1LL << 40))
+            goto pure;
+        val[i] = x;
+        nsets[i] = (int)PyTuple_GET_SIZE(st);
+        for (int a = 0; a < nsets[i]; a++) {
+            PyObject *s = PyTuple_GET_ITEM(st, a);
+            if (!PyLong_CheckExact(s))
+                goto pure;
+            long sv = PyLong_AsLong(s);
+            if (sv == -1 && PyErr_Occurred())
+                PyErr_Clear();
+            if (sv < 0 || sv > 7)
+                goto pure;
+            sets[i][a] = (int)sv;
+        }
+        int found = -1;
+        for (int q = 0; q < nnames && found < 0; q++) {
+            if (names[q] == pid)
+                found = q;
+            else {
+                int eq = PyUnicode_Compare(names[q], pid);
+                if (eq == -1 && PyErr_Occurred())
+                    goto error;
+                if (eq == 0)
+                    found = q;
+            }
+        }
+        if (found < 0) {
+            names[nnames] = pid;
+            found = nnames++;
+        }
+        pidx[i] = found;
+    }
+    /* order: sorted by -value, stable */
+    int order[MAX_CANDS];
+    for (int i = 0; i < n; i++) {
+        int j = i;
+        while (j > 0 && val[order[j - 1]] < val[i]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = i;
+    }
+    S->n = (int)n;
+    for (int k = 0; k < n; k++) {
+        int i = order[k];
+        S->value[k] = val[i];
+        S->pid[k] = pidx[i];
+        S->nsets[k] = nsets[i];
+        memcpy(S->sets[k], sets[i], sizeof(int) * 8);
+    }
+    S->suffix[n] = 0;
+    for (int k = (int)n - 1; k >= 0; k--)
+        S->suffix[k] = S->suffix[k + 1] + S->value[k];
+    S->nchosen = S->nbest = 0;
+    S->best_v = -1;
+    int parent[8];
+    for (int i = 0; i < 8; i++)
+        parent[i] = i;
+    unsigned used[MAX_CANDS];
+    memset(used, 0, sizeof used);
+    search(S, 0, parent, used, 0);
+    PyObject *res = PyList_New(S->nbest);
+    if (res != NULL)
+        for (int q = 0; q < S->nbest; q++) {
+            PyObject *c = PyList_GET_ITEM(cands, order[S->best[q]]);
+            Py_INCREF(c);
+            PyList_SET_ITEM(res, q, c);
+        }
+    PyMem_Free(S);
+    return res;
+pure:
+    PyMem_Free(S);
+    return fallback(pure_sc, args, nargs, NULL);
+error:
+    PyMem_Free(S);
+    return NULL;
+}
+
+/* --- whole-hand tile patterns: suit_patterns, tile_patterns,
+ * rank_patterns and tile_hog of hefen.mcr.detect, each calling t.add as
+ * the reference does --- */
+
+enum {
+    T_NO_HONORS, T_ONE_VOIDED_SUIT, T_HALF_FLUSH, T_FULL_FLUSH, T_ALL_TYPES, T_ALL_SIMPLES,
+    T_REVERSIBLE, T_ALL_GREEN, T_ALL_HONORS, T_ALL_TERMINALS, T_ALL_TERMINALS_AND_HONORS,
+    T_LOWER_FOUR, T_LOWER_TILES, T_UPPER_FOUR, T_UPPER_TILES, T_MIDDLE_TILES, T_TILE_HOG,
+    N_TRAIT
+};
+static const char *TRAIT_NAMES[N_TRAIT] = {
+    "no_honors", "one_voided_suit", "half_flush", "full_flush", "all_types", "all_simples",
+    "reversible_tiles", "all_green", "all_honors", "all_terminals", "all_terminals_and_honors",
+    "lower_four", "lower_tiles", "upper_four", "upper_tiles", "middle_tiles", "tile_hog",
+};
+static PyObject *trait_str[N_TRAIT];
+static PyObject *str_add, *kw_n, *kw_n_uses, *int_three;
+static PyObject *quad_codes; /* tuple: tile_to_str(t) * 4 for each kind */
+static PyObject *pure_suit, *pure_tilep, *pure_rank, *pure_hog;
+static const int REVERSIBLE_T[] = {9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, 33};
+static const int GREEN_T[] = {19, 20, 21, 23, 25, 32};
+static char is_reversible[NK], is_green[NK];
+
+#define MAX_TILES 64
+
+/* 1 read, 0 outside the domain, -1 error */
+static int
+read_tiles(PyObject *obj, int *tiles, Py_ssize_t *n)
+{
+    if (!PyList_CheckExact(obj) && !PyTuple_CheckExact(obj))
+        return 0;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(obj);
+    if (k > MAX_TILES)
+        return 0;
+    PyObject **items = PySequence_Fast_ITEMS(obj);
+    for (Py_ssize_t i = 0; i < k; i++) {
+        if (!PyLong_CheckExact(items[i]))
+            return 0;
+        int overflow = 0;
+        long v = PyLong_AsLongAndOverflow(items[i], &overflow);
+        if (v == -1 && PyErr_Occurred())
+            return -1;
+        if (overflow || v < 0 || v >= NK)
+            return 0;
+        tiles[i] = (int)v;
+    }
+    *n = k;
+    return 1;
+}
+
+static int
+is_terminal_t(int t)
+{
+    return t < 27 && (t % 9 == 0 || t % 9 == 8);
+}
+
+/* t.add(pid) */
+static int
+tally_add(PyObject *t, int pid)
+{
+    PyObject *args[2] = {t, trait_str[pid]};
+    PyObject *r = PyObject_VectorcallMethod(str_add, args, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET,
+                                            NULL);
+    if (r == NULL)
+        return -1;
+    Py_DECREF(r);
+    return 0;
+}
+
+#define TILES_ARGS(pure)                                                   \
+    int tiles[MAX_TILES];                                                  \
+    Py_ssize_t n = 0;                                                      \
+    if (nargs != 2)                                                        \
+        return fallback(pure, args, nargs, NULL);                          \
+    int rr = read_tiles(args[0], tiles, &n);                               \
+    if (rr < 0)                                                            \
+        return NULL;                                                       \
+    if (rr == 0)                                                           \
+        return fallback(pure, args, nargs, NULL);                          \
+    PyObject *t = args[1];
+
+static PyObject *
+py_suit_patterns(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    TILES_ARGS(pure_suit)
+    int suit_seen[3] = {0, 0, 0}, honors = 0, wind = 0, dragon = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int x = tiles[i];
+        if (x < 27)
+            suit_seen[x / 9] = 1;
+        else
+            honors = 1;
+        if (is_wind_t(x))
+            wind = 1;
+        if (is_dragon_t(x))
+            dragon = 1;
+    }
+    int missing = 3 - (suit_seen[0] + suit_seen[1] + suit_seen[2]);
+    if (!honors && tally_add(t, T_NO_HONORS) < 0)
+        return NULL;
+    if (missing == 1) {
+        if (tally_add(t, T_ONE_VOIDED_SUIT) < 0)
+            return NULL;
+    }
+    else if (missing == 2) {
+        if (tally_add(t, honors ? T_HALF_FLUSH : T_FULL_FLUSH) < 0)
+            return NULL;
+    }
+    else if (missing == 3) {
+        /* t.add("one_voided_suit", n=3) */
+        PyObject *a[3] = {t, trait_str[T_ONE_VOIDED_SUIT], int_three};
+        PyObject *r = PyObject_VectorcallMethod(
+            str_add, a, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, kw_n);
+        if (r == NULL)
+            return NULL;
+        Py_DECREF(r);
+    }
+    if (missing == 0 && wind && dragon && tally_add(t, T_ALL_TYPES) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+py_tile_patterns(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    TILES_ARGS(pure_tilep)
+    int simples = 1, rev = 1, green = 1, all_hon = 1, all_term = 1, all_toh = 1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int x = tiles[i];
+        int term = is_terminal_t(x), hon = x >= 27;
+        if (term || hon)
+            simples = 0;
+        if (!is_reversible[x])
+            rev = 0;
+        if (!is_green[x])
+            green = 0;
+        if (!hon)
+            all_hon = 0;
+        if (!term)
+            all_term = 0;
+        if (!term && !hon)
+            all_toh = 0;
+    }
+    if (simples && tally_add(t, T_ALL_SIMPLES) < 0)
+        return NULL;
+    if (rev && tally_add(t, T_REVERSIBLE) < 0)
+        return NULL;
+    if (green && tally_add(t, T_ALL_GREEN) < 0)
+        return NULL;
+    if (!simples) {
+        int pid = all_hon ? T_ALL_HONORS
+                  : all_term ? T_ALL_TERMINALS
+                  : all_toh ? T_ALL_TERMINALS_AND_HONORS
+                            : -1;
+        if (pid >= 0 && tally_add(t, pid) < 0)
+            return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+py_rank_patterns(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    TILES_ARGS(pure_rank)
+    int ranks = 0; /* bit r for rank r (1..9) */
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (tiles[i] >= 27)
+            Py_RETURN_NONE;
+        ranks |= 1 << (tiles[i] % 9 + 1);
+    }
+    const int LOW = 0x1e, HIGH = 0x3c0, MID = 0x70; /* {1-4}, {6-9}, {4,5,6} */
+    int pid = -1;
+    if ((ranks & ~LOW) == 0)
+        pid = (ranks & (1 << 4)) ? T_LOWER_FOUR : T_LOWER_TILES;
+    else if ((ranks & ~HIGH) == 0)
+        pid = (ranks & (1 << 6)) ? T_UPPER_FOUR : T_UPPER_TILES;
+    else if ((ranks & ~MID) == 0)
+        pid = T_MIDDLE_TILES;
+    if (pid >= 0 && tally_add(t, pid) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+py_tile_hog(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    int tiles[MAX_TILES];
+    Py_ssize_t n = 0;
+    long kongs = 0;
+    if (nargs != 3 || quad_codes == NULL)
+        return fallback(pure_hog, args, nargs, NULL);
+    int rr = read_tiles(args[0], tiles, &n);
+    if (rr == 1)
+        rr = read_melds(args[1], &kongs);
+    if (rr < 0)
+        return NULL;
+    if (rr == 0 || kongs > 1000 || kongs < -1000)
+        return fallback(pure_hog, args, nargs, NULL);
+    PyObject *t = args[2];
+    int c[NK], order[NK], nk = 0;
+    memset(c, 0, sizeof c);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (c[tiles[i]]++ == 0)
+            order[nk++] = tiles[i]; /* Counter keeps first-seen order */
+    }
+    long quads = 0;
+    for (int t2 = 0; t2 < NK; t2++)
+        quads += c[t2] == 4;
+    long hog = quads - kongs;
+    if (hog <= 0)
+        Py_RETURN_NONE;
+    PyObject *uses = PyList_New(0);
+    if (uses == NULL)
+        return NULL;
+    for (int k = 0; k < nk; k++)
+        if (c[order[k]] == 4 &&
+            PyList_Append(uses, PyTuple_GET_ITEM(quad_codes, order[k])) < 0) {
+            Py_DECREF(uses);
+            return NULL;
+        }
+    PyObject *nobj = PyLong_FromLong(hog);
+    if (nobj == NULL) {
+        Py_DECREF(uses);
+        return NULL;
+    }
+    /* t.add("tile_hog", n=n, uses=quads) */
+    PyObject *a[4] = {t, trait_str[T_TILE_HOG], nobj, uses};
+    PyObject *r =
+        PyObject_VectorcallMethod(str_add, a, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, kw_n_uses);
+    Py_DECREF(nobj);
+    Py_DECREF(uses);
+    if (r == NULL)
+        return NULL;
+    Py_DECREF(r);
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+py_set_pure_tiles(PyObject *self, PyObject *args)
+{
+    PyObject *a, *b, *c, *d, *codes;
+    if (!PyArg_ParseTuple(args, "OOOOO!:_set_pure_tiles", &a, &b, &c, &d, &PyTuple_Type, &codes))
+        return NULL;
+    if (PyTuple_GET_SIZE(codes) != NK) {
+        PyErr_SetString(PyExc_ValueError, "_set_pure_tiles: 34 tile codes");
+        return NULL;
+    }
+    PyObject *q = PyTuple_New(NK);
+    if (q == NULL)
+        return NULL;
+    for (int k = 0; k < NK; k++) {
+        PyObject *s = PySequence_Repeat(PyTuple_GET_ITEM(codes, k), 4);
+        if (s == NULL) {
+            Py_DECREF(q);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(q, k, s);
+    }
+    Py_INCREF(a);
+    Py_INCREF(b);
+    Py_INCREF(c);
+    Py_INCREF(d);
+    Py_XSETREF(pure_suit, a);
+    Py_XSETREF(pure_tilep, b);
+    Py_XSETREF(pure_rank, c);
+    Py_XSETREF(pure_hog, d);
+    Py_XSETREF(quad_codes, q);
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+py_set_pure_detect(PyObject *self, PyObject *args)
+{
+    PyObject *a, *b, *t;
+    if (!PyArg_ParseTuple(args, "OOO:_set_pure_detect", &a, &b, &t))
+        return NULL;
+    Py_INCREF(a);
+    Py_INCREF(b);
+    Py_INCREF(t);
+    Py_XSETREF(pure_cc, a);
+    Py_XSETREF(pure_sc, b);
+    Py_XSETREF(handset_type, t);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef core_methods[] = {
+    {"is_standard_complete", (PyCFunction)(void (*)(void))py_is_standard_complete, METH_FASTCALL,
+     "is_standard_complete(counts) -> bool: sets and one pair."},
+    {"standard_decompositions", (PyCFunction)(void (*)(void))py_standard_decompositions,
+     METH_FASTCALL,
+     "standard_decompositions(counts) -> every split into sets and one pair, as "
+     "(pair, ((kind, tile), ...)) in the pure reference's order."},
+    {"is_complete", (PyCFunction)(void (*)(void))py_is_complete, METH_FASTCALL,
+     "is_complete(counts, n_melds, forms) -> bool: complete in one of the forms."},
+    {"completing_tiles", (PyCFunction)(void (*)(void))py_completing_tiles,
+     METH_FASTCALL | METH_KEYWORDS,
+     "completing_tiles(counts, n_melds=0, forms=FORMS_ALL, fifth=False) -> the "
+     "tile kinds that complete a hand one tile short."},
+    {"combination_candidates", (PyCFunction)(void (*)(void))py_combination_candidates,
+     METH_FASTCALL,
+     "combination_candidates(groups) -> every MCR pattern combining two or more sets, "
+     "with the sets it uses (hefen.mcr.detect)."},
+    {"select_combinations", (PyCFunction)(void (*)(void))py_select_combinations, METH_FASTCALL,
+     "select_combinations(cands, value) -> the most valuable admissible choice of "
+     "combination patterns (hefen.mcr.detect)."},
+    {"_set_pure_detect", py_set_pure_detect, METH_VARARGS,
+     "_set_pure_detect(combination_candidates, select_combinations, HandSet): the pure "
+     "references of hefen.mcr.detect and the set type the C code reads."},
+    {"suit_patterns", (PyCFunction)(void (*)(void))py_suit_patterns, METH_FASTCALL,
+     "suit_patterns(tiles, t): No Honors, One Voided Suit, the flushes, All Types."},
+    {"tile_patterns", (PyCFunction)(void (*)(void))py_tile_patterns, METH_FASTCALL,
+     "tile_patterns(tiles, t): All Simples, Reversible, All Green, the terminal and "
+     "honour hands."},
+    {"rank_patterns", (PyCFunction)(void (*)(void))py_rank_patterns, METH_FASTCALL,
+     "rank_patterns(tiles, t): Lower/Upper Four, Lower/Middle/Upper Tiles."},
+    {"tile_hog", (PyCFunction)(void (*)(void))py_tile_hog, METH_FASTCALL,
+     "tile_hog(tiles, kongs, t): four of a kind that is not a kong."},
+    {"_set_pure_tiles", py_set_pure_tiles, METH_VARARGS,
+     "_set_pure_tiles(suit_patterns, tile_patterns, rank_patterns, tile_hog, codes): the "
+     "pure references and the 34 tile codes."},
+    {"_set_pure", py_set_pure, METH_VARARGS,
+     "_set_pure(is_standard_complete, standard_decompositions, is_complete, "
+     "completing_tiles): the pure references, for inputs outside the C domain."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT, "hefen._core",
+    "The compiled tile-count primitives of hefen.decompose (see hefen/_core.c).", -1,
+    core_methods,
+};
+
+PyMODINIT_FUNC
+PyInit__core(void)
+{
+    /* KNITTED_STRAIGHTS: for each permutation of the suits (in
+     * itertools.permutations order), suit perm[j] holds ranks j, j+3, j+6 */
+    static const int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
+                                    {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+    for (int k = 0; k < 6; k++) {
+        int n = 0;
+        memset(in_knitted[k], 0, sizeof in_knitted[k]);
+        for (int j = 0; j < 3; j++)
+            for (int d = 0; d < 9; d += 3) {
+                int t = perms[k][j] * 9 + j + d;
+                knitted[k][n++] = t;
+                in_knitted[k][t] = 1;
+            }
+    }
+    for (int k = 0; k < 13; k++)
+        is_orphan[ORPHANS[k]] = 1;
+
+    PyObject *m = PyModule_Create(&core_module);
+    if (m == NULL)
+        return NULL;
+    empty_tuple = PyTuple_New(0);
+    if (empty_tuple == NULL)
+        goto fail;
+    for (int k = 0; k < 5; k++) {
+        form_str[k] = PyUnicode_InternFromString(FORM_NAMES[k]);
+        if (form_str[k] == NULL)
+            goto fail;
+    }
+    for (int t = 0; t < NK; t++) {
+        tile_obj[t] = PyLong_FromLong(t);
+        if (tile_obj[t] == NULL)
+            goto fail;
+    }
+    for (int kind = 0; kind < 2; kind++)
+        for (int t = 0; t < NK; t++) {
+            set_obj[kind][t] = Py_BuildValue("(ii)", kind, t);
+            if (set_obj[kind][t] == NULL)
+                goto fail;
+        }
+    for (int k = 0; k < N_COMBO; k++) {
+        combo_str[k] = PyUnicode_InternFromString(COMBO_NAMES[k]);
+        if (combo_str[k] == NULL)
+            goto fail;
+    }
+    for (int k = 0; k < N_TRAIT; k++) {
+        trait_str[k] = PyUnicode_InternFromString(TRAIT_NAMES[k]);
+        if (trait_str[k] == NULL)
+            goto fail;
+    }
+    for (size_t k = 0; k < sizeof REVERSIBLE_T / sizeof *REVERSIBLE_T; k++)
+        is_reversible[REVERSIBLE_T[k]] = 1;
+    for (size_t k = 0; k < sizeof GREEN_T / sizeof *GREEN_T; k++)
+        is_green[GREEN_T[k]] = 1;
+    str_add = PyUnicode_InternFromString("add");
+    kw_n = Py_BuildValue("(s)", "n");
+    kw_n_uses = Py_BuildValue("(ss)", "n", "uses");
+    int_three = PyLong_FromLong(3);
+    if (!str_add || !kw_n || !kw_n_uses || !int_three)
+        goto fail;
+    kind_chow = PyUnicode_InternFromString("chow");
+    kind_pung = PyUnicode_InternFromString("pung");
+    kind_kong = PyUnicode_InternFromString("kong");
+    str_kind = PyUnicode_InternFromString("kind");
+    str_tile = PyUnicode_InternFromString("tile");
+    if (!kind_chow || !kind_pung || !kind_kong || !str_kind || !str_tile)
+        goto fail;
+    if (PyModule_AddStringConstant(m, "SOURCE_HASH", HEFEN_CORE_SOURCE_HASH) < 0)
+        goto fail;
+    if (PyModule_AddIntConstant(m, "MAX_COUNT", MAX_COUNT) < 0)
+        goto fail;
+    return m;
+fail:
+    Py_DECREF(m);
+    return NULL;
+}

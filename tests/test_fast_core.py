@@ -1,0 +1,629 @@
+"""The compiled core (hefen._core) against the pure-Python references in
+hefen.decompose: each primitive on the count vectors of generated MCR, Hong
+Kong and Taiwanese hands and on random count vectors, then whole scoring
+(every ruleset) with the compiled core in this process and the pure one in a
+``HEFEN_PURE=1`` subprocess.  The compiled-vs-pure tests are skipped, with the
+reason, when the extension is not built; the HEFEN_PURE tests always run."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import hefen
+from hefen import decompose as d
+from hefen.testing.generate import random_mcr_hands
+from hefen.testing.generate_hk_tw import random_hands
+from hefen.tiles import NUM_KINDS, tile_from_str
+
+TESTS = Path(__file__).resolve().parent
+# where the hefen under test lives (the source tree, or site-packages when a
+# built wheel is tested): the subprocesses import that one
+ROOT = Path(hefen.__file__).resolve().parent.parent
+BUILT = importlib.util.find_spec("hefen._core") is not None
+needs_core = pytest.mark.skipif(
+    not BUILT,
+    reason="hefen._core is not built (no C compiler at install time?): "
+    "run `python setup.py build_ext --inplace` or `pip install -e .` with gcc",
+)
+
+FORM_SETS: list[frozenset[str]] = [
+    d.FORMS_ALL,
+    d.FORMS_STANDARD,
+    frozenset(),
+    frozenset({"seven_pairs"}),
+    frozenset({"thirteen_orphans"}),
+    frozenset({"honors_knitted"}),
+    frozenset({"knitted"}),
+    frozenset({"standard", "knitted"}),
+    frozenset({"seven_pairs", "thirteen_orphans", "honors_knitted"}),
+]
+
+Counts = tuple[int, ...]
+
+
+@pytest.fixture(scope="module")
+def core() -> ModuleType:
+    if not BUILT:
+        pytest.skip("hefen._core is not built")
+    from hefen import _core
+
+    # registered by hefen.decompose unless HEFEN_PURE=1; the fallback needs it
+    _core._set_pure(
+        d._py_is_standard_complete,
+        d._py_standard_decompositions,
+        d._py_is_complete,
+        d._py_completing_tiles,
+    )
+    return _core
+
+
+def shape(x: Any) -> Any:
+    """The value with every container's type made part of it, so that
+    equality also means the same tuple shapes and the same bool/int types."""
+    if isinstance(x, tuple | list):
+        return (type(x).__name__, tuple(shape(y) for y in x))
+    return (type(x).__name__, x)
+
+
+def counts_of(codes: list[str]) -> list[int]:
+    """Counts of the tile kinds (a bonus tile, e.g. a flower won on, is left out)."""
+    c = [0] * NUM_KINDS
+    for code in codes:
+        t = tile_from_str(code)
+        if t < NUM_KINDS:
+            c[t] += 1
+    return c
+
+
+def hand_shapes(hands: list[dict[str, Any]]) -> Iterator[tuple[Counts, int]]:
+    """For each hand: its concealed tiles with the winning tile (a complete
+    shape) and each shape one tile short (a tile taken out), with the number
+    of melds."""
+    seen: set[tuple[Counts, int]] = set()
+    for h in hands:
+        c = counts_of(h["hand"] + [h["win_tile"]])
+        n = len(h["melds"])
+        shapes = [tuple(c)]
+        for t in range(NUM_KINDS):
+            if c[t]:
+                c[t] -= 1
+                shapes.append(tuple(c))
+                c[t] += 1
+        for s in shapes:
+            if (s, n) not in seen:
+                seen.add((s, n))
+                yield s, n
+
+
+def generated_hands() -> list[dict[str, Any]]:
+    return random_mcr_hands(700, 11) + random_hands("hk", 300, 12) + random_hands("tw", 300, 13)
+
+
+def check_all(core: ModuleType, c: Counts, n_melds: int, every_form: bool = True) -> None:
+    """Each primitive, compiled and pure, on ``c``: with ``every_form`` over
+    each set of forms and 0, 1 and ``n_melds`` melds, else over all forms and
+    the standard form only with ``n_melds``."""
+    assert shape(core.is_standard_complete(c)) == shape(d._py_is_standard_complete(c)), c
+    assert shape(core.standard_decompositions(c)) == shape(d._py_standard_decompositions(c)), c
+    for forms in FORM_SETS if every_form else FORM_SETS[:2]:
+        for n in {n_melds, 0, 1} if every_form else (n_melds,):
+            assert core.is_complete(c, n, forms) is d._py_is_complete(c, n, forms), (c, n, forms)
+            for fifth in (False, True):
+                got = core.completing_tiles(c, n, forms, fifth)
+                want = d._py_completing_tiles(c, n, forms, fifth)
+                assert shape(got) == shape(want), (c, n, forms, fifth)
+
+
+@needs_core
+def test_dispatch_selects_the_compiled_core(core: ModuleType) -> None:
+    if os.environ.get("HEFEN_PURE") == "1":
+        pytest.skip("HEFEN_PURE=1 in this test run's environment")
+    assert d.COMPILED
+    assert d.is_standard_complete is core.is_standard_complete
+    assert d.standard_decompositions is core.standard_decompositions
+    assert d.is_complete is core.is_complete
+    assert d.completing_tiles is core.completing_tiles
+
+
+@needs_core
+def test_a_stale_core_is_not_used(core: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An extension built from another hefen/_core.c (an editable checkout
+    not rebuilt after a pull) is left aside, with a warning."""
+    if os.environ.get("HEFEN_PURE") == "1":
+        pytest.skip("HEFEN_PURE=1 in this test run's environment")
+    assert core.SOURCE_HASH == d._source_hash()
+    assert d._load_core() is core
+    monkeypatch.setattr(d, "_source_hash", lambda: "0" * 16)
+    with pytest.warns(RuntimeWarning, match="another version"):
+        assert d._load_core() is None
+
+
+@needs_core
+def test_primitives_on_generated_hands(core: ModuleType) -> None:
+    n = 0
+    n_ready = 0
+    for c, n_melds in hand_shapes(generated_hands()):
+        check_all(core, c, n_melds, every_form=n % 8 == 0)
+        n += 1
+        n_ready += bool(d._py_completing_tiles(c, n_melds, d.FORMS_ALL))
+    assert n > 5000 and n_ready > 500  # the shapes did reach the waits
+
+
+@needs_core
+def test_special_forms_reached(core: ModuleType) -> None:
+    """The generated hands include every special form, so the differential
+    test above does compare them."""
+    hits = {f: 0 for f in ("seven_pairs", "thirteen_orphans", "honors_knitted", "knitted")}
+    for c, n_melds in hand_shapes(random_mcr_hands(700, 11)):
+        if n_melds == 0 and d.is_seven_pairs(c):
+            hits["seven_pairs"] += 1
+        if n_melds == 0 and d.is_thirteen_orphans(c):
+            hits["thirteen_orphans"] += 1
+        if n_melds == 0 and d.honors_and_knitted(c) is not None:
+            hits["honors_knitted"] += 1
+        if n_melds <= 1 and d.knitted_straight_decompositions(c):
+            hits["knitted"] += 1
+            assert d.knitted_straight_decompositions(c) == d._knitted_straight_decompositions(
+                c, d._py_standard_decompositions
+            )
+    assert all(v > 0 for v in hits.values()), hits
+
+
+def _tiles(max_suit: int) -> st.SearchStrategy[Counts]:
+    """Up to 18 tiles, at most four of a kind, often crowded into one suit."""
+
+    @st.composite
+    def build(draw: st.DrawFn) -> Counts:
+        n = draw(st.integers(0, 18))
+        pool = draw(
+            st.sampled_from([range(NUM_KINDS), range(9), range(9, 18), range(27, 34), range(18)])
+        )
+        c = [0] * NUM_KINDS
+        for t in draw(st.lists(st.sampled_from(list(pool)), min_size=n, max_size=n)):
+            if c[t] < max_suit:
+                c[t] += 1
+        return tuple(c)
+
+    return build()
+
+
+@needs_core
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(c=_tiles(4), n_melds=st.integers(0, 4))
+def test_primitives_on_random_counts(core: ModuleType, c: Counts, n_melds: int) -> None:
+    check_all(core, c, n_melds)
+
+
+@needs_core
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(c=_tiles(6), n_melds=st.integers(-1, 2))
+def test_primitives_past_four_of_a_kind(core: ModuleType, c: Counts, n_melds: int) -> None:
+    """Five or six of a kind (a fifth tile, calculators' reading) and odd
+    meld counts: the C code follows the reference there too."""
+    check_all(core, c, n_melds)
+
+
+@needs_core
+def test_inputs_outside_the_compiled_domain_go_to_the_reference(core: ModuleType) -> None:
+    def same(f: Callable[..., Any], g: Callable[..., Any], *args: Any, **kw: Any) -> None:
+        try:
+            want: Any = g(*args, **kw)
+        except Exception as e:  # the reference's own error
+            with pytest.raises(type(e)):
+                f(*args, **kw)
+            return
+        assert shape(f(*args, **kw)) == shape(want)
+
+    base = [0] * NUM_KINDS
+    base[0:3] = [1, 1, 1]
+    base[27] = 2
+    odd: list[Any] = [
+        list(base),  # a list (the reference caches by tuple: TypeError)
+        tuple(base) + (0,),  # 35 counts
+        tuple(base[:-1]),  # 33 counts
+        tuple([True, True, True] + base[3:]),  # bools
+        tuple([17] + base[1:]),  # above MAX_COUNT
+        tuple([-1] + base[1:]),  # negative
+        tuple([1.0] + base[1:]),  # a float
+        tuple([2**70] + base[1:]),  # a huge int
+    ]
+    for c in odd:
+        same(core.is_standard_complete, d._py_is_standard_complete, c)
+        same(core.standard_decompositions, d._py_standard_decompositions, c)
+        same(core.is_complete, d._py_is_complete, c, 0, d.FORMS_ALL)
+        same(core.completing_tiles, d._py_completing_tiles, c, 0, d.FORMS_ALL)
+    c13 = tuple([1, 1, 1, 0, 0, 0, 0, 0, 0] + [0] * 18 + [2, 0, 0, 0, 0, 0, 0])
+    c13 = tuple(x + (i == 12) * 3 for i, x in enumerate(c13))  # 4p pung: 11 tiles
+    # keywords, defaults, iterables, n_melds and forms of other types
+    same(core.completing_tiles, d._py_completing_tiles, c13)
+    same(core.completing_tiles, d._py_completing_tiles, counts=c13, fifth=True)
+    same(core.completing_tiles, d._py_completing_tiles, c13, forms=d.FORMS_STANDARD, n_melds=1)
+    same(core.completing_tiles, d._py_completing_tiles, list(c13), 1)
+    assert core.completing_tiles(iter(c13), 1) == d._py_completing_tiles(c13, 1)
+    assert core.completing_tiles(iter(list(c13) + [0]), 1) == d._py_completing_tiles(
+        tuple(c13) + (0,), 1
+    )
+    same(core.completing_tiles, d._py_completing_tiles, c13, 1.0)
+    same(core.completing_tiles, d._py_completing_tiles, c13, True)
+    same(core.completing_tiles, d._py_completing_tiles, c13, 1, {"standard"})  # unhashable
+    same(core.completing_tiles, d._py_completing_tiles, c13, 1, ("standard", "knitted"))
+    same(core.completing_tiles, d._py_completing_tiles, c13, 1, d.FORMS_ALL, 1)
+    same(core.completing_tiles, d._py_completing_tiles, c13, 1, d.FORMS_ALL, False, 0)
+    same(core.completing_tiles, d._py_completing_tiles, c13, colour=1)
+    same(core.completing_tiles, d._py_completing_tiles)
+    same(core.is_complete, d._py_is_complete, c13, 1)
+    same(core.is_standard_complete, d._py_is_standard_complete)
+
+
+# --- MCR combination patterns (hefen.mcr.detect) -----------------------------
+
+
+@needs_core
+def test_detect_dispatch(core: ModuleType) -> None:
+    from hefen.mcr import detect as dt
+
+    if not d.COMPILED:
+        pytest.skip("HEFEN_PURE=1 in this test run's environment")
+    assert dt.combination_candidates is core.combination_candidates
+    assert dt.select_combinations is core.select_combinations
+
+
+@needs_core
+def test_detect_on_generated_hands(core: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every call the MCR scorer makes, compiled against pure."""
+    import hefen.mcr as mcr
+    from hefen.mcr import detect as dt
+    from hefen.scoring import score_uncached
+    from hefen.sets import HandSet
+
+    seen = {"cc": 0, "sc": 0, "chosen": 0}
+
+    def cc(groups: list[HandSet]) -> list[tuple[str, tuple[int, ...]]]:
+        got = core.combination_candidates(groups)
+        want = dt._py_combination_candidates(groups)
+        assert shape(got) == shape(want), groups
+        seen["cc"] += 1
+        return want
+
+    def sc(
+        cands: list[tuple[str, tuple[int, ...]]], value: dict[str, int]
+    ) -> list[tuple[str, tuple[int, ...]]]:
+        got = core.select_combinations(cands, value)
+        want = dt._py_select_combinations(cands, value)
+        assert shape(got) == shape(want), cands
+        seen["sc"] += 1
+        seen["chosen"] += len(want)
+        return want
+
+    monkeypatch.setattr(mcr, "combination_candidates", cc)
+    monkeypatch.setattr(mcr, "select_combinations", sc)
+    for i, h in enumerate(random_mcr_hands(1500, 31)):
+        score_uncached({**h, "options": {"variant": "mil"}} if i % 2 else h, strict=True)
+    assert seen["cc"] > 1000 and seen["sc"] > 1000 and seen["chosen"] > 500, seen
+
+
+def _groups() -> st.SearchStrategy[list[Any]]:
+    from hefen.sets import HandSet
+
+    chow_tiles = [t for t in range(27) if t % 9 <= 6]
+    one = st.one_of(
+        st.builds(HandSet, st.just("chow"), st.sampled_from(chow_tiles), st.booleans()),
+        st.builds(HandSet, st.sampled_from(["pung", "kong"]), st.integers(0, 33), st.booleans()),
+        st.builds(HandSet, st.just("pair"), st.integers(0, 33), st.booleans()),
+        # a chow read at an honour or an edge: the reference's arithmetic anyway
+        st.builds(HandSet, st.just("chow"), st.integers(0, 33), st.booleans()),
+    )
+    return st.lists(one, max_size=6)
+
+
+@needs_core
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(groups=_groups(), data=st.data())
+def test_detect_on_random_sets(core: ModuleType, groups: list[Any], data: st.DataObject) -> None:
+    from hefen.mcr import _VALUES
+    from hefen.mcr import detect as dt
+
+    cands = dt._py_combination_candidates(groups)
+    assert shape(core.combination_candidates(groups)) == shape(cands)
+    values = [
+        *_VALUES.values(),
+        {pid: data.draw(st.integers(0, 6)) for pid, _ in cands},  # ties
+    ]
+    for value in values:
+        assert shape(core.select_combinations(cands, value)) == shape(
+            dt._py_select_combinations(cands, value)
+        )
+
+
+@needs_core
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    cands=st.lists(
+        st.tuples(
+            st.sampled_from(["a", "b", "c", "d", "e"]),
+            st.lists(st.integers(0, 7), min_size=2, max_size=4).map(tuple),
+        ),
+        max_size=10,
+    ),
+    data=st.data(),
+)
+def test_select_combinations_on_random_candidates(
+    core: ModuleType, cands: list[tuple[str, tuple[int, ...]]], data: st.DataObject
+) -> None:
+    """Any candidates (sets repeated, shared, in cycles), any values (ties)."""
+    from hefen.mcr import detect as dt
+
+    value = {pid: data.draw(st.integers(0, 9)) for pid, _ in cands}
+    got = core.select_combinations(cands, value)
+    want = dt._py_select_combinations(cands, value)
+    assert shape(got) == shape(want)
+    assert all(g is w for g, w in zip(got, want, strict=True))  # the same objects
+
+
+@needs_core
+def test_detect_inputs_outside_the_compiled_domain(core: ModuleType) -> None:
+    from hefen.mcr import detect as dt
+    from hefen.sets import HandSet
+
+    def same(f: Callable[..., Any], g: Callable[..., Any], *args: Any) -> None:
+        try:
+            want: Any = g(*args)
+        except Exception as e:  # the reference's own error
+            with pytest.raises(type(e)):
+                f(*args)
+            return
+        assert shape(f(*args)) == shape(want)
+
+    gs = [HandSet("chow", 0, True), HandSet("chow", 3, True), HandSet("chow", 6, False)]
+    same(core.combination_candidates, dt._py_combination_candidates, tuple(gs))
+    same(
+        core.combination_candidates, dt._py_combination_candidates, gs + [HandSet("pung", 40, True)]
+    )
+    same(
+        core.combination_candidates, dt._py_combination_candidates, gs + [HandSet("pung", -1, True)]
+    )
+    same(
+        core.combination_candidates,
+        dt._py_combination_candidates,
+        gs + [HandSet("pung", True, True)],
+    )
+    same(core.combination_candidates, dt._py_combination_candidates, gs + [None])
+    same(core.combination_candidates, dt._py_combination_candidates)
+    v = {"a": 2, "b": 1}
+    for cands in (
+        [("a", (0, 9))],  # past the eight sets: IndexError
+        [("a", (-1, 2))],
+        [("a", (0, 1)), ("z", (1, 2))],  # no value: KeyError
+        [("a", [0, 1])],
+        [["a", (0, 1)]],
+        [("a", (0, 1.0))],
+        [("a", ())],
+        (("a", (0, 1)),),
+    ):
+        same(core.select_combinations, dt._py_select_combinations, cands, v)
+    same(core.select_combinations, dt._py_select_combinations, [("a", (0, 1))], {"a": 2.5})
+    same(core.select_combinations, dt._py_select_combinations, [("a", (0, 1))], {"a": 2**80})
+    same(core.select_combinations, dt._py_select_combinations, [("a", (0, 1))])
+
+
+class _Calls:
+    """Records every call of ``add`` (a Tally's method), to compare the
+    calls the compiled and the pure pattern functions make."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[Any, ...]] = []
+
+    def add(self, *args: Any, **kw: Any) -> None:
+        self.calls.append((args, sorted(kw.items())))
+
+
+def _calls() -> Any:
+    """A :class:`_Calls`, typed to stand in for a Tally."""
+    return _Calls()
+
+
+TILE_FUNCS = ["suit_patterns", "tile_patterns", "rank_patterns"]
+
+
+def _same_tile_calls(core: ModuleType, tiles: Any, kongs: Any = 0) -> None:
+    from hefen.mcr import detect as dt
+
+    for name in TILE_FUNCS:
+        got, want = _calls(), _calls()
+        getattr(core, name)(tiles, got)
+        getattr(dt, "_py_" + name)(tiles, want)
+        assert got.calls == want.calls, (name, tiles)
+    got, want = _calls(), _calls()
+    core.tile_hog(tiles, kongs, got)
+    dt._py_tile_hog(tiles, kongs, want)
+    assert got.calls == want.calls, ("tile_hog", tiles, kongs)
+
+
+@needs_core
+def test_tile_patterns_on_generated_hands(core: ModuleType) -> None:
+    from hefen.hand import Hand
+    from hefen.mcr import detect as dt
+
+    if not d.COMPILED:
+        pytest.skip("HEFEN_PURE=1 in this test run's environment")
+    for name in [*TILE_FUNCS, "tile_hog"]:
+        assert getattr(dt, name) is getattr(core, name)
+    n_hog = 0
+    for h in random_mcr_hands(1500, 41) + random_hands("hk", 300, 42):
+        hand = Hand.from_dict(h)
+        tiles = hand.all_tiles()
+        _same_tile_calls(core, tiles, hand.kongs)
+        _same_tile_calls(core, tuple(tiles), 0)
+        n_hog += max(tiles.count(x) for x in tiles) == 4
+    assert n_hog > 50
+
+
+@needs_core
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    tiles=st.lists(
+        st.one_of(st.integers(0, 33), st.sampled_from([0, 8, 19, 21, 27, 31, 32, 33])),
+        max_size=18,
+    ),
+    kongs=st.integers(-1, 4),
+)
+def test_tile_patterns_on_random_tiles(core: ModuleType, tiles: list[int], kongs: int) -> None:
+    _same_tile_calls(core, tiles, kongs)
+
+
+@needs_core
+def test_tile_patterns_outside_the_compiled_domain(core: ModuleType) -> None:
+    from hefen.mcr import detect as dt
+
+    for tiles in ([0, 1, 40], [0, -1], [True, 1], iter([1, 2]), [1.0], list(range(34)) * 2):
+        for name in TILE_FUNCS:
+            got, want = _calls(), _calls()
+            t = list(tiles) if not isinstance(tiles, list) else tiles
+            try:
+                getattr(dt, "_py_" + name)(t, want)
+            except Exception as e:
+                with pytest.raises(type(e)):
+                    getattr(core, name)(t, got)
+                continue
+            getattr(core, name)(t, got)
+            assert got.calls == want.calls
+    kongs: Any
+    for kongs in (1.0, 2**70, None):
+        got, want = _calls(), _calls()
+        try:
+            dt._py_tile_hog([0, 0, 0, 0], kongs, want)
+        except Exception as e:
+            with pytest.raises(type(e)):
+                core.tile_hog([0, 0, 0, 0], kongs, got)
+            continue
+        core.tile_hog([0, 0, 0, 0], kongs, got)
+        assert got.calls == want.calls
+
+    class Broken:
+        def add(self, *args: Any, **kw: Any) -> None:
+            raise ZeroDivisionError
+
+    with pytest.raises(ZeroDivisionError):
+        core.tile_patterns([1, 2, 3], Broken())
+    with pytest.raises(ZeroDivisionError):
+        core.tile_hog([5, 5, 5, 5], 0, Broken())
+
+
+# --- whole scoring: compiled here, pure in a HEFEN_PURE=1 subprocess -------
+
+_SCORE_SCRIPT = """
+import json, sys
+from hefen import decompose
+from hefen.scoring import score_uncached
+from hefen.testing.generate import random_mcr_hands
+from hefen.testing.generate_hk_tw import random_hands
+sys.path.insert(0, {tests!r})
+from test_fast_core import scoring_hands
+assert decompose.COMPILED is {compiled!r}, decompose.COMPILED
+out = [score_uncached(h).to_dict() for h in scoring_hands({rules!r}, {n!r})]
+json.dump(out, sys.stdout)
+"""
+
+
+def scoring_hands(rules: str, n: int) -> list[dict[str, Any]]:
+    """The hands both sides score: generated, with some table options."""
+    if rules == "mcr":
+        hs = random_mcr_hands(n, 21)
+        return [{**h, "options": {"variant": "mil"}} if i % 2 else h for i, h in enumerate(hs)]
+    return random_hands(rules, n, 22 if rules == "hk" else 23)
+
+
+def _start_scoring(rules: str, n: int, pure: bool) -> subprocess.Popen[str]:
+    """Score ``scoring_hands(rules, n)`` in a subprocess, with the pure core
+    (``HEFEN_PURE=1``) or the compiled one; read it with :func:`_scores`."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    if pure:
+        env["HEFEN_PURE"] = "1"
+    else:
+        env.pop("HEFEN_PURE", None)
+    script = _SCORE_SCRIPT.format(tests=str(TESTS), compiled=not pure, rules=rules, n=n)
+    return subprocess.Popen(
+        [sys.executable, "-c", script],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _scores(proc: subprocess.Popen[str]) -> list[dict[str, Any]]:
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err[-2000:]
+    res: list[dict[str, Any]] = json.loads(out)
+    return res
+
+
+@needs_core
+@pytest.mark.parametrize("rules,n", [("mcr", 3000), ("hk", 2000), ("tw", 2000)])
+def test_scoring_same_with_compiled_and_pure_core(core: ModuleType, rules: str, n: int) -> None:
+    if not d.COMPILED:
+        pytest.skip("HEFEN_PURE=1 in this test run's environment")
+    from hefen.scoring import score_uncached
+
+    proc = _start_scoring(rules, n, pure=True)  # runs while this process scores
+    mine = json.loads(json.dumps([score_uncached(h).to_dict() for h in scoring_hands(rules, n)]))
+    pure = _scores(proc)
+    assert len(mine) == len(pure) == n
+    diffs = [i for i, (a, b) in enumerate(zip(mine, pure, strict=True)) if a != b]
+    assert not diffs, (len(diffs), mine[diffs[0]], pure[diffs[0]])
+    assert sum(1 for r in mine if r.get("valid")) > n // 2  # mostly real scores, not refusals
+
+
+def test_hefen_pure_selects_the_pure_core() -> None:
+    script = (
+        "from hefen import decompose as d\n"
+        "assert not d.COMPILED\n"
+        "assert d.is_standard_complete is d._py_is_standard_complete\n"
+        "assert d.standard_decompositions is d._py_standard_decompositions\n"
+        "assert d.is_complete is d._py_is_complete\n"
+        "assert d.completing_tiles is d._py_completing_tiles\n"
+        "import hefen.mcr, hefen.tw, hefen.hk.reading\n"
+        "assert hefen.mcr.completing_tiles is d._py_completing_tiles\n"
+        "assert hefen.mcr.standard_decompositions is d._py_standard_decompositions\n"
+        "assert hefen.hk.reading.standard_decompositions is d._py_standard_decompositions\n"
+        "import hefen.mcr.detect as dt\n"
+        "assert dt.combination_candidates is dt._py_combination_candidates\n"
+        "assert dt.select_combinations is dt._py_select_combinations\n"
+        "assert hefen.mcr.select_combinations is dt._py_select_combinations\n"
+        "assert hefen.mcr.tile_hog is dt._py_tile_hog\n"
+        "assert dt.suit_patterns is dt._py_suit_patterns\n"
+        "print('pure')\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "HEFEN_PURE": "1"}
+    res = subprocess.run(
+        [sys.executable, "-c", script], env=env, cwd=ROOT, capture_output=True, text=True
+    )
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip() == "pure"
+
+
+def test_without_hefen_pure_the_core_is_used_when_built() -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("HEFEN_PURE", None)
+    res = subprocess.run(
+        [sys.executable, "-c", "from hefen import decompose as d; print(d.COMPILED)"],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip() == str(BUILT)
