@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -44,11 +45,29 @@ def _free_port() -> int:
 
 
 @pytest.fixture
-def servers() -> Iterator[list[str]]:
+def schema() -> Iterator[str]:
+    """A schema of its own in the test database, dropped afterwards."""
+    import sqlalchemy as sa
+
+    name = f"hefen_mp_{uuid.uuid4().hex[:12]}"
+    engine = sa.create_engine(POSTGRES)
+    with engine.begin() as conn:
+        conn.execute(sa.text(f'CREATE SCHEMA "{name}"'))
+    try:
+        yield name
+    finally:
+        with engine.begin() as conn:
+            conn.execute(sa.text(f'DROP SCHEMA "{name}" CASCADE'))
+        engine.dispose()
+
+
+@pytest.fixture
+def servers(schema: str) -> Iterator[list[str]]:
     """Two `hefen serve` processes on the same database and Redis."""
+    sep = "&" if "?" in POSTGRES else "?"
     env = {
         **os.environ,
-        "HEFEN_DATABASE_URL": POSTGRES,
+        "HEFEN_DATABASE_URL": f"{POSTGRES}{sep}options=-csearch_path%3D{schema}",
         "HEFEN_REDIS_URL": REDIS,
         "PYTHONPATH": str(ROOT),
     }
