@@ -22,10 +22,13 @@ tables.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import itemgetter
 
 from ..decompose import KNITTED_STRAIGHTS
+from ..ruleset import REGISTRY, find_ruleset
 from ..tiles import NUM_KINDS, ORPHANS
 
 __all__ = [
@@ -34,18 +37,33 @@ __all__ = [
     "ShantenInfo",
     "form_distances",
     "shanten_counts",
+    "shanten_number",
+    "useful_kinds",
 ]
 
 Counts = tuple[int, ...]
 
 #: the form names, in the order they are reported
 FORMS = ("standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight")
-#: the forms each ruleset allows
-RULES_FORMS: dict[str, tuple[str, ...]] = {
-    "mcr": FORMS,
-    "hk": ("standard", "seven_pairs", "thirteen_orphans"),
-    "tw": ("standard",),
-}
+
+
+class _RulesForms(Mapping[str, tuple[str, ...]]):
+    """The forms each ruleset allows, read from the ruleset (``Ruleset.forms``)."""
+
+    def __getitem__(self, key: str) -> tuple[str, ...]:
+        if key not in REGISTRY:
+            raise KeyError(key)
+        return find_ruleset(key).forms
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(REGISTRY)
+
+    def __len__(self) -> int:
+        return len(REGISTRY)
+
+
+#: the forms each ruleset allows (a view of each ruleset's ``forms``)
+RULES_FORMS: Mapping[str, tuple[str, ...]] = _RulesForms()
 
 _K = 5  # set slots a table tracks (TW needs five)
 _W = (_K + 1) * 2  # table width: index = sets * 2 + pairs
@@ -177,8 +195,10 @@ def _honor_table(c: Counts, cap: Counts) -> tuple[int, ...]:
     return _closure(tuple(tab))
 
 
+@lru_cache(maxsize=1 << 16)
 def _combine(x: tuple[int, ...], y: tuple[int, ...]) -> tuple[int, ...]:
-    """Max-plus product of two closed tables (still closed)."""
+    """Max-plus product of two closed tables (still closed); cached, as the
+    same suit tables meet again and again."""
     out = []
     for s in range(_K + 1):
         b0 = b1 = _NEG
@@ -214,6 +234,17 @@ def _best(x: tuple[int, ...], y: tuple[int, ...], sets: int) -> int:
     return best
 
 
+def _best_unpaired(x: tuple[int, ...], y: tuple[int, ...], sets: int) -> int:
+    """max kept of two closed tables together with ``sets`` set slots and
+    no pair slot."""
+    return max(x[s * 2] + y[(sets - s) * 2] for s in range(sets + 1))
+
+
+def _near_held(c: list[int], base: int, r: int) -> bool:
+    """Whether the suit starting at ``base`` holds a tile within two ranks of ``r``."""
+    return any(c[base + q] for q in range(max(0, r - 2), min(8, r + 2) + 1))
+
+
 def _parts(c: Counts, cap: Counts) -> list[tuple[int, ...]]:
     return [
         _suit_table(c[0:9], cap[0:9]),
@@ -229,25 +260,40 @@ def _standard_kept(c: Counts, cap: Counts, sets: int) -> int:
 
 
 def _seven_pairs_dist(c: Counts, allow_four: bool) -> int:
-    slots: list[int] = []
-    for n in c:
-        if n:
-            slots.append(min(n, 2))
-            if allow_four and n > 2:
-                slots.append(min(n - 2, 2))
-    slots.sort(reverse=True)
-    return 14 - sum(slots[:7])
+    # each kind held fills a slot of two (one for a single tile); with
+    # ``allow_four`` a kind held three or more times fills a second slot
+    # (of one for three, two for four or more); the best seven slots count
+    c1, c2, c3, c4 = c.count(1), c.count(2), c.count(3), c.count(4)
+    more = len(c) - c.count(0) - c1 - c2 - c3 - c4  # five or more (``fifth``)
+    twos = c2 + c3 + c4 + more
+    ones = c1
+    if allow_four:
+        twos += c4 + more
+        ones += c3
+    pairs = twos if twos < 7 else 7
+    return 14 - 2 * pairs - min(ones, 7 - pairs)
+
+
+_orphan_counts = itemgetter(*ORPHANS)
+_honor_counts = itemgetter(*range(27, 34))
+_knitted_counts = tuple(itemgetter(*ks) for ks in KNITTED_STRAIGHTS)
+
+
+def _held(counts: tuple[int, ...]) -> int:
+    """How many of ``counts`` are not zero."""
+    return len(counts) - counts.count(0)
 
 
 def _orphans_dist(c: Counts) -> int:
-    kinds = sum(1 for t in ORPHANS if c[t])
-    pair = any(c[t] >= 2 for t in ORPHANS)
+    o = _orphan_counts(c)
+    kinds = _held(o)
+    pair = kinds > o.count(1)
     return 14 - kinds - (1 if pair else 0)
 
 
 def _honors_knitted_dist(c: Counts) -> int:
-    honors = sum(1 for t in range(27, 34) if c[t])
-    best = max(sum(1 for t in ks if c[t]) for ks in KNITTED_STRAIGHTS)
+    honors = _held(_honor_counts(c))
+    best = max(_held(get(c)) for get in _knitted_counts)
     return 14 - min(14, honors + best)
 
 
@@ -257,14 +303,15 @@ def _knitted_straight_dist(c: Counts, cap: Counts, n_melds: int, beat: int = 99)
     sets = 1 - n_melds
     target = 9 + 3 * sets + 2
     held = sum(c)
+    best = target - beat  # a reading must keep more than this to matter
+    room = min(3 * sets + 2, held)  # the most the set and pair can keep
     cands = []
-    for ks in KNITTED_STRAIGHTS:
-        if any(cap[t] < 1 for t in ks):
+    for ks, get in zip(KNITTED_STRAIGHTS, _knitted_counts, strict=True):
+        kept = _held(get(c))
+        if kept + room <= best or min(get(cap)) < 1:
             continue
-        kept = sum(1 for t in ks if c[t])
         cands.append((kept, ks))
     cands.sort(reverse=True)
-    best = target - beat  # a reading must keep more than this to matter
     for kept, ks in cands:
         # the set and pair beside the straight keep at most the other tiles
         if kept + min(3 * sets + 2, held - kept) <= best:
@@ -306,6 +353,75 @@ def form_distances(
     if "knitted_straight" in forms and n_melds <= 1 and size == 13:
         out["knitted_straight"] = _knitted_straight_dist(c, cap, n_melds)
     return out
+
+
+def _best_distances(
+    c: Counts,
+    cap: Counts,
+    n_melds: int,
+    forms: tuple[str, ...],
+    size: int,
+    allow_four_pairs: bool,
+    slack: int,
+) -> dict[str, int]:
+    """:func:`form_distances`, except that the knitted straight (the costly
+    form) is only counted exactly where it comes within ``slack`` of the
+    other forms' best; elsewhere its entry is a lower bound above that."""
+    out: dict[str, int] = {}
+    sets = (size + 1) // 3 - n_melds
+    if "standard" in forms:
+        out["standard"] = 3 * sets + 2 - _standard_kept(c, cap, sets)
+    if n_melds == 0 and size == 13:
+        if "seven_pairs" in forms:
+            out["seven_pairs"] = _seven_pairs_dist(c, allow_four_pairs)
+        if "thirteen_orphans" in forms:
+            out["thirteen_orphans"] = _orphans_dist(c)
+        if "honors_knitted" in forms:
+            out["honors_knitted"] = _honors_knitted_dist(c)
+    if "knitted_straight" in forms and n_melds <= 1 and size == 13:
+        beat = min(out.values(), default=98) + slack
+        out["knitted_straight"] = _knitted_straight_dist(c, cap, n_melds, beat)
+    return out
+
+
+@lru_cache(maxsize=1 << 18)
+def shanten_number(
+    counts: Counts,
+    cap: Counts,
+    n_melds: int = 0,
+    forms: tuple[str, ...] = FORMS,
+    size: int = 13,
+    allow_four_pairs: bool = True,
+) -> int:
+    """The shanten alone (``shanten_counts(...).shanten``) of the concealed
+    ``counts`` (a 34-tuple) beside ``n_melds`` declared sets, each kind
+    capped at ``cap`` copies; cached by the whole hand, for callers that ask
+    about many hands (the game's bots).  A form the hand cannot take (seven
+    pairs beside a meld) is skipped; with none left the answer is 99."""
+    dists = _best_distances(counts, cap, n_melds, forms, size, allow_four_pairs, 0)
+    return min(dists.values(), default=100) - 1
+
+
+@lru_cache(maxsize=1 << 16)
+def useful_kinds(
+    counts: Counts,
+    cap: Counts,
+    n_melds: int = 0,
+    forms: tuple[str, ...] = FORMS,
+    size: int = 13,
+    allow_four_pairs: bool = True,
+) -> tuple[int, ...]:
+    """The tile kinds whose draw lowers :func:`shanten_number` (as
+    ``shanten_counts(...).useful``, without the report); cached."""
+    dists = _best_distances(counts, cap, n_melds, forms, size, allow_four_pairs, 1)
+    if not dists:
+        return ()
+    best = min(dists.values())
+    useful: set[int] = set()
+    for f in FORMS:
+        if dists.get(f) == best:
+            useful.update(_useful(counts, cap, n_melds, f, size, allow_four_pairs, best, False))
+    return tuple(sorted(useful))
 
 
 @dataclass(frozen=True, slots=True)
@@ -378,6 +494,14 @@ def _useful(
             _combine(left, p[3]),
             _combine(left, p[2]),
         )
+        # A tile far from every held tile (no copy held, no held tile of its
+        # suit within two) fills a slot alone, so it can only help where an
+        # optimal target leaves a slot without held tiles: where one set
+        # slot fewer, or no pair slot, keeps as many.  Otherwise skip them.
+        full = _best(left, right, sets)
+        far_ok = (sets > 0 and _best(left, right, sets - 1) >= full) or _best_unpaired(
+            left, right, sets
+        ) >= full
         for part in range(4):
             rest = rests[part]
             base = part * 9
@@ -385,6 +509,8 @@ def _useful(
             for r in range(n_kinds):
                 t = base + r
                 if cl[t] >= cap[t] or (not fifth and cl[t] >= 4):
+                    continue
+                if not far_ok and not cl[t] and (part == 3 or not _near_held(cl, base, r)):
                     continue
                 cl[t] += 1
                 seg = tuple(cl[base : base + n_kinds])

@@ -413,6 +413,7 @@ class Taiwanese(Ruleset):
     declared_ready = ("tian_ting", "di_ting")
     flower_wins = True
     four_kongs_win = True
+    earthly_self_drawn = True
 
     def score(self, hand: Hand) -> Result:
         return score(hand)
