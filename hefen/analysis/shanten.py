@@ -69,32 +69,43 @@ _K = 5  # set slots a table tracks (TW needs five)
 _W = (_K + 1) * 2  # table width: index = sets * 2 + pairs
 _NEG = -1000  # "impossible"
 _NO_LIMIT = 99  # the per-kind cap when copies are not counted
-_EMPTY_CLOSED: tuple[int, ...] = (0,) * _W  # nothing kept, every slot free
-_EXACT_EMPTY: tuple[int, ...] = (0,) + (_NEG,) * (_W - 1)
+
+# A table holds, for every number of set slots ``s`` and pair slots ``p``
+# (index ``s * 2 + p``), the most tiles kept (``t[i]``) and, beside it
+# (``t[_W + i]``), a bit mask of the tile kinds that some target keeping that
+# many has more copies of than the hand holds: the kinds whose draw would
+# keep one more (the useful tiles, where no slot of the target is empty).
+Table = tuple[int, ...]
+_EMPTY_CLOSED: Table = (0,) * _W + (0,) * _W  # nothing kept, every slot free
+_EXACT_EMPTY: Table = (0,) + (_NEG,) * (_W - 1) + (0,) * _W
+_IMPOSSIBLE: Table = (_NEG,) * _W + (0,) * _W
 
 
-def _closure(t: tuple[int, ...]) -> tuple[int, ...]:
+def _closure(t: Table) -> Table:
     """Monotone closure: at most ``s`` set slots and ``p`` pair slots (the
     unused ones are filled with tiles nobody holds)."""
     out = list(t)
     for s in range(_K + 1):
         for p in range(2):
             i = s * 2 + p
-            best = out[i]
-            if s and out[i - 2] > best:
-                best = out[i - 2]
-            if p and out[i - 1] > best:
-                best = out[i - 1]
-            out[i] = best
+            best, mask = out[i], out[_W + i]
+            for j in (i - 2 if s else -1, i - 1 if p else -1):
+                if j < 0:
+                    continue
+                if out[j] > best:
+                    best, mask = out[j], out[_W + j]
+                elif out[j] == best:
+                    mask |= out[_W + j]
+            out[i], out[_W + i] = best, mask
     return tuple(out)
 
 
 @lru_cache(maxsize=1 << 18)
-def _suffix(c: Counts, cap: Counts, a: int, b: int) -> tuple[int, ...]:
+def _suffix(c: Counts, cap: Counts, a: int, b: int) -> Table:
     """Best kept tiles of the ranks ``c`` (with per-rank caps ``cap``) using
     at most ``s`` set slots and ``p`` pair slots (index ``s * 2 + p``), given
     ``a`` chows begun one rank before and ``b`` two ranks before (each needs
-    a tile here)."""
+    a tile here); the masks' bit 0 is the first of these ranks."""
     if not c:
         return _EMPTY_CLOSED
     ci = c[0]
@@ -104,12 +115,17 @@ def _suffix(c: Counts, cap: Counts, a: int, b: int) -> tuple[int, ...]:
         return _IMPOSSIBLE
     rest_c = c[1:]
     rest_cap = cap[1:]
-    out = [_NEG] * _W
+    out = [_NEG] * _W + [0] * _W
+    # a slot begun in these ranks that keeps none of their tiles is free, so
+    # more slots than tiles held here keep no more: tables stop at ``top``
+    top = sum(c)
+    if top > _K:
+        top = _K
     # more chows starting here than the most tiles held on any of their three
     # ranks keep nothing more: the extra ones are free slots
     max_x = max(ci, rest_c[0], rest_c[1]) if len(c) >= 3 else 0
-    if max_x > _K:
-        max_x = _K
+    if max_x > top:
+        max_x = top
     for x in range(max_x + 1):
         tx = need + x
         if tx > capi:
@@ -121,35 +137,55 @@ def _suffix(c: Counts, cap: Counts, a: int, b: int) -> tuple[int, ...]:
             t = tx + 3 * y + 2 * z
             if t > capi:
                 continue
-            kept = t if t < ci else ci
+            if t < ci:
+                kept, miss = t, 0
+            else:
+                kept, miss = ci, 1 if t > ci else 0
             ds = x + y
-            if ds > _K:
+            if ds > top:
                 continue
-            for s in range(ds, _K + 1):
-                base = s * 2
-                cb = (s - ds) * 2
-                if z:
-                    v = child[cb] + kept
-                    if v > out[base + 1]:
-                        out[base + 1] = v
-                else:
-                    v = child[cb] + kept
-                    if v > out[base]:
-                        out[base] = v
-                    v = child[cb + 1] + kept
-                    if v > out[base + 1]:
-                        out[base + 1] = v
-    # closed already: every option is monotone where it is defined
+            for s in range(ds, top + 1):
+                i = (s - ds) * 2
+                j = s * 2
+                if not z:  # the pair slot (if any) lies further on
+                    v = child[i] + kept
+                    o = out[j]
+                    if v > o:
+                        out[j] = v
+                        out[_W + j] = (child[_W + i] << 1) | miss
+                    elif v == o:
+                        out[_W + j] |= (child[_W + i] << 1) | miss
+                    i += 1
+                j += 1
+                v = child[i] + kept
+                o = out[j]
+                if v > o:
+                    out[j] = v
+                    out[_W + j] = (child[_W + i] << 1) | miss
+                elif v == o:
+                    out[_W + j] |= (child[_W + i] << 1) | miss
+    # closed already: every option is monotone where it is defined; past
+    # ``top`` the extra slots are free (their masks would only ever be read
+    # where no slot is free, see _useful)
+    for s in range(top + 1, _K + 1):
+        for p in (0, 1):
+            out[s * 2 + p] = out[top * 2 + p]
+            out[_W + s * 2 + p] = out[_W + top * 2 + p]
     return tuple(out)
 
 
 _YZ = ((0, 0), (1, 0), (0, 1), (1, 1))
 _YZ0 = ((0, 0),)
-_IMPOSSIBLE: tuple[int, ...] = (_NEG,) * _W
+
+
+def _shifted(t: Table, by: int) -> Table:
+    """``t`` with its masks moved ``by`` kinds on."""
+    return t[:_W] + tuple(m << by for m in t[_W:])
 
 
 @lru_cache(maxsize=1 << 16)
-def _suit_table(c: Counts, cap: Counts) -> tuple[int, ...]:
+def _suit_table(c: Counts, cap: Counts, base: int = 0) -> Table:
+    """The table of one suit's nine counts; mask bit 0 is kind ``base``."""
     if not any(c):
         return _EMPTY_CLOSED
     # leading and trailing ranks without tiles are only needed for chows
@@ -162,43 +198,48 @@ def _suit_table(c: Counts, cap: Counts) -> tuple[int, ...]:
         hi -= 1
     lo = max(0, lo - 2)
     hi = min(8, hi + 2)
-    return _suffix(c[lo : hi + 1], cap[lo : hi + 1], 0, 0)
+    return _shifted(_suffix(c[lo : hi + 1], cap[lo : hi + 1], 0, 0), base + lo)
 
 
 @lru_cache(maxsize=1 << 14)
-def _honor_table(c: Counts, cap: Counts) -> tuple[int, ...]:
+def _honor_table(c: Counts, cap: Counts, base: int = 27) -> Table:
     tab = list(_EXACT_EMPTY)
-    for n, k in zip(c, cap, strict=True):
+    for r, (n, k) in enumerate(zip(c, cap, strict=True)):
         if not n:
             continue
-        opts = [(0, 0, 0)]
+        bit = 1 << (base + r)
+        opts = [(0, 0, 0, 0)]
         if k >= 3:
-            opts.append((1, 0, min(n, 3)))
+            opts.append((1, 0, min(n, 3), bit if n < 3 else 0))
         if k >= 2:
-            opts.append((0, 1, min(n, 2)))
+            opts.append((0, 1, min(n, 2), bit if n < 2 else 0))
         if k >= 5:
-            opts.append((1, 1, min(n, 5)))
-        new = [_NEG] * _W
+            opts.append((1, 1, min(n, 5), bit if n < 5 else 0))
+        new = [_NEG] * _W + [0] * _W
         for idx in range(_W):
             v = tab[idx]
             if v <= _NEG // 2:
                 continue
-            for ds, dp, kept in opts:
+            for ds, dp, kept, miss in opts:
                 s = (idx >> 1) + ds
                 p = (idx & 1) + dp
                 if s > _K or p > 1:
                     continue
                 j = s * 2 + p
+                m = tab[_W + idx] | miss
                 if v + kept > new[j]:
                     new[j] = v + kept
+                    new[_W + j] = m
+                elif v + kept == new[j]:
+                    new[_W + j] |= m
         tab = new
     return _closure(tuple(tab))
 
 
 @lru_cache(maxsize=1 << 16)
 def _combine(x: tuple[int, ...], y: tuple[int, ...]) -> tuple[int, ...]:
-    """Max-plus product of two closed tables (still closed); cached, as the
-    same suit tables meet again and again."""
+    """Max-plus product of the kept counts of two closed tables (still
+    closed; no masks); cached, as the same suit tables meet again and again."""
     out = []
     for s in range(_K + 1):
         b0 = b1 = _NEG
@@ -221,7 +262,26 @@ def _combine(x: tuple[int, ...], y: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _best(x: tuple[int, ...], y: tuple[int, ...], sets: int) -> int:
+def _combine_masks(x: Table, y: Table) -> Table:
+    """:func:`_combine` with the masks: those of every split that reaches
+    the best, joined."""
+    out = [_NEG] * _W + [0] * _W
+    for s in range(_K + 1):
+        for s1 in range(s + 1):
+            i = s1 * 2
+            j = (s - s1) * 2
+            # (pair from neither), (pair from x), (pair from y)
+            for o, a, b in ((s * 2, i, j), (s * 2 + 1, i + 1, j), (s * 2 + 1, i, j + 1)):
+                v = x[a] + y[b]
+                if v > out[o]:
+                    out[o] = v
+                    out[_W + o] = x[_W + a] | y[_W + b]
+                elif v == out[o]:
+                    out[_W + o] |= x[_W + a] | y[_W + b]
+    return tuple(out)
+
+
+def _best(x: Table, y: Table, sets: int) -> int:
     """max kept of two closed tables together with ``sets`` set slots and
     one pair slot."""
     best = _NEG
@@ -234,29 +294,37 @@ def _best(x: tuple[int, ...], y: tuple[int, ...], sets: int) -> int:
     return best
 
 
-def _best_unpaired(x: tuple[int, ...], y: tuple[int, ...], sets: int) -> int:
+def _best_mask(x: Table, y: Table, sets: int, best: int) -> int:
+    """The masks of every way two closed tables keep ``best`` tiles with
+    ``sets`` set slots and one pair slot, joined."""
+    mask = 0
+    for s in range(sets + 1):
+        i, j = s * 2, (sets - s) * 2
+        if x[i + 1] + y[j] == best:
+            mask |= x[_W + i + 1] | y[_W + j]
+        if x[i] + y[j + 1] == best:
+            mask |= x[_W + i] | y[_W + j + 1]
+    return mask
+
+
+def _best_unpaired(x: Table, y: Table, sets: int) -> int:
     """max kept of two closed tables together with ``sets`` set slots and
     no pair slot."""
     return max(x[s * 2] + y[(sets - s) * 2] for s in range(sets + 1))
 
 
-def _near_held(c: list[int], base: int, r: int) -> bool:
-    """Whether the suit starting at ``base`` holds a tile within two ranks of ``r``."""
-    return any(c[base + q] for q in range(max(0, r - 2), min(8, r + 2) + 1))
-
-
-def _parts(c: Counts, cap: Counts) -> list[tuple[int, ...]]:
+def _parts(c: Counts, cap: Counts) -> list[Table]:
     return [
-        _suit_table(c[0:9], cap[0:9]),
-        _suit_table(c[9:18], cap[9:18]),
-        _suit_table(c[18:27], cap[18:27]),
-        _honor_table(c[27:34], cap[27:34]),
+        _suit_table(c[0:9], cap[0:9], 0),
+        _suit_table(c[9:18], cap[9:18], 9),
+        _suit_table(c[18:27], cap[18:27], 18),
+        _honor_table(c[27:34], cap[27:34], 27),
     ]
 
 
 def _standard_kept(c: Counts, cap: Counts, sets: int) -> int:
     p = _parts(c, cap)
-    return _best(_combine(p[0], p[1]), _combine(p[2], p[3]), sets)
+    return _best(_combine(p[0][:_W], p[1][:_W]), _combine(p[2][:_W], p[3][:_W]), sets)
 
 
 def _seven_pairs_dist(c: Counts, allow_four: bool) -> int:
@@ -486,22 +554,26 @@ def _useful(
     if form == "standard":
         sets = (size + 1) // 3 - n_melds
         p = _parts(c, cap)
-        left = _combine(p[0], p[1])
-        right = _combine(p[2], p[3])
-        rests = (
-            _combine(p[1], right),
-            _combine(p[0], right),
-            _combine(left, p[3]),
-            _combine(left, p[2]),
-        )
-        # A tile far from every held tile (no copy held, no held tile of its
-        # suit within two) fills a slot alone, so it can only help where an
-        # optimal target leaves a slot without held tiles: where one set
-        # slot fewer, or no pair slot, keeps as many.  Otherwise skip them.
+        left = _combine_masks(p[0], p[1])
+        right = _combine_masks(p[2], p[3])
         full = _best(left, right, sets)
-        far_ok = (sets > 0 and _best(left, right, sets - 1) >= full) or _best_unpaired(
+        # Where every target keeping the most has a held tile in each slot,
+        # a draw keeps one more exactly when some such target has more
+        # copies of it than the hand: the tables' masks say which.  Where one
+        # set slot fewer, or no pair slot, keeps as many, a slot may go on
+        # tiles nobody holds, and each draw is tried instead.
+        free_slot = (sets > 0 and _best(left, right, sets - 1) >= full) or _best_unpaired(
             left, right, sets
         ) >= full
+        if not free_slot:
+            mask = _best_mask(left, right, sets, full)
+            return [t for t in range(NUM_KINDS) if mask >> t & 1]
+        rests = (
+            _combine(p[1][:_W], right[:_W]),
+            _combine(p[0][:_W], right[:_W]),
+            _combine(left[:_W], p[3][:_W]),
+            _combine(left[:_W], p[2][:_W]),
+        )
         for part in range(4):
             rest = rests[part]
             base = part * 9
@@ -510,12 +582,13 @@ def _useful(
                 t = base + r
                 if cl[t] >= cap[t] or (not fifth and cl[t] >= 4):
                     continue
-                if not far_ok and not cl[t] and (part == 3 or not _near_held(cl, base, r)):
-                    continue
                 cl[t] += 1
                 seg = tuple(cl[base : base + n_kinds])
                 seg_cap = cap[base : base + n_kinds]
-                tab = _suit_table(seg, seg_cap) if part < 3 else _honor_table(seg, seg_cap)
+                if part < 3:
+                    tab = _suit_table(seg, seg_cap, base)
+                else:
+                    tab = _honor_table(seg, seg_cap, base)
                 cl[t] -= 1
                 if 3 * sets + 2 - _best(tab, rest, sets) < dist:
                     out.append(t)

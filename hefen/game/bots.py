@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Protocol
 
@@ -30,7 +31,7 @@ from ..analysis.shanten import shanten_number, useful_kinds
 from ..decompose import is_complete
 from ..hand import Context, Hand
 from ..tiles import DRAGONS, NUM_KINDS, WINDS
-from .engine import Action, Game, Meld
+from .engine import Action, Game, GameSettings, Meld
 
 __all__ = ["Bot", "SimpleBot", "StrongBot", "BOTS", "make_bot"]
 
@@ -74,6 +75,29 @@ def _cap_of(meld_tiles: tuple[int, ...]) -> tuple[int, ...]:
 
 def _cap(melds: Iterable[Meld], extra: tuple[int, ...] = ()) -> tuple[int, ...]:
     return _cap_of(tuple(sorted([t for m in melds for t in m.tiles] + list(extra))))
+
+
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    """What :mod:`hefen.analysis` needs besides the concealed counts: the
+    copies left of each kind, the melds, the ruleset's forms and hand size,
+    and whether four alike make two of seven pairs."""
+
+    cap: tuple[int, ...]
+    n_melds: int
+    forms: tuple[str, ...]
+    size: int
+    four_pairs: bool
+
+    def shanten(self, counts: list[int]) -> int:
+        return shanten_number(
+            tuple(counts), self.cap, self.n_melds, self.forms, self.size, self.four_pairs
+        )
+
+    def useful(self, counts: list[int]) -> tuple[int, ...]:
+        return useful_kinds(
+            tuple(counts), self.cap, self.n_melds, self.forms, self.size, self.four_pairs
+        )
 
 
 def _flower_fan(flowers: list[int], seat_wind: int) -> int:
@@ -147,6 +171,8 @@ class StrongBot:
     def __init__(self, seed: int = 0, exact: bool = False) -> None:
         self.rng = random.Random(seed)
         self.exact = exact
+        #: the settings last seen and whether four alike make two of seven pairs there
+        self._four: tuple[GameSettings, bool] | None = None
 
     # -- what the seat can see
     def _unseen(self, game: Game, seat: int) -> list[int]:
@@ -164,38 +190,36 @@ class StrongBot:
                 # a concealed kong of another seat shows nothing
         return [max(0, n) for n in unseen]
 
-    def _count(
-        self, game: Game, counts: list[int], melds: list[Meld], extra: tuple[int, ...] = ()
-    ) -> int:
-        """The shanten of concealed ``counts`` beside ``melds`` (and a meld
-        of the tiles ``extra`` about to be claimed) under the game's ruleset."""
+    def _shape(self, game: Game, melds: list[Meld], extra: tuple[int, ...] = ()) -> _Shape:
+        """How the analysis counts a hand beside ``melds`` (and a meld of
+        the tiles ``extra`` about to be claimed) under the game's ruleset."""
         r = game.ruleset
-        return shanten_number(
-            tuple(counts),
+        settings = game.settings
+        if self._four is None or self._four[0] is not settings:
+            self._four = (settings, r.four_alike_in_seven_pairs(settings.options))
+        return _Shape(
             _cap(melds, extra),
             len(melds) + (1 if extra else 0),
             r.forms,
             r.concealed_size,
-            r.four_alike_in_seven_pairs(game.settings.options),
+            self._four[1],
         )
+
+    def _count(
+        self, game: Game, counts: list[int], melds: list[Meld], extra: tuple[int, ...] = ()
+    ) -> int:
+        """The shanten of concealed ``counts`` beside ``melds`` (and ``extra``,
+        as in :meth:`_shape`)."""
+        return self._shape(game, melds, extra).shanten(counts)
 
     def _shanten(self, game: Game, seat: int, tiles: list[int], extra: tuple[int, ...] = ()) -> int:
         """The shanten of ``tiles`` held by ``seat`` (``extra``: the tiles of a
-        meld it is about to declare, as in :meth:`_count`)."""
+        meld it is about to declare, as in :meth:`_shape`)."""
         return self._count(game, _counts(tiles), game.players[seat].melds, extra)
 
     def _ukeire(self, game: Game, seat: int, tiles: list[int], unseen: list[int]) -> int:
         """Unseen copies of the tiles whose draw lowers the shanten of ``tiles``."""
-        melds = game.players[seat].melds
-        r = game.ruleset
-        useful = useful_kinds(
-            tuple(_counts(tiles)),
-            _cap(melds),
-            len(melds),
-            r.forms,
-            r.concealed_size,
-            r.four_alike_in_seven_pairs(game.settings.options),
-        )
+        useful = self._shape(game, game.players[seat].melds).useful(_counts(tiles))
         return sum(unseen[t] for t in useful)
 
     def _winning_waits(self, game: Game, seat: int, tiles: list[int], unseen: list[int]) -> int:
@@ -295,9 +319,8 @@ class StrongBot:
             # pace: how much slower the plan's useful tiles come than any tile's
             return (q * pace) ** max(0, sh + 1) * _hk_payoff(fan, min_fan, cap)
 
-        def shanten(counts: list[int]) -> int:
-            return self._count(game, counts, melds)
-
+        shape = self._shape(game, melds)
+        shanten = shape.shanten
         best = ev(shanten(c), base + honour)
         suits = {m.tiles[0] // 9 for m in melds if m.tiles[0] < 27}
         honour_melds = any(m.tiles[0] >= 27 for m in melds)
@@ -305,23 +328,16 @@ class StrongBot:
             if suits - {suit}:
                 continue
             lo, hi = 9 * suit, 9 * suit + 9
-            half = [n if lo <= t < hi or t >= 27 else 0 for t, n in enumerate(c)]
+            half = [0] * lo + c[lo:hi] + [0] * (27 - hi) + c[27:]
             best = max(best, ev(shanten(half), base + honour + 3, 0.85))
             if not honour_melds:
-                full = [n if lo <= t < hi else 0 for t, n in enumerate(c)]
+                full = [0] * lo + c[lo:hi] + [0] * (NUM_KINDS - hi)
                 best = max(best, ev(shanten(full), base + 7, 0.65))
         if all(m.kind != "chow" for m in melds):
             fan = float(cap) - 1 if not exposed else base + honour + 3
             best = max(best, ev(_pung_shanten(c, need), fan, 0.7 if exposed else 0.5))
         if not melds and "seven_pairs" in game.ruleset.forms:
-            pairs = shanten_number(
-                tuple(c),
-                _cap(melds),
-                0,
-                ("seven_pairs",),
-                game.ruleset.concealed_size,
-                game.ruleset.four_alike_in_seven_pairs(game.settings.options),
-            )
+            pairs = replace(shape, forms=("seven_pairs",)).shanten(c)
             best = max(best, ev(pairs, base + 4, 0.6))
         return best
 
@@ -359,11 +375,12 @@ class StrongBot:
         threats = self._threats(game, seat)
         n_melds = len(melds)
         hk = game.ruleset.plays_for_value
+        shape = self._shape(game, melds)
         scored: list[tuple[int, int]] = []
         for t in dict.fromkeys(candidates):
             rest = list(tiles)
             rest.remove(t)
-            scored.append((self._count(game, _counts(rest), melds), t))
+            scored.append((shape.shanten(_counts(rest)), t))
         best_sh = min(sh for sh, _ in scored)
         fold = bool(threats) and best_sh >= 2
         out: list[tuple[tuple[float, ...], int]] = []
