@@ -37,6 +37,7 @@ __all__ = [
     "ShantenInfo",
     "form_distances",
     "shanten_counts",
+    "plan_shanten",
     "shanten_number",
     "useful_kinds",
 ]
@@ -468,6 +469,35 @@ def shanten_number(
     pairs beside a meld) is skipped; with none left the answer is 99."""
     dists = _best_distances(counts, cap, n_melds, forms, size, allow_four_pairs, 0)
     return min(dists.values(), default=100) - 1
+
+
+@lru_cache(maxsize=1 << 16)
+def plan_shanten(
+    counts: Counts,
+    cap: Counts,
+    n_melds: int = 0,
+    forms: tuple[str, ...] = FORMS,
+    size: int = 13,
+    allow_four_pairs: bool = True,
+) -> int:
+    """:func:`shanten_number` of the tiles a plan keeps (a hand with the
+    tiles the plan gives up, say the other suits of a flush, taken out),
+    where each slot of the standard form those tiles leave empty counts one
+    tile: the hand still holds a tile to discard for every draw into it.
+    On a whole hand it is the shanten; on fewer tiles it counts only the
+    draws the plan needs, not the tiles it gives up."""
+    out = shanten_number(counts, cap, n_melds, forms, size, allow_four_pairs)
+    if "standard" in forms:
+        sets = (size + 1) // 3 - n_melds
+        p = _parts(counts, cap)
+        left = _combine(p[0][:_W], p[1][:_W])
+        right = _combine(p[2][:_W], p[3][:_W])
+        kept = max(
+            max(_best(left, right, s), _best_unpaired(left, right, s) + 1) + sets - s
+            for s in range(sets + 1)
+        )
+        out = min(out, 3 * sets + 2 - kept - 1)
+    return out
 
 
 @lru_cache(maxsize=1 << 16)

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Protocol
 
-from ..analysis.shanten import shanten_number, useful_kinds
+from ..analysis.shanten import plan_shanten, shanten_number, useful_kinds
 from ..decompose import is_complete
 from ..hand import Context, Hand
 from ..tiles import DRAGONS, NUM_KINDS, WINDS
@@ -91,6 +91,12 @@ class _Shape:
 
     def shanten(self, counts: list[int]) -> int:
         return shanten_number(
+            tuple(counts), self.cap, self.n_melds, self.forms, self.size, self.four_pairs
+        )
+
+    def plan(self, counts: list[int]) -> int:
+        """The shanten of the tiles a plan keeps (:func:`plan_shanten`)."""
+        return plan_shanten(
             tuple(counts), self.cap, self.n_melds, self.forms, self.size, self.four_pairs
         )
 
@@ -320,7 +326,7 @@ class StrongBot:
             return (q * pace) ** max(0, sh + 1) * _hk_payoff(fan, min_fan, cap)
 
         shape = self._shape(game, melds)
-        shanten = shape.shanten
+        shanten = shape.plan
         best = ev(shanten(c), base + honour)
         suits = {m.tiles[0] // 9 for m in melds if m.tiles[0] < 27}
         honour_melds = any(m.tiles[0] >= 27 for m in melds)
