@@ -34,6 +34,13 @@ def obj(text: str, rules: str = "mcr", visible: str = "", **ctx: Any) -> dict[st
     return d
 
 
+def counts_of_codes(text: str) -> list[int]:
+    c = [0] * 34
+    for code in text.split():
+        c[tile_from_str(code)] += 1
+    return c
+
+
 def codes(ws: Any) -> list[str]:
     return [tile_to_str(w.tile) for w in ws]
 
@@ -400,3 +407,25 @@ def test_four_alike_in_seven_pairs_is_the_rulesets_word() -> None:
     assert shanten(obj(hand)).shanten == 0
     assert shanten(obj(hand, "hk")).shanten > 0
     assert shanten(obj(hand, "hk") | {"options": {"seven_pairs_four_kind": True}}).shanten == 0
+
+
+def test_plan_shanten_counts_only_the_draws_a_plan_needs() -> None:
+    from hefen.analysis.shanten import plan_shanten, shanten_number
+
+    cap = (4,) * 34
+    # on a whole hand it is the shanten
+    rng = random.Random(13)
+    for _ in range(200):
+        c, cap2, n_melds, size = _random_counts(rng)
+        if sum(c) == size - 3 * n_melds:
+            forms = ("standard",)
+            assert plan_shanten(c, cap2, n_melds, forms, size) == shanten_number(
+                c, cap2, n_melds, forms, size
+            )
+    # the bamboo of a hand kept for a flush, 123s 456s 99s: two sets and a
+    # pair leave two set slots empty; the bare count needs six more tiles
+    # (shanten 5), the plan credits each empty slot one tile (shanten 3,
+    # the block count 8 - 2 * 2 - 1)
+    flush = tuple(counts_of_codes("1s 2s 3s 4s 5s 6s 9s 9s"))
+    assert shanten_number(flush, cap, 0, ("standard",), 13) == 5
+    assert plan_shanten(flush, cap, 0, ("standard",), 13) == 3
