@@ -25,6 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from hefen.game import Game, GameSettings, make_bot
+from hefen.ruleset import DEFAULT_RULESET, ruleset_keys
 
 # per seating: (money a − b, wins a − b, deal-ins a − b, [a win values], [b win values])
 Seating = tuple[float, float, float, list[float], list[float]]
@@ -85,7 +86,7 @@ def interval(xs: list[float]) -> tuple[float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--rules", choices=("mcr", "hk", "tw"), default="mcr")
+    parser.add_argument("--rules", choices=ruleset_keys(), default=DEFAULT_RULESET)
     parser.add_argument("--seeds", type=int, default=200)
     parser.add_argument("--first", type=int, default=0, help="the first seed")
     parser.add_argument("--jobs", type=int, default=2)

@@ -13,6 +13,7 @@ import argparse
 import time
 
 from hefen.game import Game, GameSettings, make_bot
+from hefen.ruleset import ruleset_keys
 
 
 def bench(rules: str, bot: str, hands: int, seed: int) -> tuple[float, float]:
@@ -35,7 +36,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     print(f"{'rules':<6}{'bot':<8}{'hands/s':>10}{'actions/hand':>14}")
-    for rules in ("mcr", "hk", "tw"):
+    for rules in ruleset_keys():
         for bot in ("simple", "strong"):
             rate, per = bench(rules, bot, args.hands, args.seed)
             print(f"{rules:<6}{bot:<8}{rate:>10.1f}{per:>14.1f}", flush=True)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .errors import HandError, safe_repr
@@ -64,6 +64,9 @@ DEFAULT_RULESET = "mcr"
 
 WINDS: tuple[str, str, str, str] = ("E", "S", "W", "N")
 
+#: The analysis' form names that :mod:`hefen.decompose` spells otherwise.
+_DECOMPOSE_NAMES: dict[str, str] = {"knitted_straight": "knitted"}
+
 #: A hand value entered by hand above this is refused (no ruleset's real
 #: hands come near it); a ruleset with a cap refuses above its cap.
 VALUE_CEILING = 10_000
@@ -94,7 +97,8 @@ class Ruleset:
     concealed_size: ClassVar[int] = 13
     #: sets beside the pair in a standard hand
     sets: ClassVar[int] = 4
-    #: the winning forms (names of :mod:`hefen.decompose`'s forms)
+    #: the winning forms, by the analysis' names (:data:`hefen.analysis.FORMS`;
+    #: :attr:`decompose_forms` gives :mod:`hefen.decompose`'s names)
     forms: ClassVar[tuple[str, ...]] = ("standard",)
     #: the table settings this ruleset declares
     options: ClassVar[Mapping[str, Option]] = {}
@@ -112,7 +116,7 @@ class Ruleset:
     scores_dealer: ClassVar[bool] = True
     #: whether the dealer keeps the deal after winning (or else the winds rotate every hand)
     dealer_repeats: ClassVar[bool] = True
-    #: hands in a game (for rotations fixed in advance; 0: open-ended)
+    #: whether every hand is played with the eight flowers (a table cannot leave them out)
     flowers_always: ClassVar[bool] = False
     #: a hand a seat may declare ready (天聽/地聽), as a context value, or ()
     declared_ready: ClassVar[tuple[str, ...]] = ()
@@ -133,6 +137,26 @@ class Ruleset:
     #: the options under which every example hand shows its pattern, however
     #: little it is worth (no table minimum); the rules page leaves them unsaid
     example_options: ClassVar[Mapping[str, Any]] = {}
+    #: whether a non-dealer's self-draw on the first draw, before any call,
+    #: is an earthly hand (TW 地胡; elsewhere earthly is a win on the dealer's
+    #: first discard only)
+    earthly_self_drawn: ClassVar[bool] = False
+    #: whether a hand's payment doubles with each unit of value above a
+    #: table minimum (HK's 2^fan), so that bots play for the hand's expected
+    #: payment rather than for speed
+    plays_for_value: ClassVar[bool] = False
+
+    # -- forms ---------------------------------------------------------
+    @cached_property
+    def decompose_forms(self) -> frozenset[str]:
+        """:attr:`forms` by :mod:`hefen.decompose`'s names (it calls the
+        knitted straight ``knitted``), for ``is_complete`` and friends."""
+        return frozenset(_DECOMPOSE_NAMES.get(f, f) for f in self.forms)
+
+    def four_alike_in_seven_pairs(self, options: Mapping[str, Any]) -> bool:
+        """Whether four of a kind may stand for two of the seven pairs at a
+        table with these ``options`` (a ruleset with a setting for it reads it)."""
+        return self.four_alike_seven_pairs
 
     # -- identity ------------------------------------------------------
     def __repr__(self) -> str:

@@ -34,6 +34,13 @@ def obj(text: str, rules: str = "mcr", visible: str = "", **ctx: Any) -> dict[st
     return d
 
 
+def counts_of_codes(text: str) -> list[int]:
+    c = [0] * 34
+    for code in text.split():
+        c[tile_from_str(code)] += 1
+    return c
+
+
 def codes(ws: Any) -> list[str]:
     return [tile_to_str(w.tile) for w in ws]
 
@@ -329,3 +336,96 @@ def test_cli_json_batches() -> None:
     assert rows[0]["shanten"] == 0 and rows[0]["useful"] == ["W"]
     assert rows[1]["valid"] is False and rows[2]["valid"] is False
     assert rows[3]["shanten"] == 0 and len(rows[3]["useful"]) == 13
+
+
+# ------------------------------------------------------------ the bots' count --
+def _random_counts(rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...], int, int]:
+    """Concealed counts, per-kind caps, melds and hand size of a random hand
+    (13 or 16 tiles, up to three melds, drawn from a flush-heavy pool sometimes)."""
+    size = rng.choice((13, 13, 16))
+    n_melds = rng.choice((0, 0, 0, 1, 2, 3))
+    in_melds = [0] * 34
+    for _ in range(n_melds):
+        in_melds[rng.randrange(34)] = 3
+    wall = [t for t in range(34) for _ in range(4)]
+    rng.shuffle(wall)
+    pool = rng.choice([wall, [t for t in wall if t < 9 or t > 26], [t for t in wall if t < 18]])
+    c = [0] * 34
+    for t in pool:
+        if sum(c) >= size - 3 * n_melds + rng.choice((0, 1)):
+            break
+        if c[t] + in_melds[t] < 4:
+            c[t] += 1
+    return tuple(c), tuple(4 - m for m in in_melds), n_melds, size
+
+
+def test_useful_kinds_are_the_draws_that_lower_the_count() -> None:
+    # useful_kinds reads the tables' masks where no slot is free; it must
+    # name exactly the kinds whose draw lowers shanten_number
+    from hefen.analysis.shanten import FORMS, shanten_number, useful_kinds
+
+    rng = random.Random(11)
+    seen_useful = 0
+    for _ in range(400):
+        c, cap, n_melds, size = _random_counts(rng)
+        forms = FORMS if size == 13 else ("standard",)
+        base = shanten_number(c, cap, n_melds, forms, size)
+        brute = []
+        for t in range(34):
+            if c[t] >= cap[t]:
+                continue
+            more = c[:t] + (c[t] + 1,) + c[t + 1 :]
+            if shanten_number(more, cap, n_melds, forms, size) < base:
+                brute.append(t)
+        assert list(useful_kinds(c, cap, n_melds, forms, size)) == brute, (c, cap, n_melds)
+        seen_useful += bool(brute)
+    assert seen_useful > 300
+
+
+def test_the_bots_count_is_the_reports_count() -> None:
+    from hefen.analysis.shanten import FORMS, shanten_number, useful_kinds
+
+    rng = random.Random(12)
+    for _ in range(300):
+        c, cap, n_melds, size = _random_counts(rng)
+        forms = FORMS if size == 13 else ("standard",)
+        meld_counts = tuple(4 - k for k in cap)
+        info = shanten_counts(c, meld_counts, n_melds, forms, size)
+        assert shanten_number(c, cap, n_melds, forms, size) == info.shanten
+        assert useful_kinds(c, cap, n_melds, forms, size) == info.useful
+
+
+def test_four_alike_in_seven_pairs_is_the_rulesets_word() -> None:
+    from hefen.analysis import allow_four_in_seven_pairs
+
+    assert allow_four_in_seven_pairs("mcr", {}) is True
+    assert allow_four_in_seven_pairs("hk", {}) is False
+    assert allow_four_in_seven_pairs("hk", {"seven_pairs_four_kind": True}) is True
+    assert allow_four_in_seven_pairs("tw", {}) is False
+    # 1111m as two pairs: ready on 7p in MCR, not at a default HK table
+    hand = "1m 1m 1m 1m 2p 2p 3s 3s E E C C 7p"
+    assert shanten(obj(hand)).shanten == 0
+    assert shanten(obj(hand, "hk")).shanten > 0
+    assert shanten(obj(hand, "hk") | {"options": {"seven_pairs_four_kind": True}}).shanten == 0
+
+
+def test_plan_shanten_counts_only_the_draws_a_plan_needs() -> None:
+    from hefen.analysis.shanten import plan_shanten, shanten_number
+
+    cap = (4,) * 34
+    # on a whole hand it is the shanten
+    rng = random.Random(13)
+    for _ in range(200):
+        c, cap2, n_melds, size = _random_counts(rng)
+        if sum(c) == size - 3 * n_melds:
+            forms = ("standard",)
+            assert plan_shanten(c, cap2, n_melds, forms, size) == shanten_number(
+                c, cap2, n_melds, forms, size
+            )
+    # the bamboo of a hand kept for a flush, 123s 456s 99s: two sets and a
+    # pair leave two set slots empty; the bare count needs six more tiles
+    # (shanten 5), the plan credits each empty slot one tile (shanten 3,
+    # the block count 8 - 2 * 2 - 1)
+    flush = tuple(counts_of_codes("1s 2s 3s 4s 5s 6s 9s 9s"))
+    assert shanten_number(flush, cap, 0, ("standard",), 13) == 5
+    assert plan_shanten(flush, cap, 0, ("standard",), 13) == 3

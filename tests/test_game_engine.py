@@ -389,3 +389,21 @@ def test_a_seat_view_never_shows_another_seats_concealed_tiles() -> None:
         assert v1 == v2
     spectator = json.dumps(game.public_view())
     assert '"concealed":' not in spectator.replace('"concealed": true', "")
+
+
+def test_the_engine_reads_the_rules_of_play_from_the_ruleset() -> None:
+    from hefen.decompose import FORMS_ALL, FORMS_STANDARD
+    from hefen.game.engine import forms_for
+    from hefen.ruleset import find_ruleset, rulesets
+
+    for r in rulesets():
+        settings = GameSettings(r.key)
+        assert settings.sets == r.sets and settings.hand_size == r.concealed_size
+        assert forms_for(r.key) == r.decompose_forms <= FORMS_ALL
+        if r.flowers_always:
+            with pytest.raises(ValueError, match="always plays with the eight flowers"):
+                GameSettings(r.key, flowers=False)
+    assert find_ruleset("mcr").decompose_forms == FORMS_ALL
+    assert find_ruleset("tw").decompose_forms == FORMS_STANDARD
+    with pytest.raises(ValueError, match="rules must be one of mcr, hk, tw"):
+        GameSettings("riichi")

@@ -4,6 +4,7 @@ model (OpenCV, onnxruntime). Each check runs a fresh interpreter."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -92,3 +93,28 @@ def test_core_layers_help_still_lists_every_command() -> None:
     assert p.returncode == 0
     for name in COMMANDS:
         assert name in p.stdout
+
+
+GAME_CHECK = """
+import sys
+import hefen.game
+found = sorted(m for m in sys.modules if m.startswith(("sqlalchemy", "fastapi", "hefen.table")))
+assert not found, found
+print("clean")
+"""
+
+
+def test_the_game_engine_imports_no_table_store() -> None:
+    env = dict(
+        os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", GAME_CHECK],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "clean"

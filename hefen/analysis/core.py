@@ -27,7 +27,7 @@ from ..result import Result
 from ..ruleset import DEFAULT_RULESET, REGISTRY, find_ruleset
 from ..scoring import score
 from ..tiles import NUM_KINDS, TileError, is_bonus, tile_from_str, tile_to_str
-from .shanten import FORMS, RULES_FORMS, shanten_counts
+from .shanten import FORMS, shanten_counts
 
 __all__ = [
     "Situation",
@@ -55,22 +55,10 @@ FORM_NAMES = {
 def allow_four_in_seven_pairs(rules: str, options: Mapping[str, Any]) -> bool:
     """Whether four of a kind may stand for two of the seven pairs.
 
-    MCR allows it (the Green Book scores it with Tile Hog).  HK follows the
-    table setting ``seven_pairs_four_kind`` of :mod:`hefen.hk` (default
-    there: false).  TW has no seven pairs."""
-    if rules == "mcr":
-        return True
-    if rules == "hk":
-        opt = options.get("seven_pairs_four_kind")
-        if isinstance(opt, bool):
-            return opt
-        try:
-            from .. import hk
-        except ImportError:  # the HK ruleset not installed: read as MCR
-            return True
-        spec = getattr(hk, "OPTIONS", {}).get("seven_pairs_four_kind")
-        return bool(getattr(spec, "default", True))
-    return False
+    The ruleset says (``Ruleset.four_alike_in_seven_pairs``): MCR allows it
+    (the Green Book scores it with Tile Hog); HK follows its table setting
+    ``seven_pairs_four_kind`` (default there: false); TW has no seven pairs."""
+    return find_ruleset(rules).four_alike_in_seven_pairs(options)
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +110,7 @@ class Situation:
 
     @property
     def forms(self) -> tuple[str, ...]:
-        return RULES_FORMS[self.rules]
+        return find_ruleset(self.rules).forms
 
     @property
     def four_pairs(self) -> bool:

@@ -22,10 +22,13 @@ tables.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import itemgetter
 
 from ..decompose import KNITTED_STRAIGHTS
+from ..ruleset import REGISTRY, find_ruleset
 from ..tiles import NUM_KINDS, ORPHANS
 
 __all__ = [
@@ -34,49 +37,76 @@ __all__ = [
     "ShantenInfo",
     "form_distances",
     "shanten_counts",
+    "plan_shanten",
+    "shanten_number",
+    "useful_kinds",
 ]
 
 Counts = tuple[int, ...]
 
 #: the form names, in the order they are reported
 FORMS = ("standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight")
-#: the forms each ruleset allows
-RULES_FORMS: dict[str, tuple[str, ...]] = {
-    "mcr": FORMS,
-    "hk": ("standard", "seven_pairs", "thirteen_orphans"),
-    "tw": ("standard",),
-}
+
+
+class _RulesForms(Mapping[str, tuple[str, ...]]):
+    """The forms each ruleset allows, read from the ruleset (``Ruleset.forms``)."""
+
+    def __getitem__(self, key: str) -> tuple[str, ...]:
+        if key not in REGISTRY:
+            raise KeyError(key)
+        return find_ruleset(key).forms
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(REGISTRY)
+
+    def __len__(self) -> int:
+        return len(REGISTRY)
+
+
+#: the forms each ruleset allows (a view of each ruleset's ``forms``)
+RULES_FORMS: Mapping[str, tuple[str, ...]] = _RulesForms()
 
 _K = 5  # set slots a table tracks (TW needs five)
 _W = (_K + 1) * 2  # table width: index = sets * 2 + pairs
 _NEG = -1000  # "impossible"
 _NO_LIMIT = 99  # the per-kind cap when copies are not counted
-_EMPTY_CLOSED: tuple[int, ...] = (0,) * _W  # nothing kept, every slot free
-_EXACT_EMPTY: tuple[int, ...] = (0,) + (_NEG,) * (_W - 1)
+
+# A table holds, for every number of set slots ``s`` and pair slots ``p``
+# (index ``s * 2 + p``), the most tiles kept (``t[i]``) and, beside it
+# (``t[_W + i]``), a bit mask of the tile kinds that some target keeping that
+# many has more copies of than the hand holds: the kinds whose draw would
+# keep one more (the useful tiles, where no slot of the target is empty).
+Table = tuple[int, ...]
+_EMPTY_CLOSED: Table = (0,) * _W + (0,) * _W  # nothing kept, every slot free
+_EXACT_EMPTY: Table = (0,) + (_NEG,) * (_W - 1) + (0,) * _W
+_IMPOSSIBLE: Table = (_NEG,) * _W + (0,) * _W
 
 
-def _closure(t: tuple[int, ...]) -> tuple[int, ...]:
+def _closure(t: Table) -> Table:
     """Monotone closure: at most ``s`` set slots and ``p`` pair slots (the
     unused ones are filled with tiles nobody holds)."""
     out = list(t)
     for s in range(_K + 1):
         for p in range(2):
             i = s * 2 + p
-            best = out[i]
-            if s and out[i - 2] > best:
-                best = out[i - 2]
-            if p and out[i - 1] > best:
-                best = out[i - 1]
-            out[i] = best
+            best, mask = out[i], out[_W + i]
+            for j in (i - 2 if s else -1, i - 1 if p else -1):
+                if j < 0:
+                    continue
+                if out[j] > best:
+                    best, mask = out[j], out[_W + j]
+                elif out[j] == best:
+                    mask |= out[_W + j]
+            out[i], out[_W + i] = best, mask
     return tuple(out)
 
 
 @lru_cache(maxsize=1 << 18)
-def _suffix(c: Counts, cap: Counts, a: int, b: int) -> tuple[int, ...]:
+def _suffix(c: Counts, cap: Counts, a: int, b: int) -> Table:
     """Best kept tiles of the ranks ``c`` (with per-rank caps ``cap``) using
     at most ``s`` set slots and ``p`` pair slots (index ``s * 2 + p``), given
     ``a`` chows begun one rank before and ``b`` two ranks before (each needs
-    a tile here)."""
+    a tile here); the masks' bit 0 is the first of these ranks."""
     if not c:
         return _EMPTY_CLOSED
     ci = c[0]
@@ -86,12 +116,17 @@ def _suffix(c: Counts, cap: Counts, a: int, b: int) -> tuple[int, ...]:
         return _IMPOSSIBLE
     rest_c = c[1:]
     rest_cap = cap[1:]
-    out = [_NEG] * _W
+    out = [_NEG] * _W + [0] * _W
+    # a slot begun in these ranks that keeps none of their tiles is free, so
+    # more slots than tiles held here keep no more: tables stop at ``top``
+    top = sum(c)
+    if top > _K:
+        top = _K
     # more chows starting here than the most tiles held on any of their three
     # ranks keep nothing more: the extra ones are free slots
     max_x = max(ci, rest_c[0], rest_c[1]) if len(c) >= 3 else 0
-    if max_x > _K:
-        max_x = _K
+    if max_x > top:
+        max_x = top
     for x in range(max_x + 1):
         tx = need + x
         if tx > capi:
@@ -103,35 +138,55 @@ def _suffix(c: Counts, cap: Counts, a: int, b: int) -> tuple[int, ...]:
             t = tx + 3 * y + 2 * z
             if t > capi:
                 continue
-            kept = t if t < ci else ci
+            if t < ci:
+                kept, miss = t, 0
+            else:
+                kept, miss = ci, 1 if t > ci else 0
             ds = x + y
-            if ds > _K:
+            if ds > top:
                 continue
-            for s in range(ds, _K + 1):
-                base = s * 2
-                cb = (s - ds) * 2
-                if z:
-                    v = child[cb] + kept
-                    if v > out[base + 1]:
-                        out[base + 1] = v
-                else:
-                    v = child[cb] + kept
-                    if v > out[base]:
-                        out[base] = v
-                    v = child[cb + 1] + kept
-                    if v > out[base + 1]:
-                        out[base + 1] = v
-    # closed already: every option is monotone where it is defined
+            for s in range(ds, top + 1):
+                i = (s - ds) * 2
+                j = s * 2
+                if not z:  # the pair slot (if any) lies further on
+                    v = child[i] + kept
+                    o = out[j]
+                    if v > o:
+                        out[j] = v
+                        out[_W + j] = (child[_W + i] << 1) | miss
+                    elif v == o:
+                        out[_W + j] |= (child[_W + i] << 1) | miss
+                    i += 1
+                j += 1
+                v = child[i] + kept
+                o = out[j]
+                if v > o:
+                    out[j] = v
+                    out[_W + j] = (child[_W + i] << 1) | miss
+                elif v == o:
+                    out[_W + j] |= (child[_W + i] << 1) | miss
+    # closed already: every option is monotone where it is defined; past
+    # ``top`` the extra slots are free (their masks would only ever be read
+    # where no slot is free, see _useful)
+    for s in range(top + 1, _K + 1):
+        for p in (0, 1):
+            out[s * 2 + p] = out[top * 2 + p]
+            out[_W + s * 2 + p] = out[_W + top * 2 + p]
     return tuple(out)
 
 
 _YZ = ((0, 0), (1, 0), (0, 1), (1, 1))
 _YZ0 = ((0, 0),)
-_IMPOSSIBLE: tuple[int, ...] = (_NEG,) * _W
+
+
+def _shifted(t: Table, by: int) -> Table:
+    """``t`` with its masks moved ``by`` kinds on."""
+    return t[:_W] + tuple(m << by for m in t[_W:])
 
 
 @lru_cache(maxsize=1 << 16)
-def _suit_table(c: Counts, cap: Counts) -> tuple[int, ...]:
+def _suit_table(c: Counts, cap: Counts, base: int = 0) -> Table:
+    """The table of one suit's nine counts; mask bit 0 is kind ``base``."""
     if not any(c):
         return _EMPTY_CLOSED
     # leading and trailing ranks without tiles are only needed for chows
@@ -144,41 +199,48 @@ def _suit_table(c: Counts, cap: Counts) -> tuple[int, ...]:
         hi -= 1
     lo = max(0, lo - 2)
     hi = min(8, hi + 2)
-    return _suffix(c[lo : hi + 1], cap[lo : hi + 1], 0, 0)
+    return _shifted(_suffix(c[lo : hi + 1], cap[lo : hi + 1], 0, 0), base + lo)
 
 
 @lru_cache(maxsize=1 << 14)
-def _honor_table(c: Counts, cap: Counts) -> tuple[int, ...]:
+def _honor_table(c: Counts, cap: Counts, base: int = 27) -> Table:
     tab = list(_EXACT_EMPTY)
-    for n, k in zip(c, cap, strict=True):
+    for r, (n, k) in enumerate(zip(c, cap, strict=True)):
         if not n:
             continue
-        opts = [(0, 0, 0)]
+        bit = 1 << (base + r)
+        opts = [(0, 0, 0, 0)]
         if k >= 3:
-            opts.append((1, 0, min(n, 3)))
+            opts.append((1, 0, min(n, 3), bit if n < 3 else 0))
         if k >= 2:
-            opts.append((0, 1, min(n, 2)))
+            opts.append((0, 1, min(n, 2), bit if n < 2 else 0))
         if k >= 5:
-            opts.append((1, 1, min(n, 5)))
-        new = [_NEG] * _W
+            opts.append((1, 1, min(n, 5), bit if n < 5 else 0))
+        new = [_NEG] * _W + [0] * _W
         for idx in range(_W):
             v = tab[idx]
             if v <= _NEG // 2:
                 continue
-            for ds, dp, kept in opts:
+            for ds, dp, kept, miss in opts:
                 s = (idx >> 1) + ds
                 p = (idx & 1) + dp
                 if s > _K or p > 1:
                     continue
                 j = s * 2 + p
+                m = tab[_W + idx] | miss
                 if v + kept > new[j]:
                     new[j] = v + kept
+                    new[_W + j] = m
+                elif v + kept == new[j]:
+                    new[_W + j] |= m
         tab = new
     return _closure(tuple(tab))
 
 
+@lru_cache(maxsize=1 << 16)
 def _combine(x: tuple[int, ...], y: tuple[int, ...]) -> tuple[int, ...]:
-    """Max-plus product of two closed tables (still closed)."""
+    """Max-plus product of the kept counts of two closed tables (still
+    closed; no masks); cached, as the same suit tables meet again and again."""
     out = []
     for s in range(_K + 1):
         b0 = b1 = _NEG
@@ -201,7 +263,26 @@ def _combine(x: tuple[int, ...], y: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _best(x: tuple[int, ...], y: tuple[int, ...], sets: int) -> int:
+def _combine_masks(x: Table, y: Table) -> Table:
+    """:func:`_combine` with the masks: those of every split that reaches
+    the best, joined."""
+    out = [_NEG] * _W + [0] * _W
+    for s in range(_K + 1):
+        for s1 in range(s + 1):
+            i = s1 * 2
+            j = (s - s1) * 2
+            # (pair from neither), (pair from x), (pair from y)
+            for o, a, b in ((s * 2, i, j), (s * 2 + 1, i + 1, j), (s * 2 + 1, i, j + 1)):
+                v = x[a] + y[b]
+                if v > out[o]:
+                    out[o] = v
+                    out[_W + o] = x[_W + a] | y[_W + b]
+                elif v == out[o]:
+                    out[_W + o] |= x[_W + a] | y[_W + b]
+    return tuple(out)
+
+
+def _best(x: Table, y: Table, sets: int) -> int:
     """max kept of two closed tables together with ``sets`` set slots and
     one pair slot."""
     best = _NEG
@@ -214,40 +295,74 @@ def _best(x: tuple[int, ...], y: tuple[int, ...], sets: int) -> int:
     return best
 
 
-def _parts(c: Counts, cap: Counts) -> list[tuple[int, ...]]:
+def _best_mask(x: Table, y: Table, sets: int, best: int) -> int:
+    """The masks of every way two closed tables keep ``best`` tiles with
+    ``sets`` set slots and one pair slot, joined."""
+    mask = 0
+    for s in range(sets + 1):
+        i, j = s * 2, (sets - s) * 2
+        if x[i + 1] + y[j] == best:
+            mask |= x[_W + i + 1] | y[_W + j]
+        if x[i] + y[j + 1] == best:
+            mask |= x[_W + i] | y[_W + j + 1]
+    return mask
+
+
+def _best_unpaired(x: Table, y: Table, sets: int) -> int:
+    """max kept of two closed tables together with ``sets`` set slots and
+    no pair slot."""
+    return max(x[s * 2] + y[(sets - s) * 2] for s in range(sets + 1))
+
+
+def _parts(c: Counts, cap: Counts) -> list[Table]:
     return [
-        _suit_table(c[0:9], cap[0:9]),
-        _suit_table(c[9:18], cap[9:18]),
-        _suit_table(c[18:27], cap[18:27]),
-        _honor_table(c[27:34], cap[27:34]),
+        _suit_table(c[0:9], cap[0:9], 0),
+        _suit_table(c[9:18], cap[9:18], 9),
+        _suit_table(c[18:27], cap[18:27], 18),
+        _honor_table(c[27:34], cap[27:34], 27),
     ]
 
 
 def _standard_kept(c: Counts, cap: Counts, sets: int) -> int:
     p = _parts(c, cap)
-    return _best(_combine(p[0], p[1]), _combine(p[2], p[3]), sets)
+    return _best(_combine(p[0][:_W], p[1][:_W]), _combine(p[2][:_W], p[3][:_W]), sets)
 
 
 def _seven_pairs_dist(c: Counts, allow_four: bool) -> int:
-    slots: list[int] = []
-    for n in c:
-        if n:
-            slots.append(min(n, 2))
-            if allow_four and n > 2:
-                slots.append(min(n - 2, 2))
-    slots.sort(reverse=True)
-    return 14 - sum(slots[:7])
+    # each kind held fills a slot of two (one for a single tile); with
+    # ``allow_four`` a kind held three or more times fills a second slot
+    # (of one for three, two for four or more); the best seven slots count
+    c1, c2, c3, c4 = c.count(1), c.count(2), c.count(3), c.count(4)
+    more = len(c) - c.count(0) - c1 - c2 - c3 - c4  # five or more (``fifth``)
+    twos = c2 + c3 + c4 + more
+    ones = c1
+    if allow_four:
+        twos += c4 + more
+        ones += c3
+    pairs = twos if twos < 7 else 7
+    return 14 - 2 * pairs - min(ones, 7 - pairs)
+
+
+_orphan_counts = itemgetter(*ORPHANS)
+_honor_counts = itemgetter(*range(27, 34))
+_knitted_counts = tuple(itemgetter(*ks) for ks in KNITTED_STRAIGHTS)
+
+
+def _held(counts: tuple[int, ...]) -> int:
+    """How many of ``counts`` are not zero."""
+    return len(counts) - counts.count(0)
 
 
 def _orphans_dist(c: Counts) -> int:
-    kinds = sum(1 for t in ORPHANS if c[t])
-    pair = any(c[t] >= 2 for t in ORPHANS)
+    o = _orphan_counts(c)
+    kinds = _held(o)
+    pair = kinds > o.count(1)
     return 14 - kinds - (1 if pair else 0)
 
 
 def _honors_knitted_dist(c: Counts) -> int:
-    honors = sum(1 for t in range(27, 34) if c[t])
-    best = max(sum(1 for t in ks if c[t]) for ks in KNITTED_STRAIGHTS)
+    honors = _held(_honor_counts(c))
+    best = max(_held(get(c)) for get in _knitted_counts)
     return 14 - min(14, honors + best)
 
 
@@ -257,14 +372,15 @@ def _knitted_straight_dist(c: Counts, cap: Counts, n_melds: int, beat: int = 99)
     sets = 1 - n_melds
     target = 9 + 3 * sets + 2
     held = sum(c)
+    best = target - beat  # a reading must keep more than this to matter
+    room = min(3 * sets + 2, held)  # the most the set and pair can keep
     cands = []
-    for ks in KNITTED_STRAIGHTS:
-        if any(cap[t] < 1 for t in ks):
+    for ks, get in zip(KNITTED_STRAIGHTS, _knitted_counts, strict=True):
+        kept = _held(get(c))
+        if kept + room <= best or min(get(cap)) < 1:
             continue
-        kept = sum(1 for t in ks if c[t])
         cands.append((kept, ks))
     cands.sort(reverse=True)
-    best = target - beat  # a reading must keep more than this to matter
     for kept, ks in cands:
         # the set and pair beside the straight keep at most the other tiles
         if kept + min(3 * sets + 2, held - kept) <= best:
@@ -306,6 +422,104 @@ def form_distances(
     if "knitted_straight" in forms and n_melds <= 1 and size == 13:
         out["knitted_straight"] = _knitted_straight_dist(c, cap, n_melds)
     return out
+
+
+def _best_distances(
+    c: Counts,
+    cap: Counts,
+    n_melds: int,
+    forms: tuple[str, ...],
+    size: int,
+    allow_four_pairs: bool,
+    slack: int,
+) -> dict[str, int]:
+    """:func:`form_distances`, except that the knitted straight (the costly
+    form) is only counted exactly where it comes within ``slack`` of the
+    other forms' best; elsewhere its entry is a lower bound above that."""
+    out: dict[str, int] = {}
+    sets = (size + 1) // 3 - n_melds
+    if "standard" in forms:
+        out["standard"] = 3 * sets + 2 - _standard_kept(c, cap, sets)
+    if n_melds == 0 and size == 13:
+        if "seven_pairs" in forms:
+            out["seven_pairs"] = _seven_pairs_dist(c, allow_four_pairs)
+        if "thirteen_orphans" in forms:
+            out["thirteen_orphans"] = _orphans_dist(c)
+        if "honors_knitted" in forms:
+            out["honors_knitted"] = _honors_knitted_dist(c)
+    if "knitted_straight" in forms and n_melds <= 1 and size == 13:
+        beat = min(out.values(), default=98) + slack
+        out["knitted_straight"] = _knitted_straight_dist(c, cap, n_melds, beat)
+    return out
+
+
+@lru_cache(maxsize=1 << 18)
+def shanten_number(
+    counts: Counts,
+    cap: Counts,
+    n_melds: int = 0,
+    forms: tuple[str, ...] = FORMS,
+    size: int = 13,
+    allow_four_pairs: bool = True,
+) -> int:
+    """The shanten alone (``shanten_counts(...).shanten``) of the concealed
+    ``counts`` (a 34-tuple) beside ``n_melds`` declared sets, each kind
+    capped at ``cap`` copies; cached by the whole hand, for callers that ask
+    about many hands (the game's bots).  A form the hand cannot take (seven
+    pairs beside a meld) is skipped; with none left the answer is 99."""
+    dists = _best_distances(counts, cap, n_melds, forms, size, allow_four_pairs, 0)
+    return min(dists.values(), default=100) - 1
+
+
+@lru_cache(maxsize=1 << 16)
+def plan_shanten(
+    counts: Counts,
+    cap: Counts,
+    n_melds: int = 0,
+    forms: tuple[str, ...] = FORMS,
+    size: int = 13,
+    allow_four_pairs: bool = True,
+) -> int:
+    """:func:`shanten_number` of the tiles a plan keeps (a hand with the
+    tiles the plan gives up, say the other suits of a flush, taken out),
+    where each slot of the standard form those tiles leave empty counts one
+    tile: the hand still holds a tile to discard for every draw into it.
+    On a whole hand it is the shanten; on fewer tiles it counts only the
+    draws the plan needs, not the tiles it gives up."""
+    out = shanten_number(counts, cap, n_melds, forms, size, allow_four_pairs)
+    if "standard" in forms:
+        sets = (size + 1) // 3 - n_melds
+        p = _parts(counts, cap)
+        left = _combine(p[0][:_W], p[1][:_W])
+        right = _combine(p[2][:_W], p[3][:_W])
+        kept = max(
+            max(_best(left, right, s), _best_unpaired(left, right, s) + 1) + sets - s
+            for s in range(sets + 1)
+        )
+        out = min(out, 3 * sets + 2 - kept - 1)
+    return out
+
+
+@lru_cache(maxsize=1 << 16)
+def useful_kinds(
+    counts: Counts,
+    cap: Counts,
+    n_melds: int = 0,
+    forms: tuple[str, ...] = FORMS,
+    size: int = 13,
+    allow_four_pairs: bool = True,
+) -> tuple[int, ...]:
+    """The tile kinds whose draw lowers :func:`shanten_number` (as
+    ``shanten_counts(...).useful``, without the report); cached."""
+    dists = _best_distances(counts, cap, n_melds, forms, size, allow_four_pairs, 1)
+    if not dists:
+        return ()
+    best = min(dists.values())
+    useful: set[int] = set()
+    for f in FORMS:
+        if dists.get(f) == best:
+            useful.update(_useful(counts, cap, n_melds, f, size, allow_four_pairs, best, False))
+    return tuple(sorted(useful))
 
 
 @dataclass(frozen=True, slots=True)
@@ -370,13 +584,25 @@ def _useful(
     if form == "standard":
         sets = (size + 1) // 3 - n_melds
         p = _parts(c, cap)
-        left = _combine(p[0], p[1])
-        right = _combine(p[2], p[3])
+        left = _combine_masks(p[0], p[1])
+        right = _combine_masks(p[2], p[3])
+        full = _best(left, right, sets)
+        # Where every target keeping the most has a held tile in each slot,
+        # a draw keeps one more exactly when some such target has more
+        # copies of it than the hand: the tables' masks say which.  Where one
+        # set slot fewer, or no pair slot, keeps as many, a slot may go on
+        # tiles nobody holds, and each draw is tried instead.
+        free_slot = (sets > 0 and _best(left, right, sets - 1) >= full) or _best_unpaired(
+            left, right, sets
+        ) >= full
+        if not free_slot:
+            mask = _best_mask(left, right, sets, full)
+            return [t for t in range(NUM_KINDS) if mask >> t & 1]
         rests = (
-            _combine(p[1], right),
-            _combine(p[0], right),
-            _combine(left, p[3]),
-            _combine(left, p[2]),
+            _combine(p[1][:_W], right[:_W]),
+            _combine(p[0][:_W], right[:_W]),
+            _combine(left[:_W], p[3][:_W]),
+            _combine(left[:_W], p[2][:_W]),
         )
         for part in range(4):
             rest = rests[part]
@@ -389,7 +615,10 @@ def _useful(
                 cl[t] += 1
                 seg = tuple(cl[base : base + n_kinds])
                 seg_cap = cap[base : base + n_kinds]
-                tab = _suit_table(seg, seg_cap) if part < 3 else _honor_table(seg, seg_cap)
+                if part < 3:
+                    tab = _suit_table(seg, seg_cap, base)
+                else:
+                    tab = _honor_table(seg, seg_cap, base)
                 cl[t] -= 1
                 if 3 * sets + 2 - _best(tab, rest, sets) < dist:
                     out.append(t)

@@ -13,6 +13,7 @@ from ..game.bots import BOTS, make_bot
 from ..game.engine import Game, GameSettings
 from ..game.match import HandPlayed, Match
 from ..game.record import RecordError, dumps, match_lines, replay
+from ..ruleset import DEFAULT_RULESET, find_ruleset, ruleset_keys
 
 
 def register(subparsers: Any) -> None:
@@ -30,7 +31,7 @@ def register(subparsers: Any) -> None:
         help="play bot-only games and summarise them",
         description="Bots play whole games (matches of --hands hands); a summary follows.",
     )
-    s.add_argument("--rules", choices=("mcr", "hk", "tw"), default="mcr")
+    s.add_argument("--rules", choices=ruleset_keys(), default=DEFAULT_RULESET)
     s.add_argument("--games", type=int, default=10, help="number of games (default 10)")
     s.add_argument("--hands", type=int, default=4, help="hands per game (default 4)")
     s.add_argument("--seed", type=int, default=0)
@@ -175,7 +176,7 @@ def run_simulate(args: argparse.Namespace) -> int:
                 fh.write(dumps(match_lines(match)))
         _progress(g + 1, args.games, started)
     elapsed = time.perf_counter() - started
-    unit = {"mcr": "points", "hk": "fan", "tw": "tai"}[args.rules]
+    unit = find_ruleset(args.rules).unit
     print(
         f"{args.rules}: {args.games} games, {hands} hands in {elapsed:.1f} s "
         f"({args.games / elapsed:.2f} games/s)",

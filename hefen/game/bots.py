@@ -7,7 +7,8 @@ A bot only reads what its seat may see: its own tiles and the public table
   can, never claims a pung or chow, and discards the tile with the fewest
   neighbours in its hand (isolated honours first).
 * :class:`StrongBot` (``"strong"``) — hand analysis: discards to the lowest
-  shanten, then the most unseen useful tiles; when ready, prefers waits that
+  shanten (counted by :mod:`hefen.analysis` over every form the ruleset
+  allows), then the most unseen useful tiles; when ready, prefers waits that
   are *winning* under the table's rules (MCR's 8 points, HK's minimum fan —
   checked with ``hefen.score``); claims a set only when it brings the hand
   closer; kongs when it costs nothing; declares ready in Taiwan on good
@@ -21,13 +22,16 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Protocol
 
+from ..analysis.shanten import plan_shanten, shanten_number, useful_kinds
 from ..decompose import is_complete
 from ..hand import Context, Hand
 from ..tiles import DRAGONS, NUM_KINDS, WINDS
-from .engine import Action, Game, Meld, forms_for
-from .shanten import shanten_any
+from .engine import Action, Game, GameSettings, Meld
 
 __all__ = ["Bot", "SimpleBot", "StrongBot", "BOTS", "make_bot"]
 
@@ -59,20 +63,47 @@ def _neighbour_score(c: list[int], t: int) -> int:
     return s
 
 
-_ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+@lru_cache(maxsize=1 << 12)
+def _cap_of(meld_tiles: tuple[int, ...]) -> tuple[int, ...]:
+    """The most copies of each kind the concealed tiles may reach beside
+    melds holding ``meld_tiles`` (four minus the copies in them)."""
+    cap = [4] * NUM_KINDS
+    for t in meld_tiles:
+        cap[t] -= 1
+    return tuple(cap)
 
 
-def _near(c: list[int], special: bool) -> list[int]:
-    """The tiles that can lower a hand's shanten: those held or within two
-    of a held suit tile (and every terminal and honour for the special forms)."""
-    near: set[int] = set(_ORPHANS) if special else set()
-    for t in range(NUM_KINDS):
-        if c[t]:
-            near.add(t)
-            if t < 27:
-                r = t % 9
-                near.update(t + d for d in (-2, -1, 1, 2) if 0 <= r + d <= 8)
-    return sorted(near)
+def _cap(melds: Iterable[Meld], extra: tuple[int, ...] = ()) -> tuple[int, ...]:
+    return _cap_of(tuple(sorted([t for m in melds for t in m.tiles] + list(extra))))
+
+
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    """What :mod:`hefen.analysis` needs besides the concealed counts: the
+    copies left of each kind, the melds, the ruleset's forms and hand size,
+    and whether four alike make two of seven pairs."""
+
+    cap: tuple[int, ...]
+    n_melds: int
+    forms: tuple[str, ...]
+    size: int
+    four_pairs: bool
+
+    def shanten(self, counts: list[int]) -> int:
+        return shanten_number(
+            tuple(counts), self.cap, self.n_melds, self.forms, self.size, self.four_pairs
+        )
+
+    def plan(self, counts: list[int]) -> int:
+        """The shanten of the tiles a plan keeps (:func:`plan_shanten`)."""
+        return plan_shanten(
+            tuple(counts), self.cap, self.n_melds, self.forms, self.size, self.four_pairs
+        )
+
+    def useful(self, counts: list[int]) -> tuple[int, ...]:
+        return useful_kinds(
+            tuple(counts), self.cap, self.n_melds, self.forms, self.size, self.four_pairs
+        )
 
 
 def _flower_fan(flowers: list[int], seat_wind: int) -> int:
@@ -136,15 +167,18 @@ class SimpleBot:
 
 
 class StrongBot:
-    """Shanten, useful tiles, hand value and defence. ``exact``: count
-    shanten with ``hefen.analysis`` (slower; the default is the engine's own
-    count, see :mod:`hefen.game.shanten`)."""
+    """Shanten, useful tiles, hand value and defence; the shanten and the
+    useful tiles are :mod:`hefen.analysis`'s (:func:`shanten_number`,
+    :func:`useful_kinds`), over the ruleset's forms with copies capped at
+    four. ``exact`` is accepted for callers of old: the one count is exact."""
 
     name = "strong"
 
     def __init__(self, seed: int = 0, exact: bool = False) -> None:
         self.rng = random.Random(seed)
         self.exact = exact
+        #: the settings last seen and whether four alike make two of seven pairs there
+        self._four: tuple[GameSettings, bool] | None = None
 
     # -- what the seat can see
     def _unseen(self, game: Game, seat: int) -> list[int]:
@@ -162,36 +196,44 @@ class StrongBot:
                 # a concealed kong of another seat shows nothing
         return [max(0, n) for n in unseen]
 
-    def _special(self, game: Game, seat: int) -> bool:
-        return game.rules != "tw" and not game.players[seat].melds
+    def _shape(self, game: Game, melds: list[Meld], extra: tuple[int, ...] = ()) -> _Shape:
+        """How the analysis counts a hand beside ``melds`` (and a meld of
+        the tiles ``extra`` about to be claimed) under the game's ruleset."""
+        r = game.ruleset
+        settings = game.settings
+        if self._four is None or self._four[0] is not settings:
+            self._four = (settings, r.four_alike_in_seven_pairs(settings.options))
+        return _Shape(
+            _cap(melds, extra),
+            len(melds) + (1 if extra else 0),
+            r.forms,
+            r.concealed_size,
+            self._four[1],
+        )
 
-    def _shanten(self, game: Game, seat: int, tiles: list[int], melds: int | None = None) -> int:
-        n_melds = len(game.players[seat].melds) if melds is None else melds
-        need = game.settings.sets - n_melds
-        return shanten_any(_counts(tiles), need, game.rules != "tw" and n_melds == 0, self.exact)
+    def _count(
+        self, game: Game, counts: list[int], melds: list[Meld], extra: tuple[int, ...] = ()
+    ) -> int:
+        """The shanten of concealed ``counts`` beside ``melds`` (and ``extra``,
+        as in :meth:`_shape`)."""
+        return self._shape(game, melds, extra).shanten(counts)
+
+    def _shanten(self, game: Game, seat: int, tiles: list[int], extra: tuple[int, ...] = ()) -> int:
+        """The shanten of ``tiles`` held by ``seat`` (``extra``: the tiles of a
+        meld it is about to declare, as in :meth:`_shape`)."""
+        return self._count(game, _counts(tiles), game.players[seat].melds, extra)
 
     def _ukeire(self, game: Game, seat: int, tiles: list[int], unseen: list[int]) -> int:
-        n_melds = len(game.players[seat].melds)
-        need = game.settings.sets - n_melds
-        special = game.rules != "tw" and n_melds == 0
-        c = _counts(tiles)
-        base = shanten_any(c, need, special, self.exact)
-        total = 0
-        for t in _near(c, special):
-            if unseen[t] == 0 or c[t] >= 4:
-                continue
-            c[t] += 1
-            if shanten_any(c, need, special, self.exact) < base:
-                total += unseen[t]
-            c[t] -= 1
-        return total
+        """Unseen copies of the tiles whose draw lowers the shanten of ``tiles``."""
+        useful = self._shape(game, game.players[seat].melds).useful(_counts(tiles))
+        return sum(unseen[t] for t in useful)
 
     def _winning_waits(self, game: Game, seat: int, tiles: list[int], unseen: list[int]) -> int:
         """Unseen copies of the tiles that complete ``tiles`` into a *winning*
         hand (scored on a discard, the harder case for a minimum)."""
         p = game.players[seat]
         c = _counts(tiles)
-        forms = forms_for(game.rules)
+        forms = game.ruleset.decompose_forms
         total = 0
         for t in range(NUM_KINDS):
             if unseen[t] == 0 or c[t] >= 4:
@@ -283,26 +325,26 @@ class StrongBot:
             # pace: how much slower the plan's useful tiles come than any tile's
             return (q * pace) ** max(0, sh + 1) * _hk_payoff(fan, min_fan, cap)
 
-        special = not melds
-        best = ev(shanten_any(c, need, special), base + honour)
+        shape = self._shape(game, melds)
+        shanten = shape.plan
+        best = ev(shanten(c), base + honour)
         suits = {m.tiles[0] // 9 for m in melds if m.tiles[0] < 27}
         honour_melds = any(m.tiles[0] >= 27 for m in melds)
         for suit in range(3):
             if suits - {suit}:
                 continue
             lo, hi = 9 * suit, 9 * suit + 9
-            half = [n if lo <= t < hi or t >= 27 else 0 for t, n in enumerate(c)]
-            best = max(best, ev(shanten_any(half, need, special), base + honour + 3, 0.85))
+            half = [0] * lo + c[lo:hi] + [0] * (27 - hi) + c[27:]
+            best = max(best, ev(shanten(half), base + honour + 3, 0.85))
             if not honour_melds:
-                full = [n if lo <= t < hi else 0 for t, n in enumerate(c)]
-                best = max(best, ev(shanten_any(full, need, special), base + 7, 0.65))
+                full = [0] * lo + c[lo:hi] + [0] * (NUM_KINDS - hi)
+                best = max(best, ev(shanten(full), base + 7, 0.65))
         if all(m.kind != "chow" for m in melds):
             fan = float(cap) - 1 if not exposed else base + honour + 3
             best = max(best, ev(_pung_shanten(c, need), fan, 0.7 if exposed else 0.5))
-        if special:
-            kinds = sum(1 for n in c if n)
-            pairs = sum(1 for n in c if n >= 2)
-            best = max(best, ev(6 - pairs + max(0, 7 - kinds), base + 4, 0.6))
+        if not melds and "seven_pairs" in game.ruleset.forms:
+            pairs = replace(shape, forms=("seven_pairs",)).shanten(c)
+            best = max(best, ev(pairs, base + 4, 0.6))
         return best
 
     # -- decisions
@@ -338,12 +380,13 @@ class StrongBot:
         unseen = self._unseen(game, seat)
         threats = self._threats(game, seat)
         n_melds = len(melds)
-        hk = game.rules == "hk"
+        hk = game.ruleset.plays_for_value
+        shape = self._shape(game, melds)
         scored: list[tuple[int, int]] = []
         for t in dict.fromkeys(candidates):
             rest = list(tiles)
             rest.remove(t)
-            scored.append((self._shanten(game, seat, rest, n_melds), t))
+            scored.append((shape.shanten(_counts(rest)), t))
         best_sh = min(sh for sh, _ in scored)
         fold = bool(threats) and best_sh >= 2
         out: list[tuple[tuple[float, ...], int]] = []
@@ -389,7 +432,7 @@ class StrongBot:
                 if tiles.count(a.tile) < 4:
                     return a  # an added kong: a free extra tile
                 rest = [x for x in tiles if x != a.tile]
-                if self._shanten(game, seat, rest, len(p.melds) + 1) <= base:
+                if self._shanten(game, seat, rest, (a.tile,) * 4) <= base:
                     return a
         tile, _ = self._best_discard(game, seat, tiles, discards, p.melds)
         ready = [a for a in legal if a.kind == "ready" and a.tile == tile]
@@ -409,7 +452,7 @@ class StrongBot:
         base = self._shanten(game, seat, p.concealed)
         if self._threats(game, seat) and base >= 2:
             return passing
-        if game.rules == "hk":
+        if game.ruleset.plays_for_value:
             return self._hk_respond(game, seat, legal, passing, tile)
         best: tuple[int, Action] | None = None
         for a in legal:
@@ -421,15 +464,15 @@ class StrongBot:
                     used = [tile] * (3 if a.kind == "kong" else 2)
                 for x in used:
                     rest.remove(x)
-                melds = len(p.melds) + 1
+                meld = (*used, tile)
                 if a.kind == "kong":
-                    sh = self._shanten(game, seat, rest, melds)
+                    sh = self._shanten(game, seat, rest, meld)
                     if sh <= base and (best is None or sh < best[0]):
                         best = (sh, a)
                     continue
                 sh = min(
                     self._shanten(
-                        game, seat, [y for y in rest if y != x] + [x] * (rest.count(x) - 1), melds
+                        game, seat, [y for y in rest if y != x] + [x] * (rest.count(x) - 1), meld
                     )
                     for x in set(rest)
                 )
@@ -478,8 +521,9 @@ BOTS: tuple[str, ...] = ("simple", "strong", "strong-exact")
 
 
 def make_bot(name: str, seed: int = 0) -> SimpleBot | StrongBot:
-    """``simple``, ``strong``, or ``strong-exact`` (the strong bot counting
-    shanten with ``hefen.analysis``)."""
+    """``simple``, ``strong``, or ``strong-exact`` (the name of old for the
+    strong bot when it had a faster, rougher count of its own; both now count
+    shanten with ``hefen.analysis`` and play alike)."""
     if name == "simple":
         return SimpleBot(seed)
     if name == "strong":

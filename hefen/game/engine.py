@@ -35,10 +35,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..decompose import FORMS_ALL, FORMS_STANDARD, is_complete
+from ..decompose import is_complete
 from ..hand import Context, Hand, Meld
 from ..result import Result
-from ..ruleset import REGISTRY, find_ruleset
+from ..ruleset import DEFAULT_RULESET, REGISTRY, Ruleset, find_ruleset, ruleset_keys
 from ..tiles import NUM_KINDS, WINDS, is_bonus, tile_from_str, tile_to_str
 
 __all__ = [
@@ -49,18 +49,17 @@ __all__ = [
     "IllegalAction",
     "Outcome",
     "Win",
-    "HK_FORMS",
     "forms_for",
 ]
 
 ActionKind = Literal["discard", "win", "kong", "pung", "chow", "pass", "ready"]
 ACTION_KINDS: tuple[str, ...] = ("discard", "win", "kong", "pung", "chow", "pass", "ready")
-HK_FORMS = frozenset({"standard", "seven_pairs", "thirteen_orphans"})
 
 
 def forms_for(rules: str) -> frozenset[str]:
-    """The hand shapes that can win under ``rules``."""
-    return {"mcr": FORMS_ALL, "hk": HK_FORMS}.get(rules, FORMS_STANDARD)
+    """The hand shapes that can win under ``rules`` (:mod:`hefen.decompose`'s
+    names, as the ruleset states them)."""
+    return find_ruleset(rules).decompose_forms
 
 
 class IllegalAction(ValueError):
@@ -122,24 +121,30 @@ class GameSettings:
     the first claimant in turn order after the discarder wins (head bump).
     """
 
-    rules: str = "mcr"
+    rules: str = DEFAULT_RULESET
     options: Mapping[str, Any] = field(default_factory=dict)
     flowers: bool = True
     multiple_winners: bool = False
 
     def __post_init__(self) -> None:
         if self.rules not in REGISTRY:
-            raise ValueError(f"rules must be mcr, hk or tw, not {self.rules!r}.")
-        if self.rules == "tw" and not self.flowers:
-            raise ValueError("Taiwanese mahjong always plays with the eight flowers.")
+            raise ValueError(
+                f"rules must be one of {', '.join(ruleset_keys())}, not {self.rules!r}."
+            )
+        if self.ruleset.flowers_always and not self.flowers:
+            raise ValueError(f"{self.ruleset.name()} mahjong always plays with the eight flowers.")
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return find_ruleset(self.rules)
 
     @property
     def hand_size(self) -> int:
-        return find_ruleset(self.rules).concealed_size
+        return self.ruleset.concealed_size
 
     @property
     def sets(self) -> int:
-        return 5 if self.rules == "tw" else 4
+        return self.ruleset.sets
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -152,7 +157,7 @@ class GameSettings:
     @classmethod
     def from_dict(cls, obj: Mapping[str, Any]) -> GameSettings:
         return cls(
-            rules=obj.get("rules", "mcr"),
+            rules=obj.get("rules", DEFAULT_RULESET),
             options=dict(obj.get("options") or {}),
             flowers=bool(obj.get("flowers", True)),
             multiple_winners=bool(obj.get("multiple_winners", False)),
@@ -227,7 +232,7 @@ class Game:
 
     def __init__(
         self,
-        settings: GameSettings | str = "mcr",
+        settings: GameSettings | str = DEFAULT_RULESET,
         seed: int | str = 0,
         *,
         dealer: int = 0,
@@ -240,6 +245,8 @@ class Game:
             settings = GameSettings(settings)
         self.settings = settings
         self.rules = settings.rules
+        #: the ruleset played: every rule of play that differs is asked of it
+        self.ruleset: Ruleset = settings.ruleset
         self.seed = seed
         if seat_winds is None:
             seat_winds = tuple(WINDS[(s - dealer) % 4] for s in range(4))  # type: ignore[assignment]
@@ -327,7 +334,7 @@ class Game:
                     p.concealed.remove(f)
                     p.flowers.append(f)
                     p.concealed.append(self._take_back())
-        if self.rules == "tw":
+        if self.ruleset.flower_wins:
             for seat in self.order:
                 if len(self.players[seat].flowers) == 8:
                     self._end_flower_win(seat, None)
@@ -344,7 +351,7 @@ class Game:
         self._after_deal()
 
     def _after_deal(self) -> None:
-        if self.rules == "tw":
+        if self.ruleset.declared_ready:
             ready = [
                 s
                 for s in self.order
@@ -377,7 +384,7 @@ class Game:
         while is_bonus(tile):
             p.flowers.append(tile)
             self.log.append(("flower", seat, tile))
-            if self.rules == "tw":
+            if self.ruleset.flower_wins:
                 if len(p.flowers) == 8:
                     self._end_flower_win(seat, None)
                     return
@@ -432,7 +439,7 @@ class Game:
         c = [0] * NUM_KINDS
         for t in concealed:
             c[t] += 1
-        forms = forms_for(self.rules)
+        forms = self.ruleset.decompose_forms
         n_melds = len(self.players[seat].melds)
         for t in range(NUM_KINDS):
             if c[t] >= 4:
@@ -451,7 +458,7 @@ class Game:
         c[tile] += 1
         if c[tile] > 4:
             return False
-        return is_complete(tuple(c), len(self.players[seat].melds), forms_for(self.rules))
+        return is_complete(tuple(c), len(self.players[seat].melds), self.ruleset.decompose_forms)
 
     def visible_count(self, tile: int) -> int:
         """Copies of ``tile`` anyone can see: rivers and exposed melds."""
@@ -468,23 +475,25 @@ class Game:
     ) -> Context:
         """The context of a win by ``seat`` on ``tile``, derived from the state."""
         p = self.players[seat]
-        rules = self.rules
+        ruleset = self.ruleset
+        switches = ruleset.context_switches
         first_go = not self.any_call
         heavenly = earthly = human = False
-        if rules in ("hk", "tw"):
-            if self_drawn and seat == self.dealer:
-                heavenly = first_go and self.discard_count == 0 and not p.melds
-            elif not self_drawn and discarder == self.dealer and not robbing:
-                earthly = first_go and self.discard_count == 1
-            elif self_drawn and rules == "tw":
-                earthly = first_go and p.draws == 1 and not p.discards and not p.melds
-            if (
-                earthly
-                and rules == "tw"
-                and not self_drawn
-                and self.settings.options.get("human_hand")
-            ):
-                earthly, human = False, True
+        if self_drawn and seat == self.dealer:
+            heavenly = "heavenly" in switches and (
+                first_go and self.discard_count == 0 and not p.melds
+            )
+        elif not self_drawn and discarder == self.dealer and not robbing:
+            earthly = "earthly" in switches and first_go and self.discard_count == 1
+        elif self_drawn and ruleset.earthly_self_drawn:
+            earthly = first_go and p.draws == 1 and not p.discards and not p.melds
+        if (
+            earthly
+            and "human" in switches
+            and not self_drawn
+            and self.settings.options.get("human_hand")
+        ):
+            earthly, human = False, True
         visible = self.visible_count(tile)
         if not self_drawn and not robbing:
             visible -= 1  # the discard itself is the winning tile
@@ -510,7 +519,7 @@ class Game:
             declared_ready=p.declared_ready,
             discarder=None if discarder is None else self.seat_winds[discarder],
             dealer=self.seat_winds[self.dealer],
-            dealer_streak=self.dealer_streak if rules == "tw" else 0,
+            dealer_streak=self.dealer_streak if ruleset.scores_dealer_streak else 0,
         )
 
     def _win_hand(
@@ -596,7 +605,7 @@ class Game:
                     m.kind == "pung" and m.first == t for m in p.melds
                 ):
                     out.append(Action(seat, "kong", t))
-        if self.rules == "tw" and self._may_declare(seat):
+        if self.ruleset.declared_ready and self._may_declare(seat):
             for t in kinds:
                 rest = list(p.concealed)
                 rest.remove(t)
@@ -769,7 +778,7 @@ class Game:
 
     def _after_kong(self, seat: int) -> None:
         p = self.players[seat]
-        if self.rules == "tw" and sum(1 for m in p.melds if m.is_kong) == 4:
+        if self.ruleset.four_kongs_win and sum(1 for m in p.melds if m.is_kong) == 4:
             self._end_four_kongs(seat)
             return
         source = (

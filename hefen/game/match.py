@@ -19,18 +19,25 @@ setting) — the first in turn order is the recorded winner and the others'
 payments are added to the hand's payments; and a Taiwanese four-kong end
 won by the dealer, where the deal passes although the dealer won — the
 match keeps its own position for it (``Match.position``).
+
+Importing :mod:`hefen.game` loads no part of :mod:`hefen.table` (whose
+package also holds the database store): the position is the ruleset's
+(:meth:`hefen.ruleset.Ruleset.next_position`) and the ledger's pure layer
+is imported where a match first builds or folds its events.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..table import Event, Position, TableState, first_position, fold, next_position
-from ..table.core import plan_create, plan_outcome
+from ..position import Position
 from ..tiles import tile_from_str, tile_to_str
 from .engine import Game, GameSettings
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..table.core import Event, TableState
 
 __all__ = ["Match", "HandPlayed"]
 
@@ -59,6 +66,8 @@ class Match:
     position: Position | None = None
 
     def __post_init__(self) -> None:
+        from ..table.core import Event, plan_create
+
         payload = plan_create(
             code="GAME",
             ruleset=self.settings.rules,
@@ -68,10 +77,12 @@ class Match:
             host_token_hash="",
         )
         self.events = [Event(1, "table_created", "", "engine", payload)]
-        self.position = first_position(self.settings.rules)
+        self.position = self.settings.ruleset.first_position()
 
     @property
     def state(self) -> TableState:
+        from ..table.core import fold
+
         return fold(self.events)
 
     @property
@@ -98,6 +109,8 @@ class Match:
 
     def record(self, game: Game) -> TableState:
         """Settle a finished hand into the ledger and move to the next position."""
+        from ..table.core import Event, fold, plan_outcome
+
         outcome = game.outcome
         if outcome is None:
             raise ValueError("Only a finished hand can be recorded.")
@@ -145,7 +158,7 @@ class Match:
         winner = outcome.wins[0].seat if outcome.wins else None
         if outcome.dealer_passes and winner == pos.dealer:
             winner = game.next_seat(pos.dealer)  # the deal passes (TW four kongs)
-        self.position = next_position(
+        self.position = self.settings.ruleset.next_position(
             pos, winner=winner, dealer_keeps_on_draw=self.dealer_keeps_on_draw
         )
         return fold(self.events)

@@ -454,6 +454,14 @@ class HongKong(Ruleset):
     context_fields = ("dealer",)
     rules_doc = "rules-hk.md"
     example_options = {"min_fan": 0}
+    plays_for_value = True
+
+    def four_alike_in_seven_pairs(self, options: Mapping[str, Any]) -> bool:
+        """The table's ``seven_pairs_four_kind`` setting (default false)."""
+        opt = options.get("seven_pairs_four_kind")
+        if isinstance(opt, bool):
+            return opt
+        return bool(OPTIONS["seven_pairs_four_kind"].default)
 
     def score(self, hand: Hand) -> Result:
         return score(hand)

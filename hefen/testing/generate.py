@@ -14,6 +14,7 @@ import random
 from typing import Any
 
 from ..decompose import KNITTED_STRAIGHTS
+from ..mcr import MCR
 from ..tiles import DRAGONS, ORPHANS, WINDS, tile_to_str
 
 SUITS = (0, 9, 18)
@@ -329,7 +330,7 @@ def random_mcr_hand(rng: random.Random) -> dict[str, Any] | None:
         ctx["last_of_kind"] = True
     flowers = sorted(rng.sample(range(1, 9), rng.choice((0, 0, 0, 1, 2, 3))))
     return {
-        "rules": "mcr",
+        "rules": MCR.key,
         "hand": [tile_to_str(t) for t in sorted(tiles)],
         "melds": melds,
         "win_tile": tile_to_str(win),

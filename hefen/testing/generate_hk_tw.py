@@ -19,6 +19,7 @@ import random
 from typing import Any
 
 from ..notation import parse_hand
+from ..ruleset import find_ruleset
 from ..tiles import DRAGONS, ORPHANS, TERMINALS, WINDS, tile_to_str
 
 __all__ = ["hand_dict", "random_hand", "random_hands", "permute_suits"]
@@ -110,10 +111,12 @@ def _special(rng: random.Random, rules: str) -> list[int] | None:
 def random_hand(rules: str, rng: random.Random) -> dict[str, Any] | None:
     """One random legal ``hk`` or ``tw`` interchange object (or None when a
     draw failed; callers draw again)."""
-    n_sets = 4 if rules == "hk" else 5
+    ruleset = find_ruleset(rules)
+    n_sets = ruleset.sets
     melds: list[dict[str, Any]] = []
-    flower_win = rules == "tw" and rng.random() < 0.03
-    if rules == "hk" and rng.random() < 0.12:
+    flower_win = ruleset.flower_wins and rng.random() < 0.03
+    # the special forms where the ruleset has them (seven pairs, orphans)
+    if "seven_pairs" in ruleset.forms and rng.random() < 0.12:
         got_tiles = _special(rng, rules)
         if got_tiles is None:
             return None
@@ -180,13 +183,14 @@ def random_hand(rules: str, rng: random.Random) -> dict[str, Any] | None:
                 "discarder", next(tile_to_str(w) for w in WINDS if tile_to_str(w) != seat)
             )
             ctx["dealer"] = ctx["discarder"]
-    if rules == "tw":
+    if ruleset.scores_dealer_streak:
         if "dealer" not in ctx:
             ctx["dealer"] = tile_to_str(rng.choice(WINDS))
         ctx["dealer_streak"] = rng.choice((0, 0, 1, 2))
+    if ruleset.declared_ready:
         if rng.random() < 0.05 and not any(not m["concealed"] for m in melds):
             if not ctx.get("heavenly"):
-                ctx["declared_ready"] = rng.choice(("tian_ting", "di_ting"))
+                ctx["declared_ready"] = rng.choice(ruleset.declared_ready)
     if flower_win:
         for key in ("kong_replacement", "robbing_kong"):
             ctx.pop(key, None)

@@ -463,6 +463,7 @@ class Taiwanese(Ruleset):
     flower_wins = True
     four_kongs_win = True
     rules_doc = "rules-tw.md"
+    earthly_self_drawn = True
 
     def score(self, hand: Hand) -> Result:
         return score(hand)
