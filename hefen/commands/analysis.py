@@ -24,7 +24,7 @@ from ..analysis import advise, shanten, waits
 from ..hand import HandError
 from ..notation import parse_tiles
 from ..tiles import tile_to_str
-from .score import add_context_flags, hand_object_from_args, run_json_batch
+from .score import add_context_flags, error_line, hand_object_from_args, run_json_batch
 
 __all__ = ["register"]
 
@@ -74,7 +74,7 @@ def _run(kind: str) -> Callable[[argparse.Namespace], int]:
             else:
                 text = advise(obj).describe()
         except HandError as e:
-            print(f"Not a valid hand: {e}", file=sys.stderr)
+            print(error_line(e), file=sys.stderr)
             return 2
         print(text)
         return 0

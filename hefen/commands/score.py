@@ -15,6 +15,7 @@ from ..result import Result
 from ..ruleset import DEFAULT_RULESET, find_ruleset, ruleset_keys
 from ..scoring import score
 from ..tiles import tile_to_str
+from .args import whole, wind
 
 __all__ = ["register", "hand_object_from_args", "add_context_flags", "render_result"]
 
@@ -31,11 +32,13 @@ def add_context_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--self-drawn", action="store_true", help="won by self-draw (default: on a discard)"
     )
-    p.add_argument("--seat", default="E", help="seat wind of the winner: E S W N (default E)")
-    p.add_argument("--round", default="E", help="round (prevalent) wind (default E)")
-    p.add_argument("--discarder", help="seat wind of the player who discarded")
-    p.add_argument("--dealer", help="seat wind of the dealer (default E)")
-    p.add_argument("--streak", type=int, help="dealer streak (TW)")
+    p.add_argument(
+        "--seat", type=wind, default="E", help="seat wind of the winner: E S W N (default E)"
+    )
+    p.add_argument("--round", type=wind, default="E", help="round (prevalent) wind (default E)")
+    p.add_argument("--discarder", type=wind, help="seat wind of the player who discarded: E S W N")
+    p.add_argument("--dealer", type=wind, help="seat wind of the dealer: E S W N (default E)")
+    p.add_argument("--streak", type=whole, help="dealer streak, a whole number of 0 or more (TW)")
     p.add_argument(
         "--last-tile", action="store_true", help="last tile of the wall (drawn or discarded)"
     )
@@ -58,11 +61,24 @@ def add_context_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "-o",
         "--option",
+        "--options",
+        dest="option",
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="table setting, e.g. -o variant=mil -o cap=10 (repeatable)",
+        help="table setting, e.g. -o variant=mil -o cap=10 (repeatable; the names and "
+        "values each ruleset takes are in docs/rules.md)",
     )
+
+
+class SettingError(HandError):
+    """A table setting (``-o NAME=VALUE``) the ruleset does not take: its
+    sentence starts "Table setting …", not "Not a valid hand"."""
+
+
+def error_line(e: HandError) -> str:
+    """What the command line prints for ``e``: a bad setting as it is, a bad hand prefixed."""
+    return str(e) if isinstance(e, SettingError) else f"Not a valid hand: {e}"
 
 
 def _option_value(rules: str, name: str, text: str) -> Any:
@@ -70,6 +86,56 @@ def _option_value(rules: str, name: str, text: str) -> Any:
     (``true``, ``5``, ``mil``, ``null``); a :class:`HandError` sentence for an
     unknown name or a value the option does not take."""
     return find_ruleset(rules).parse_option(name, text)
+
+
+def parse_settings(rules: str, items: list[str], json_ok: bool = False) -> dict[str, Any]:
+    """The options that ``-o NAME=VALUE`` items give (with ``json_ok``, an item
+    may also be a JSON object of names and values), each checked by the
+    ruleset's declaration; a :class:`SettingError` sentence for the first
+    that does not fit.
+
+    >>> parse_settings(DEFAULT_RULESET, ["variant=mil", "knitted_wait=null"])
+    {'variant': 'mil', 'knitted_wait': None}
+    >>> parse_settings(DEFAULT_RULESET, ['{"variant": "mil"}'], json_ok=True)
+    {'variant': 'mil'}
+    >>> parse_settings(DEFAULT_RULESET, ["cap=10"])
+    Traceback (most recent call last):
+    ...
+    hefen.commands.score.SettingError: Table setting 'cap=10': Unknown ... option 'cap' (known: ...).
+    """
+    ruleset = find_ruleset(rules)
+    example = next(iter(ruleset.options), "name")
+    options: dict[str, Any] = {}
+    for item in items:
+        text = item.strip()
+        if json_ok and text.startswith("{"):
+            try:
+                obj = json.loads(text)
+            except (ValueError, RecursionError):
+                obj = None
+            if not isinstance(obj, dict):
+                raise SettingError(
+                    f"Table setting {safe_repr(item)} is not a JSON object of names and "
+                    f"values (or write NAME=VALUE, e.g. -o {example}=...)."
+                )
+            pairs = list(obj.items())
+        elif "=" in text:
+            name, value = text.split("=", 1)
+            pairs = [(name.strip(), value.strip())]
+        else:
+            raise SettingError(
+                f"Table setting {safe_repr(item)} is not written NAME=VALUE (e.g. -o {example}=...)."
+            )
+        for name, value in pairs:
+            try:
+                options[name] = _option_value(rules, name, value)
+            except HandError as e:
+                raise SettingError(f"Table setting {safe_repr(item)}: {e}") from e
+    try:
+        ruleset.resolve_options(options)
+    except HandError as e:
+        raise SettingError(f"Table settings: {e}") from e
+    return options
 
 
 def context_and_options(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -99,13 +165,7 @@ def context_and_options(args: argparse.Namespace) -> tuple[dict[str, Any], dict[
         ctx["dealer_streak"] = args.streak
     if args.declared_ready:
         ctx["declared_ready"] = args.declared_ready
-    options: dict[str, Any] = {}
-    for item in args.option:
-        if "=" not in item:
-            raise HandError(f"An option is written NAME=VALUE, not {safe_repr(item)}.")
-        k, v = item.split("=", 1)
-        options[k.strip()] = _option_value(args.rules, k.strip(), v.strip())
-    return ctx, options
+    return ctx, parse_settings(args.rules, args.option)
 
 
 def hand_object_from_args(
@@ -257,7 +317,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         obj = hand_object_from_args(args.hand, args)
     except HandError as e:
-        print(f"Not a valid hand: {e}", file=sys.stderr)
+        print(error_line(e), file=sys.stderr)
         return 2
     r = score(obj)
     if not r.valid:
@@ -285,7 +345,7 @@ def _run_photo(args: argparse.Namespace) -> int:
     try:
         ctx, options = context_and_options(args)
     except HandError as e:
-        print(f"Not a valid hand: {e}", file=sys.stderr)
+        print(error_line(e), file=sys.stderr)
         return 2
     obj = {
         "rules": args.rules,
