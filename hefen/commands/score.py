@@ -17,6 +17,8 @@ from ..scoring import score
 from ..tiles import tile_to_str
 from .args import whole, wind
 
+LANGS = ("en", "zh", "hi")  # as hefen.i18n.LANGS (imported only when a table is printed)
+
 __all__ = ["register", "hand_object_from_args", "add_context_flags", "render_result"]
 
 MAX_LINE = 1 << 20  # a JSON line over 1 MiB is refused, not parsed
@@ -189,23 +191,42 @@ def hand_object_from_args(
     return obj
 
 
+def _label(text: str) -> str:
+    """A label and the space after it (a full-width colon has its own)."""
+    return text if text.endswith("：") else text + " "
+
+
 def render_result(r: Result, lang: str = "en") -> str:
+    """The readable table of ``r`` in ``lang`` (en, zh, hi): every label from the
+    CLI's catalog (:mod:`hefen.i18n`), the columns lined up by display width."""
+    from .. import i18n
+
+    _ = i18n.translations(lang).gettext
     if not r.valid:
-        return f"Not a valid hand: {r.error}"
-    lines = []
-    width = max([len(p.names.get(lang, p.name)) for p in r.patterns] + [10])
-    for p in r.patterns:
-        name = p.names.get(lang, p.name) if p.names else p.name
+        return _("Not a valid hand:") + f" {r.error}"
+    try:
+        unit = find_ruleset(r.rules).unit_name(lang)
+    except HandError:
+        unit = r.unit
+    names = [(p.names.get(lang, p.name) if p.names else p.name) for p in r.patterns]
+    label, total = _("Pattern"), _("Total")
+    width = max([i18n.display_width(n) for n in [*names, label, total]] + [10])
+    values = [str(p.value) for p in r.patterns] + [str(r.total)]
+    vwidth = max([len(v) for v in values] + [3, i18n.display_width(unit)])
+    lines = [f"  {i18n.ljust(label, width)}  {i18n.rjust(unit, vwidth)}"]
+    for p, name in zip(r.patterns, names, strict=True):
         times = f" x{p.count}" if p.count > 1 else ""
         uses = f"  ({', '.join(p.uses)})" if p.uses else ""
-        lines.append(f"  {name:<{width}}  {p.value:>3}{times}{uses}")
-    lines.append(f"  {'Total':<{width}}  {r.total:>3} {r.unit}" + (" (limit)" if r.limit else ""))
+        lines.append(f"  {i18n.ljust(name, width)}  {p.value:>{vwidth}}{times}{uses}")
+    limit = " " + _("(limit)") if r.limit else ""
+    lines.append(f"  {i18n.ljust(total, width)}  {r.total:>{vwidth}} {unit}{limit}")
     if not r.winning:
-        lines.append("  Not a winning hand under these settings.")
+        lines.append("  " + _("Not a winning hand under these settings."))
     for n in r.notes:
-        lines.append(f"  Note: {n}")
+        lines.append("  " + _label(_("Note:")) + i18n.translate_note(n, lang))
     if r.payments:
-        lines.append("  Payments: " + ", ".join(f"{p.frm}->{p.to} {p.amount}" for p in r.payments))
+        paid = ", ".join(f"{p.frm}->{p.to} {p.amount}" for p in r.payments)
+        lines.append("  " + _label(_("Payments:")) + paid)
     return "\n".join(lines)
 
 
@@ -336,7 +357,9 @@ def _run_photo(args: argparse.Namespace) -> int:
     except photo.PhotoError as e:
         print(f"Could not read the photo: {e}", file=sys.stderr)
         return 2
-    print("Recognised: " + " ".join(rec.tiles))
+    from .. import i18n
+
+    print(i18n.translations(args.lang).gettext("Recognised:") + " " + " ".join(rec.tiles))
     try:
         fields = rec.hand_fields(args.win)
     except photo.PhotoError as e:
@@ -383,7 +406,10 @@ def register(sub: Any) -> None:
         "groups apart from that row that are chows, pungs or kongs are read as exposed melds",
     )
     p.add_argument(
-        "--lang", choices=("en", "zh", "hi"), default="en", help="pattern names language"
+        "--lang",
+        choices=LANGS,
+        default="en",
+        help="language of the table: en (English, default), zh (中文), hi (हिन्दी)",
     )
     add_context_flags(p)
     p.set_defaults(func=_run)
