@@ -42,6 +42,11 @@ def _one_sentence(capsys: pytest.CaptureFixture[str]) -> str:
         (["serve", "--port", "99999"], ["--port", "1 to 65535"]),
         (["serve", "--prot", "80"], ["did you mean --port?"]),
         (["replay"], ["give file", "record"]),
+        (["waits", "123m456p789s11pEE", "--visible", "xyz"], ["--visible", "compact notation"]),
+        (["score", "123m", "456p"], ["'456p' is one argument too many", "quote"]),
+        (["serve", "--host", "192.0.2.99"], ["--host 192.0.2.99", "0.0.0.0"]),
+        (["serve", "--public-url", "mahjong"], ["--public-url", "http://"]),
+        (["--verison"], ["--verison"]),
         (["simulate", "--bots", "nobody"], ["--bots"]),
     ],
 )

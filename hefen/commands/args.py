@@ -111,6 +111,11 @@ def _unknown(parser: argparse.ArgumentParser, extras: list[str]) -> str:
         near = nearest(name, _flags(parser))
         hint = f"; did you mean {near}?" if near else f" (see {parser.prog} --help)."
         return f"there is no flag {name}" + hint
+    if any(a.dest == "hand" for a in parser._actions if not a.option_strings):
+        return (
+            f"{safe_repr(word)} is one argument too many: quote a hand written with "
+            f"spaces, e.g. {parser.prog} '123m 456p 789s EE CC +E'."
+        )
     return f"{safe_repr(word)} is one argument too many (see {parser.prog} --help)."
 
 

@@ -73,14 +73,20 @@ def add_context_flags(p: argparse.ArgumentParser) -> None:
     )
 
 
-class SettingError(HandError):
+class FlagError(HandError):
+    """A flag's value that does not fit: the sentence names the flag and is
+    printed as it is, not as "Not a valid hand"."""
+
+
+class SettingError(FlagError):
     """A table setting (``-o NAME=VALUE``) the ruleset does not take: its
-    sentence starts "Table setting …", not "Not a valid hand"."""
+    sentence starts "Table setting …"."""
 
 
 def error_line(e: HandError) -> str:
-    """What the command line prints for ``e``: a bad setting as it is, a bad hand prefixed."""
-    return str(e) if isinstance(e, SettingError) else f"Not a valid hand: {e}"
+    """What the command line prints for ``e``: a bad flag or setting as it is,
+    a bad hand prefixed "Not a valid hand:"."""
+    return str(e) if isinstance(e, FlagError) else f"Not a valid hand: {e}"
 
 
 def _option_value(rules: str, name: str, text: str) -> Any:
