@@ -28,7 +28,7 @@ from typing import Any, NoReturn
 
 from ..errors import safe_repr
 
-__all__ = ["Parser", "positive", "whole", "wind", "port", "nearest", "sentence"]
+__all__ = ["Parser", "positive", "whole", "streak", "wind", "port", "nearest", "sentence"]
 
 _WINDS = ("E", "S", "W", "N")
 
@@ -55,6 +55,19 @@ def whole(text: str) -> int:
     if v < 0:
         raise argparse.ArgumentTypeError(
             f"takes a whole number of 0 or more, not {safe_repr(text)}"
+        )
+    return v
+
+
+def streak(text: str) -> int:
+    """A dealer streak, 0 to 99 (as the interchange object's ``dealer_streak``)."""
+    try:
+        v = int(text)
+    except ValueError:
+        v = -1
+    if not 0 <= v <= 99:
+        raise argparse.ArgumentTypeError(
+            f"takes a whole number from 0 to 99, not {safe_repr(text)}"
         )
     return v
 

@@ -147,6 +147,16 @@ def run_simulate(args: argparse.Namespace) -> int:
     except (ValueError, TypeError, TableError) as e:
         print(f"hefen simulate: {e}", file=sys.stderr)
         return 2
+    if args.record:
+        try:
+            with open(args.record, "w", encoding="utf-8"):
+                pass  # writable: the record is written after the first game
+        except OSError as e:
+            print(
+                f"hefen simulate: --record cannot write {args.record} ({e.strerror}).",
+                file=sys.stderr,
+            )
+            return 2
     wins = draws = hands = 0
     values: list[int] = []
     patterns: Counter[str] = Counter()

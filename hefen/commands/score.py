@@ -15,7 +15,7 @@ from ..result import Result
 from ..ruleset import DEFAULT_RULESET, find_ruleset, ruleset_keys
 from ..scoring import score
 from ..tiles import tile_to_str
-from .args import whole, wind
+from .args import streak, wind
 
 LANGS = ("en", "zh", "hi")  # as hefen.i18n.LANGS (imported only when a table is printed)
 
@@ -40,7 +40,7 @@ def add_context_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--round", type=wind, default="E", help="round (prevalent) wind (default E)")
     p.add_argument("--discarder", type=wind, help="seat wind of the player who discarded: E S W N")
     p.add_argument("--dealer", type=wind, help="seat wind of the dealer: E S W N (default E)")
-    p.add_argument("--streak", type=whole, help="dealer streak, a whole number of 0 or more (TW)")
+    p.add_argument("--streak", type=streak, help="dealer streak, a whole number from 0 to 99 (TW)")
     p.add_argument(
         "--last-tile", action="store_true", help="last tile of the wall (drawn or discarded)"
     )
