@@ -67,6 +67,11 @@ NOTES: tuple[str, ...] = (
     N_("The fourth kong ends the hand as a win; the other tiles are not read."),
     N_("Four kongs end the dealer's streak."),
     N_("Half of {amount} is rounded up to {half}."),
+    N_("The dealer ({dealer}) pays for {extra} more tai: 1 for the dealer."),
+    N_(
+        "The dealer ({dealer}) pays for {extra} more tai: 1 for the dealer and {repeat} "
+        "for each of {streak} repeats."
+    ),
 )
 
 

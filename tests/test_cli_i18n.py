@@ -18,6 +18,9 @@ from hefen.i18n import LOCALE_DIR, NOTES, translate_note
 ROOT = Path(__file__).resolve().parent.parent
 HANDS = [
     ("mcr", "123m456p789sEECC +E"),
+    ("tw", "123m456p789s111222pE +E --seat S --dealer E --self-drawn --streak 2"),
+    ("hk", "[EEE] [CCC] [FFF] 111p 2p +2p --option cap=8"),
+    ("mcr", "123m456p789sEECC +E --seat N --round S"),
     ("mcr", "(1111m) (2222p) 345s678sE +E"),
     ("hk", "123m456p789sEECC +E"),
     ("tw", "123m456p789s111222pE +E"),
@@ -39,9 +42,16 @@ def _width(text: str) -> int:
     return cells
 
 
+def _split(hand: str) -> list[str]:
+    """The notation and the flags after it."""
+    notation, _, flags = hand.partition(" --")  # the notation has no " --"
+    return [notation] + (("--" + flags).split() if flags else [])
+
+
 def _score(lang: str, rules: str, hand: str) -> list[str]:
     p = subprocess.run(
-        [sys.executable, "-m", "hefen.cli", "score", hand, "--rules", rules, "--lang", lang],
+        [sys.executable, "-m", "hefen.cli", "score", *_split(hand), "--rules", rules]
+        + ["--lang", lang],
         capture_output=True,
         text=True,
         timeout=60,
@@ -92,6 +102,14 @@ def test_english_table_is_unchanged_in_meaning() -> None:
     assert lines[0].split() == ["Pattern", "points"]
     assert any(line.split()[:2] == ["Total", "20"] for line in lines)
     assert any("Payments: S->E 28" in line for line in lines)
+
+
+@pytest.mark.parametrize(("rules", "hand"), HANDS[1:3])
+def test_the_notes_of_these_hands_are_translated(rules: str, hand: str) -> None:
+    english = [line for line in _score("en", rules, hand) if line.strip().startswith("Note:")]
+    chinese = [line for line in _score("zh", rules, hand) if line.strip().startswith("注：")]
+    assert len(english) == len(chinese) >= 1
+    assert not any(re.search("[A-Za-z]{2,}", line) for line in chinese), chinese
 
 
 def test_notes_are_translated_by_their_template() -> None:
