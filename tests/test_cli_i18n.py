@@ -117,3 +117,16 @@ def test_notes_are_translated_by_their_template() -> None:
     assert translate_note("180 fan is capped at 13.", "en") == "180 fan is capped at 13."
     hi = translate_note("Half of 9 is rounded up to 5.", "hi")
     assert "9" in hi and "5" in hi and "Half" not in hi
+
+
+def test_a_bad_hand_says_so_in_the_language_asked() -> None:
+    p = subprocess.run(
+        [sys.executable, "-m", "hefen.cli", "score", "123m456p789sEECCC +E", "--lang", "zh"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
+    assert p.returncode == 2 and p.stdout == ""
+    err = p.stderr.strip()
+    assert err.startswith(_catalog("zh")["Not a valid hand:"]) and "\n" not in err

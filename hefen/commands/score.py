@@ -83,10 +83,17 @@ class SettingError(FlagError):
     sentence starts "Table setting …"."""
 
 
-def error_line(e: HandError) -> str:
+def error_line(e: HandError | str, lang: str = "en") -> str:
     """What the command line prints for ``e``: a bad flag or setting as it is,
-    a bad hand prefixed "Not a valid hand:"."""
-    return str(e) if isinstance(e, FlagError) else f"Not a valid hand: {e}"
+    a bad hand prefixed "Not a valid hand:" (in ``lang``; the sentence after it
+    is the scorer's, in English)."""
+    if isinstance(e, FlagError):
+        return str(e)
+    if lang == "en":
+        return f"Not a valid hand: {e}"
+    from .. import i18n
+
+    return _label(i18n.translations(lang).gettext("Not a valid hand:")) + str(e)
 
 
 def _option_value(rules: str, name: str, text: str) -> Any:
@@ -344,11 +351,11 @@ def _run(args: argparse.Namespace) -> int:
     try:
         obj = hand_object_from_args(args.hand, args)
     except HandError as e:
-        print(error_line(e), file=sys.stderr)
+        print(error_line(e, args.lang), file=sys.stderr)
         return 2
     r = score(obj)
     if not r.valid:
-        print(f"Not a valid hand: {r.error}", file=sys.stderr)
+        print(error_line(r.error or "", args.lang), file=sys.stderr)
         return 2
     print(render_result(r, args.lang))
     return 0
@@ -374,7 +381,7 @@ def _run_photo(args: argparse.Namespace) -> int:
     try:
         ctx, options = context_and_options(args)
     except HandError as e:
-        print(error_line(e), file=sys.stderr)
+        print(error_line(e, args.lang), file=sys.stderr)
         return 2
     obj = {
         "rules": args.rules,
