@@ -140,3 +140,17 @@ def test_serve_on_every_address_prints_the_lan_address_and_a_qr_code(tmp_path: P
         assert len({len(line) for line in blocks}) == 1  # a square
     else:
         assert "No network address" in out
+
+
+def test_qr_code_without_block_characters() -> None:
+    import io
+
+    from hefen.commands.serve import print_qr
+
+    raw = io.BytesIO()
+    out = io.TextIOWrapper(raw, encoding="ascii")
+    print_qr("http://192.168.1.5:8000/", out)
+    out.flush()
+    rows = raw.getvalue().decode("ascii").splitlines()
+    assert len(rows) >= 21 and len({len(r) for r in rows}) == 1
+    assert set("".join(rows)) == {"#", " "}

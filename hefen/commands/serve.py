@@ -157,6 +157,12 @@ def print_qr(url: str, out: TextIO) -> None:
     qr = qrcode.QRCode(border=1)
     qr.add_data(url)
     qr.make(fit=True)
+    try:
+        "█▀▄".encode(getattr(out, "encoding", None) or "utf-8")
+    except (UnicodeEncodeError, LookupError):  # a terminal without block characters
+        for row in qr.get_matrix():
+            out.write("".join("  " if dark else "##" for dark in row) + "\n")
+        return
     qr.print_ascii(out=out, invert=True)
 
 
