@@ -49,7 +49,9 @@ def command_of(argv: Sequence[str]) -> str | None:
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser of every command, or of ``command`` alone (its module only
     is imported)."""
-    parser = argparse.ArgumentParser(
+    from hefen.commands.args import Parser
+
+    parser = Parser(
         prog="hefen",
         description="Score, analyse and play mahjong: MCR, Hong Kong and Taiwanese rules.",
     )
@@ -63,7 +65,14 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(command_of(args_list))
-    args = parser.parse_args(args_list)
+    try:
+        args, extras = parser.parse_known_args(args_list)
+        if extras:  # a mistyped flag: one sentence from its command's parser, with the nearest
+            from hefen.commands.args import parser_of
+
+            parser_of(parser, getattr(args, "command", None)).unknown(extras)
+    except SystemExit as stop:  # --help, or a bad argument (one sentence on stderr, 2)
+        return stop.code if isinstance(stop.code, int) else 2
     func = getattr(args, "func", None)
     if func is None:
         parser.print_help()

@@ -57,8 +57,9 @@ def parse_tiles(text: str) -> list[int]:
             digits += ch
         elif ch in "mpszh":
             if not digits:
+                hint = f" (did you mean '{ch.upper()}'?)" if ch.upper() in _HONOR_LETTERS else ""
                 raise HandError(
-                    f"The suit letter '{ch}' in {_shown(text)} has no numbers before it."
+                    f"The suit letter '{ch}' in {_shown(text)} has no numbers before it{hint}."
                 )
             for d in digits:
                 try:
@@ -74,6 +75,11 @@ def parse_tiles(text: str) -> list[int]:
             out.append(tile_from_str(ch))
         elif 0x1F000 <= ord(ch) <= 0x1F029:
             out.append(tile_from_str(ch))
+        elif ch.upper() in _HONOR_LETTERS:  # an honour written in lower case
+            raise HandError(
+                f"Unexpected character {_shown(ch)} in {_shown(text)} (did you mean "
+                f"'{ch.upper()}'? honours are capitals: E S W N C F P)."
+            )
         else:
             raise HandError(f"Unexpected character {_shown(ch)} in {_shown(text)}.")
     if digits:

@@ -24,7 +24,13 @@ from ..analysis import advise, shanten, waits
 from ..hand import HandError
 from ..notation import parse_tiles
 from ..tiles import tile_to_str
-from .score import add_context_flags, hand_object_from_args, run_json_batch
+from .score import (
+    FlagError,
+    add_context_flags,
+    error_line,
+    hand_object_from_args,
+    run_json_batch,
+)
 
 __all__ = ["register"]
 
@@ -38,7 +44,13 @@ def _object(args: argparse.Namespace, drawn: bool) -> dict[str, Any]:
                 "(use 'hefen advise' for a hand with the tile just drawn)."
             )
     if args.visible:
-        obj["visible"] = [tile_to_str(t) for t in parse_tiles(args.visible.replace(" ", ""))]
+        try:
+            tiles = parse_tiles(args.visible.replace(" ", ""))
+        except HandError as e:
+            raise FlagError(
+                f"--visible takes tiles in the compact notation, e.g. 1p1pE ({str(e).rstrip('.')})."
+            ) from e
+        obj["visible"] = [tile_to_str(t) for t in tiles]
     return obj
 
 
@@ -74,7 +86,7 @@ def _run(kind: str) -> Callable[[argparse.Namespace], int]:
             else:
                 text = advise(obj).describe()
         except HandError as e:
-            print(f"Not a valid hand: {e}", file=sys.stderr)
+            print(error_line(e), file=sys.stderr)
             return 2
         print(text)
         return 0

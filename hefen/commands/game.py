@@ -14,6 +14,9 @@ from ..game.engine import Game, GameSettings
 from ..game.match import HandPlayed, Match
 from ..game.record import RecordError, dumps, match_lines, replay
 from ..ruleset import DEFAULT_RULESET, find_ruleset, ruleset_keys
+from ..table.errors import TableError
+from .args import positive, whole
+from .score import parse_settings
 
 
 def register(subparsers: Any) -> None:
@@ -31,16 +34,35 @@ def register(subparsers: Any) -> None:
         help="play bot-only games and summarise them",
         description="Bots play whole games (matches of --hands hands); a summary follows.",
     )
-    s.add_argument("--rules", choices=ruleset_keys(), default=DEFAULT_RULESET)
-    s.add_argument("--games", type=int, default=10, help="number of games (default 10)")
-    s.add_argument("--hands", type=int, default=4, help="hands per game (default 4)")
-    s.add_argument("--seed", type=int, default=0)
+    s.add_argument(
+        "--rules",
+        choices=ruleset_keys(),
+        default=DEFAULT_RULESET,
+        help=f"ruleset (default {DEFAULT_RULESET})",
+    )
+    s.add_argument(
+        "--games", type=positive, default=10, help="number of games, 1 or more (default 10)"
+    )
+    s.add_argument(
+        "--hands", type=positive, default=4, help="hands per game, 1 or more (default 4)"
+    )
+    s.add_argument("--seed", type=whole, default=0, help="seed of the deals, 0 or more (default 0)")
     s.add_argument(
         "--bots",
         default="strong,simple,strong,simple",
         help=f"one bot per seat, comma-separated ({', '.join(BOTS)}); one name for all seats",
     )
-    s.add_argument("--options", default="{}", help="table options as a JSON object")
+    s.add_argument(
+        "-o",
+        "--option",
+        "--options",
+        dest="options",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="table setting, e.g. -o min_fan=3 (repeatable; a JSON object of names and "
+        "values is read too)",
+    )
     s.add_argument(
         "--multiple-winners", action="store_true", help="several seats may win on one discard"
     )
@@ -120,11 +142,21 @@ def run_simulate(args: argparse.Namespace) -> int:
         print(f"hefen simulate: --bots needs one or four of {', '.join(BOTS)}.", file=sys.stderr)
         return 2
     try:
-        options = json.loads(args.options)
+        options = parse_settings(args.rules, args.options, json_ok=True)
         settings = GameSettings(args.rules, options=options, multiple_winners=args.multiple_winners)
-    except (ValueError, TypeError) as e:
+    except (ValueError, TypeError, TableError) as e:
         print(f"hefen simulate: {e}", file=sys.stderr)
         return 2
+    if args.record:
+        try:
+            with open(args.record, "w", encoding="utf-8"):
+                pass  # writable: the record is written after the first game
+        except OSError as e:
+            print(
+                f"hefen simulate: --record cannot write {args.record} ({e.strerror}).",
+                file=sys.stderr,
+            )
+            return 2
     wins = draws = hands = 0
     values: list[int] = []
     patterns: Counter[str] = Counter()

@@ -15,6 +15,9 @@ from ..result import Result
 from ..ruleset import DEFAULT_RULESET, find_ruleset, ruleset_keys
 from ..scoring import score
 from ..tiles import tile_to_str
+from .args import streak, wind
+
+LANGS = ("en", "zh", "hi")  # as hefen.i18n.LANGS (imported only when a table is printed)
 
 __all__ = ["register", "hand_object_from_args", "add_context_flags", "render_result"]
 
@@ -31,11 +34,13 @@ def add_context_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--self-drawn", action="store_true", help="won by self-draw (default: on a discard)"
     )
-    p.add_argument("--seat", default="E", help="seat wind of the winner: E S W N (default E)")
-    p.add_argument("--round", default="E", help="round (prevalent) wind (default E)")
-    p.add_argument("--discarder", help="seat wind of the player who discarded")
-    p.add_argument("--dealer", help="seat wind of the dealer (default E)")
-    p.add_argument("--streak", type=int, help="dealer streak (TW)")
+    p.add_argument(
+        "--seat", type=wind, default="E", help="seat wind of the winner: E S W N (default E)"
+    )
+    p.add_argument("--round", type=wind, default="E", help="round (prevalent) wind (default E)")
+    p.add_argument("--discarder", type=wind, help="seat wind of the player who discarded: E S W N")
+    p.add_argument("--dealer", type=wind, help="seat wind of the dealer: E S W N (default E)")
+    p.add_argument("--streak", type=streak, help="dealer streak, a whole number from 0 to 99 (TW)")
     p.add_argument(
         "--last-tile", action="store_true", help="last tile of the wall (drawn or discarded)"
     )
@@ -58,11 +63,37 @@ def add_context_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "-o",
         "--option",
+        "--options",
+        dest="option",
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="table setting, e.g. -o variant=mil -o cap=10 (repeatable)",
+        help="table setting, e.g. -o variant=mil -o cap=10 (repeatable; the names and "
+        "values each ruleset takes are in docs/rules.md)",
     )
+
+
+class FlagError(HandError):
+    """A flag's value that does not fit: the sentence names the flag and is
+    printed as it is, not as "Not a valid hand"."""
+
+
+class SettingError(FlagError):
+    """A table setting (``-o NAME=VALUE``) the ruleset does not take: its
+    sentence starts "Table setting …"."""
+
+
+def error_line(e: HandError | str, lang: str = "en") -> str:
+    """What the command line prints for ``e``: a bad flag or setting as it is,
+    a bad hand prefixed "Not a valid hand:" (in ``lang``; the sentence after it
+    is the scorer's, in English)."""
+    if isinstance(e, FlagError):
+        return str(e)
+    if lang == "en":
+        return f"Not a valid hand: {e}"
+    from .. import i18n
+
+    return _label(i18n.translations(lang).gettext("Not a valid hand:")) + str(e)
 
 
 def _option_value(rules: str, name: str, text: str) -> Any:
@@ -70,6 +101,56 @@ def _option_value(rules: str, name: str, text: str) -> Any:
     (``true``, ``5``, ``mil``, ``null``); a :class:`HandError` sentence for an
     unknown name or a value the option does not take."""
     return find_ruleset(rules).parse_option(name, text)
+
+
+def parse_settings(rules: str, items: list[str], json_ok: bool = False) -> dict[str, Any]:
+    """The options that ``-o NAME=VALUE`` items give (with ``json_ok``, an item
+    may also be a JSON object of names and values), each checked by the
+    ruleset's declaration; a :class:`SettingError` sentence for the first
+    that does not fit.
+
+    >>> parse_settings(DEFAULT_RULESET, ["variant=mil", "knitted_wait=null"])
+    {'variant': 'mil', 'knitted_wait': None}
+    >>> parse_settings(DEFAULT_RULESET, ['{"variant": "mil"}'], json_ok=True)
+    {'variant': 'mil'}
+    >>> parse_settings(DEFAULT_RULESET, ["cap=10"])
+    Traceback (most recent call last):
+    ...
+    hefen.commands.score.SettingError: Table setting 'cap=10': Unknown ... option 'cap' (known: ...).
+    """
+    ruleset = find_ruleset(rules)
+    example = next(iter(ruleset.options), "name")
+    options: dict[str, Any] = {}
+    for item in items:
+        text = item.strip()
+        if json_ok and text.startswith("{"):
+            try:
+                obj = json.loads(text)
+            except (ValueError, RecursionError):
+                obj = None
+            if not isinstance(obj, dict):
+                raise SettingError(
+                    f"Table setting {safe_repr(item)} is not a JSON object of names and "
+                    f"values (or write NAME=VALUE, e.g. -o {example}=...)."
+                )
+            pairs = list(obj.items())
+        elif "=" in text:
+            name, value = text.split("=", 1)
+            pairs = [(name.strip(), value.strip())]
+        else:
+            raise SettingError(
+                f"Table setting {safe_repr(item)} is not written NAME=VALUE (e.g. -o {example}=...)."
+            )
+        for name, value in pairs:
+            try:
+                options[name] = _option_value(rules, name, value)
+            except HandError as e:
+                raise SettingError(f"Table setting {safe_repr(item)}: {e}") from e
+    try:
+        ruleset.resolve_options(options)
+    except HandError as e:
+        raise SettingError(f"Table settings: {e}") from e
+    return options
 
 
 def context_and_options(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -99,13 +180,7 @@ def context_and_options(args: argparse.Namespace) -> tuple[dict[str, Any], dict[
         ctx["dealer_streak"] = args.streak
     if args.declared_ready:
         ctx["declared_ready"] = args.declared_ready
-    options: dict[str, Any] = {}
-    for item in args.option:
-        if "=" not in item:
-            raise HandError(f"An option is written NAME=VALUE, not {safe_repr(item)}.")
-        k, v = item.split("=", 1)
-        options[k.strip()] = _option_value(args.rules, k.strip(), v.strip())
-    return ctx, options
+    return ctx, parse_settings(args.rules, args.option)
 
 
 def hand_object_from_args(
@@ -129,23 +204,42 @@ def hand_object_from_args(
     return obj
 
 
+def _label(text: str) -> str:
+    """A label and the space after it (a full-width colon has its own)."""
+    return text if text.endswith("：") else text + " "
+
+
 def render_result(r: Result, lang: str = "en") -> str:
+    """The readable table of ``r`` in ``lang`` (en, zh, hi): every label from the
+    CLI's catalog (:mod:`hefen.i18n`), the columns lined up by display width."""
+    from .. import i18n
+
+    _ = i18n.translations(lang).gettext
     if not r.valid:
-        return f"Not a valid hand: {r.error}"
-    lines = []
-    width = max([len(p.names.get(lang, p.name)) for p in r.patterns] + [10])
-    for p in r.patterns:
-        name = p.names.get(lang, p.name) if p.names else p.name
+        return _("Not a valid hand:") + f" {r.error}"
+    try:
+        unit = find_ruleset(r.rules).unit_name(lang)
+    except HandError:
+        unit = r.unit
+    names = [(p.names.get(lang, p.name) if p.names else p.name) for p in r.patterns]
+    label, total = _("Pattern"), _("Total")
+    width = max([i18n.display_width(n) for n in [*names, label, total]] + [10])
+    values = [str(p.value) for p in r.patterns] + [str(r.total)]
+    vwidth = max([len(v) for v in values] + [3, i18n.display_width(unit)])
+    lines = [f"  {i18n.ljust(label, width)}  {i18n.rjust(unit, vwidth)}"]
+    for p, name in zip(r.patterns, names, strict=True):
         times = f" x{p.count}" if p.count > 1 else ""
         uses = f"  ({', '.join(p.uses)})" if p.uses else ""
-        lines.append(f"  {name:<{width}}  {p.value:>3}{times}{uses}")
-    lines.append(f"  {'Total':<{width}}  {r.total:>3} {r.unit}" + (" (limit)" if r.limit else ""))
+        lines.append(f"  {i18n.ljust(name, width)}  {p.value:>{vwidth}}{times}{uses}")
+    limit = " " + _("(limit)") if r.limit else ""
+    lines.append(f"  {i18n.ljust(total, width)}  {r.total:>{vwidth}} {unit}{limit}")
     if not r.winning:
-        lines.append("  Not a winning hand under these settings.")
+        lines.append("  " + _("Not a winning hand under these settings."))
     for n in r.notes:
-        lines.append(f"  Note: {n}")
+        lines.append("  " + _label(_("Note:")) + i18n.translate_note(n, lang))
     if r.payments:
-        lines.append("  Payments: " + ", ".join(f"{p.frm}->{p.to} {p.amount}" for p in r.payments))
+        paid = ", ".join(f"{p.frm}->{p.to} {p.amount}" for p in r.payments)
+        lines.append("  " + _label(_("Payments:")) + paid)
     return "\n".join(lines)
 
 
@@ -257,11 +351,11 @@ def _run(args: argparse.Namespace) -> int:
     try:
         obj = hand_object_from_args(args.hand, args)
     except HandError as e:
-        print(f"Not a valid hand: {e}", file=sys.stderr)
+        print(error_line(e, args.lang), file=sys.stderr)
         return 2
     r = score(obj)
     if not r.valid:
-        print(f"Not a valid hand: {r.error}", file=sys.stderr)
+        print(error_line(r.error or "", args.lang), file=sys.stderr)
         return 2
     print(render_result(r, args.lang))
     return 0
@@ -276,7 +370,9 @@ def _run_photo(args: argparse.Namespace) -> int:
     except photo.PhotoError as e:
         print(f"Could not read the photo: {e}", file=sys.stderr)
         return 2
-    print("Recognised: " + " ".join(rec.tiles))
+    from .. import i18n
+
+    print(i18n.translations(args.lang).gettext("Recognised:") + " " + " ".join(rec.tiles))
     try:
         fields = rec.hand_fields(args.win)
     except photo.PhotoError as e:
@@ -285,7 +381,7 @@ def _run_photo(args: argparse.Namespace) -> int:
     try:
         ctx, options = context_and_options(args)
     except HandError as e:
-        print(f"Not a valid hand: {e}", file=sys.stderr)
+        print(error_line(e, args.lang), file=sys.stderr)
         return 2
     obj = {
         "rules": args.rules,
@@ -323,7 +419,10 @@ def register(sub: Any) -> None:
         "groups apart from that row that are chows, pungs or kongs are read as exposed melds",
     )
     p.add_argument(
-        "--lang", choices=("en", "zh", "hi"), default="en", help="pattern names language"
+        "--lang",
+        choices=LANGS,
+        default="en",
+        help="language of the table: en (English, default), zh (中文), hi (हिन्दी)",
     )
     add_context_flags(p)
     p.set_defaults(func=_run)

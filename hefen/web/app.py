@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import json
+import os
 import threading
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -207,6 +208,8 @@ def create_app(
     play_delay: float = play.DEFAULT_DELAY,
     redis_url: str | None = None,
     rate_limit: bool = True,
+    public_url: str | None = None,
+    lan_url: str | None = None,
 ) -> FastAPI:
     """The web application. ``database_url`` goes to the table library
     (None: its default, SQLite unless ``HEFEN_DATABASE_URL`` says otherwise);
@@ -216,7 +219,10 @@ def create_app(
     Live updates go through Redis when ``redis_url`` (or ``HEFEN_REDIS_URL``)
     is given, so that several processes serve the same tables; else they stay
     in this process (:mod:`hefen.web.hub`). ``rate_limit`` bounds unknown
-    table codes and new tables per address (:class:`hefen.web.security.RateLimit`)."""
+    table codes and new tables per address (:class:`hefen.web.security.RateLimit`).
+    Join links and QR codes carry ``public_url`` (or ``HEFEN_PUBLIC_URL``), else
+    the address the phone used unless it is loopback, else ``lan_url`` (the
+    LAN address ``hefen serve --host 0.0.0.0`` found); see :func:`tables.join_url`."""
     hub = make_hub(redis_url)
 
     @contextlib.asynccontextmanager
@@ -236,6 +242,8 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.database_url = database_url
+    app.state.public_url = (public_url or os.environ.get("HEFEN_PUBLIC_URL") or "").rstrip("/")
+    app.state.lan_url = (lan_url or "").rstrip("/")
     app.state.store = store
     app.state.store_lock = threading.Lock()
     app.state.hub = hub

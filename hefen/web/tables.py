@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import ipaddress
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, FastAPI, Request, WebSocket, WebSocketDisconnect
@@ -19,6 +20,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import URL
 from starlette.exceptions import HTTPException
 
 from hefen.web import rulesets
@@ -176,8 +178,33 @@ async def changed(request: Request, state: Any) -> dict[str, Any]:
     return data
 
 
+def _loopback(host: str | None) -> bool:
+    if not host:
+        return True
+    h = host.strip("[]").lower()
+    if h == "localhost" or h.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(h).is_loopback
+    except ValueError:
+        return False
+
+
 def join_url(request: Request, code: str) -> str:
-    return str(request.url_for("table_page", code=code))
+    """The link (and QR code) other phones open to join table ``code``: under
+    the configured public URL (``--public-url`` / ``HEFEN_PUBLIC_URL``), else
+    at the address this phone used if it is not loopback, else at the LAN
+    address ``hefen serve --host 0.0.0.0`` found, else as this request came."""
+    state = request.app.state
+    public = getattr(state, "public_url", "") or ""
+    if public:
+        return public.rstrip("/") + str(request.app.url_path_for("table_page", code=code))
+    url = request.url_for("table_page", code=code)
+    lan = getattr(state, "lan_url", "") or ""
+    if _loopback(url.hostname) and lan:
+        base = URL(lan)
+        return str(url.replace(scheme=base.scheme, netloc=base.netloc))
+    return str(url)
 
 
 Store = Annotated[Any, Depends(get_store)]
