@@ -578,10 +578,15 @@ class TableStore:
         return lines
 
     def export_record(self, code: Any) -> str:
-        """The game record as JSON lines (``hefen replay`` reads it)."""
-        return "".join(
-            json.dumps(line, ensure_ascii=False) + "\n" for line in self.game_record(code)
-        )
+        """The game record as JSON lines (``hefen replay`` reads it) once the
+        match is over; while it is played, the seeds (and the salt) that fix
+        the walls are left out, only their commitment ``seed_sha256`` shown."""
+        lines = self.game_record(code)
+        if not game_finished(self.get(code)):
+            from hefen.game.record import redact_seeds
+
+            lines = redact_seeds(lines)
+        return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
 
     def append_game(
         self,
@@ -677,13 +682,29 @@ class TableStore:
         code = normalize_code(code)
         with self.engine.connect() as conn:
             _, events = self._load(conn, code)
-        return to_json(core.fold(events), events)
+        state = core.fold(events)
+        if state.game is not None and not game_finished(state):
+            from hefen.game.record import redact_seeds
+
+            events = [
+                Event(e.seq, e.kind, e.at, e.actor, {"line": redact_seeds([e.payload["line"]])[0]})
+                if e.kind == GAME_LINE
+                else e
+                for e in events
+            ]
+        return to_json(state, events)
 
     def export_csv(self, code: Any) -> str:
         """The history, one row per hand with changes and running balances, as CSV."""
         from hefen.table.export import to_csv
 
         return to_csv(self.get(code))
+
+
+def game_finished(state: TableState) -> bool:
+    """Whether an online game's match has played all its hands (its seeds
+    may then be shown)."""
+    return state.game is not None and len(state.hands) >= state.game.hands
 
 
 def _record_lines(lines: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:

@@ -29,7 +29,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import secrets
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -89,7 +88,12 @@ class CreateGame(BaseModel):
     seat: int | None = Field(None, ge=0, le=3, description="The creator sits here (a human seat).")
     dealer_keeps_on_draw: bool = True
     multiple_winners: bool = False
-    seed: int | None = Field(None, description="Fixes every wall; random when left out.")
+    seed: Any = Field(
+        None,
+        description="Refused: the walls come from a secret seed the server draws "
+        "(its hash is published at the start, the seed itself at the end).",
+        json_schema_extra={"deprecated": True},
+    )
 
 
 class JoinGame(BaseModel):
@@ -157,6 +161,7 @@ class GameTable:
     error: str = ""
     lock: threading.RLock = field(default_factory=threading.RLock)
     players: dict[int, Any] = field(default_factory=dict)  # seat -> bot
+    header: dict[str, Any] = field(default_factory=dict)  # the record's match line (secret)
 
     @property
     def names(self) -> list[str]:
@@ -209,7 +214,17 @@ class GameTable:
             "history": hands,
             "version": self.seen,
             "error": self.error,
+            **self.fairness(),
         }
+
+    def fairness(self) -> dict[str, Any]:
+        """The commitment to the secret seed (``seed_sha256``, from the start)
+        and, once the match is over, the seed and salt that check it."""
+        out: dict[str, Any] = {"seed_sha256": self.header.get("seed_sha256")}
+        if self.match.finished:
+            out["seed"] = self.header.get("seed")
+            out["seed_salt"] = self.header.get("seed_salt")
+        return out
 
     def message(self, seat: int | None) -> dict[str, Any]:
         """The state as sent to ``seat`` (``None``: a spectator)."""
@@ -293,7 +308,9 @@ class PlayManager:
             raise HTTPException(
                 404, f"The game table {code} cannot be replayed: {str(exc).rstrip('.')}"
             ) from exc
-        t = GameTable(code, rep.match, state, lines=len(lines), seen=state.version)
+        t = GameTable(
+            code, rep.match, state, lines=len(lines), seen=state.version, header=dict(lines[0])
+        )
         if rep.games:
             t.game = rep.games[-1]
         return t
@@ -303,6 +320,7 @@ class PlayManager:
         or when another server played on)."""
         again = self._replay(t.code)
         t.match, t.state, t.lines, t.seen = again.match, again.state, again.lines, again.seen
+        t.header = again.header
         t.game, t.players = again.game, {}
 
     def _write(
@@ -389,6 +407,7 @@ class PlayManager:
 
     def create(self, body: CreateGame) -> tuple[GameTable, str | None]:
         from hefen.game import GameSettings, Match
+        from hefen.game.record import secret_seed
         from hefen.table import TableError
 
         options = rulesets.clean_options(body.ruleset, body.options)
@@ -397,10 +416,17 @@ class PlayManager:
         settings = GameSettings(
             body.ruleset, options=options, multiple_winners=body.multiple_winners
         )
-        seed = body.seed if body.seed is not None else secrets.randbelow(2**31)
+        if body.seed is not None:
+            raise HTTPException(
+                400,
+                "A game cannot be given a seed: the server draws a secret one and "
+                "publishes its hash (seed_sha256) now, the seed when the match ends",
+            )
+        seed, salt, commitment = secret_seed()
         match = Match(
             settings, seed, hands=body.hands, dealer_keeps_on_draw=body.dealer_keeps_on_draw
         )
+        header = {**match.header(), "seed_salt": salt, "seed_sha256": commitment}
         names = [
             (body.names[i] if i < len(body.names) and body.names[i] else None) or ""
             for i in range(4)
@@ -417,7 +443,7 @@ class PlayManager:
                     body.ruleset,
                     bots=list(body.bots),
                     hands=body.hands,
-                    record=[match.header()],
+                    record=[header],
                     options=options,
                     dealer_keeps_on_draw=body.dealer_keeps_on_draw,
                     names=names,
@@ -428,7 +454,7 @@ class PlayManager:
                     token, state = joined.token, joined.state
         except TableError as exc:
             raise _table_error(exc, 400) from exc
-        t = GameTable(created.code, match, state, lines=1, seen=state.version)
+        t = GameTable(created.code, match, state, lines=1, seen=state.version, header=header)
         with self.lock:
             self.tables[t.code] = t
         with t.lock:
@@ -706,12 +732,14 @@ def next_hand(code: str, request: Request, creds: Creds) -> dict[str, Any]:
 async def play_feed(websocket: WebSocket, code: str) -> None:
     """The hand as this client's seat sees it, now and after every change.
 
-    ``?token=`` (a seat token of the table) names the seat; none: a
-    spectator. The client is a connection of the tables' hub for this
-    table's code, woken by every change. Messages from the client:
-    ``{"type": "act", "kind", "tile"}``, ``{"type": "next"}``,
-    ``{"type": "start"}`` and ``"ping"``; a refused one is answered with
-    ``{"type": "error", "error": ...}``.
+    A socket starts as a spectator's (the public view). Its first message
+    ``{"type": "auth", "token": ...}`` (a seat token of the table) makes it
+    that seat's: it then gets the seat's view. A token is never taken from
+    the URL (``?token=`` is refused: URLs end up in logs and histories). The
+    client is a connection of the tables' hub for this table's code, woken
+    by every change. Other messages: ``{"type": "act", "kind", "tile"}``,
+    ``{"type": "next"}``, ``{"type": "start"}`` and ``"ping"``; a refused one
+    is answered with ``{"type": "error", "error": ...}``.
     """
     manager = manager_of(websocket.app)
     try:
@@ -719,13 +747,32 @@ async def play_feed(websocket: WebSocket, code: str) -> None:
     except HTTPException:
         await websocket.close(code=4404)
         return
-    token = websocket.query_params.get("token")
-    try:
-        seat = manager.seat_of(t, token)
-    except HTTPException:
-        await websocket.close(code=4403)
-        return
     await websocket.accept()
+    if "token" in websocket.query_params:
+        await websocket.close(code=4400, reason=URL_TOKEN)
+        return
+    seat: int | None = None
+    token: str | None = None
+    # the first message says who this is: a seat (auth) or a spectator (any
+    # other message, or none within AUTH_WAIT seconds)
+    pending: str | None = None
+    try:
+        first = await asyncio.wait_for(websocket.receive_text(), AUTH_WAIT)
+    except TimeoutError:
+        first = None
+    except (WebSocketDisconnect, KeyError, RuntimeError):
+        return
+    given = _auth_token(first)
+    if given is not None:
+        try:
+            if not given:
+                raise HTTPException(403, "An auth message needs the seat's token")
+            seat, token = manager.seat_of(t, given), given
+        except HTTPException as exc:
+            await websocket.close(code=4403, reason=f"{exc.detail}.")
+            return
+    elif first is not None:
+        pending = first  # a spectator's first message, answered as usual
     feed = SeatFeed(asyncio.get_running_loop(), asyncio.Event())
     feed.event.set()
     hub = manager.hub
@@ -745,7 +792,8 @@ async def play_feed(websocket: WebSocket, code: str) -> None:
     sender = asyncio.create_task(pump())
     try:
         while True:
-            text = await websocket.receive_text()
+            text = pending if pending is not None else await websocket.receive_text()
+            pending = None
             if text == "ping":
                 await websocket.send_json({"type": "pong"})
                 continue
@@ -753,12 +801,16 @@ async def play_feed(websocket: WebSocket, code: str) -> None:
                 msg = json.loads(text)
                 if not isinstance(msg, dict):
                     raise HTTPException(422, "A message must be a JSON object")
+                kind = msg.get("type")
+                if kind == "watch":
+                    continue
+                if kind == "auth":
+                    raise HTTPException(422, "A socket is authenticated by its first message only")
                 if seat is None:
                     raise HTTPException(403, "Spectators cannot play; take a seat first")
                 # the token must still hold the seat (it may have been freed)
                 if manager.seat_of(t, token) != seat:
                     raise HTTPException(403, "This token no longer holds its seat")
-                kind = msg.get("type")
                 if kind == "act":
                     body = ActIn.model_validate({k: v for k, v in msg.items() if k != "type"})
                     await asyncio.to_thread(manager.act, t, seat, body.kind, body.tile)
@@ -780,6 +832,30 @@ async def play_feed(websocket: WebSocket, code: str) -> None:
             hub.remove(t.code, feed)
         with contextlib.suppress(Exception):
             await websocket.close()
+
+
+#: seconds a new socket waits for its first message (auth, or watch)
+AUTH_WAIT = 2.0
+
+
+def _auth_token(text: str | None) -> str | None:
+    """The token of an ``{"type": "auth", "token": ...}`` message, else None."""
+    if text is None or not text.startswith("{"):
+        return None
+    try:
+        msg = json.loads(text)
+    except ValueError:
+        return None
+    if isinstance(msg, dict) and msg.get("type") == "auth":
+        given = msg.get("token")
+        return given if isinstance(given, str) else ""
+    return None
+
+
+URL_TOKEN = (
+    'A seat token is never put in the URL; send {"type": "auth", "token": ...} '
+    "as the socket's first message."
+)
 
 
 def _first_line(exc: Exception) -> str:
