@@ -31,7 +31,7 @@ from hefen.scoring import score
 from hefen.web import i18n, photo, play, rules_page, rulesets, tables
 from hefen.web.hub import make_hub
 from hefen.web.models import ErrorOut, ScoreRequest, ScoreResult
-from hefen.web.security import RateLimit, SecurityHeaders, script_json
+from hefen.web.security import RateLimit, SecurityHeaders, redact_logs, script_json
 
 __all__ = ["MAX_BODY", "create_app"]
 
@@ -202,6 +202,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await hub.start()
+        redact_logs()  # uvicorn has set up its loggers by now
         gc.collect()
         gc.freeze()  # the start-up objects live forever: keep them out of every GC pass
         try:
