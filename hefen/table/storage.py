@@ -67,6 +67,69 @@ events_table = sa.Table(
 )
 
 
+keys_table = sa.Table(
+    "hefen_idempotency_keys",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column(
+        "table_id",
+        sa.Integer,
+        sa.ForeignKey("hefen_tables.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    sa.Column("key", sa.String(80), nullable=False),
+    sa.Column("seq", sa.Integer, nullable=False),
+    sa.Column("secret", sa.String(80), nullable=True),
+    sa.Column("at", sa.String(40), nullable=False),
+    sa.UniqueConstraint("table_id", "key", name="uq_hefen_idempotency_table_key"),
+)
+
+#: the most characters an idempotency key may have
+KEY_LENGTH = 80
+
+
+def check_key(key: Any) -> str | None:
+    """An idempotency key as stored (None: none given); :class:`TableError` if malformed."""
+    if key is None:
+        return None
+    if (
+        not isinstance(key, str)
+        or not 1 <= len(key) <= KEY_LENGTH
+        or not all(33 <= ord(ch) < 127 for ch in key)
+    ):
+        raise TableError(
+            f"An idempotency key is 1 to {KEY_LENGTH} visible ASCII characters, without spaces."
+        )
+    return key
+
+
+def stale(state: TableState, expect: Any) -> None:
+    """Refuse a change made on an old view of the table (``expect``: the
+    version the client saw; None: no check)."""
+    if expect is None:
+        return
+    if isinstance(expect, bool) or not isinstance(expect, int):
+        raise TableError("The table version you saw must be a whole number.")
+    if expect != state.version:
+        raise TableError(
+            f"The table has changed since you looked: it is at version {state.version}, "
+            f"you saw version {expect}; reload it and try again."
+        )
+
+
+@dataclass(frozen=True)
+class Written:
+    """One change: the table before and after its event (``event`` None:
+    nothing to do), and whether it was a repeat of an earlier request with
+    the same idempotency key (then nothing new was written)."""
+
+    before: TableState
+    state: TableState
+    event: Event | None
+    repeated: bool = False
+    secret: str | None = None
+
+
 def default_database_url() -> str:
     """``HEFEN_DATABASE_URL`` if set, else the SQLite file in the user's data directory."""
     url = os.environ.get(DATABASE_URL_ENV, "").strip()
@@ -228,23 +291,33 @@ class TableStore:
         ).all()
         return table_id, [Event(r.seq, r.kind, r.at, r.actor, dict(r.payload)) for r in rows]
 
-    def _append(self, code: Any, plan: Plan) -> tuple[TableState, Event | None]:
+    def _append(
+        self, code: Any, plan: Plan, key: str | None = None, secret: str | None = None
+    ) -> Written:
         """Run ``plan`` on the current state and append its event atomically.
 
         ``plan`` returns ``(kind, payload, actor)`` or ``None`` for "nothing to
         do". A concurrent writer that appended first makes the insert fail on
         the ``(table_id, seq)`` key; the request is then re-planned on the new
-        state.
+        state. With an idempotency ``key``, the key is stored with the event
+        in the same transaction; a key already stored for the table is a
+        repeat: nothing is planned or written, the earlier change is returned
+        (``secret``: what the first request was given, e.g. a seat token).
         """
         code = normalize_code(code)
+        key = check_key(key)
         for _attempt in range(_RETRIES):
             try:
                 with self._write_engine.begin() as conn:
                     table_id, events = self._load(conn, code, lock=True)
+                    if key is not None:
+                        done = self._repeat(conn, table_id, key, events)
+                        if done is not None:
+                            return done
                     state = core.fold(events)
                     planned = plan(state)
                     if planned is None:
-                        return state, None
+                        return Written(state, state, None)
                     kind, payload, actor = planned
                     event = Event(state.version + 1, kind, _now(), actor, payload)
                     conn.execute(
@@ -257,7 +330,13 @@ class TableStore:
                             payload=event.payload,
                         )
                     )
-                return core.fold([*events, event]), event
+                    if key is not None:
+                        conn.execute(
+                            keys_table.insert().values(
+                                table_id=table_id, key=key, seq=event.seq, secret=secret, at=_now()
+                            )
+                        )
+                return Written(state, core.fold([*events, event]), event, secret=secret)
             except IntegrityError:
                 continue
             except OperationalError as exc:
@@ -265,6 +344,42 @@ class TableStore:
                     continue
                 raise
         raise TableError("The table is busy with other changes; please try again.")
+
+    def _repeat(
+        self, conn: Connection, table_id: int, key: str, events: Sequence[Event]
+    ) -> Written | None:
+        """The change an idempotency key already made on this table, if any."""
+        row = conn.execute(
+            sa.select(keys_table.c.seq, keys_table.c.secret).where(
+                keys_table.c.table_id == table_id, keys_table.c.key == key
+            )
+        ).one_or_none()
+        if row is None:
+            return None
+        seq = int(row.seq)
+        upto = [e for e in events if e.seq <= seq]
+        return Written(
+            core.fold(upto[:-1]), core.fold(upto), upto[-1], repeated=True, secret=row.secret
+        )
+
+    def key_seq(self, code: Any, key: str) -> int | None:
+        """The version (event ``seq``) an idempotency key's change reached, if stored."""
+        code = normalize_code(code)
+        with self.engine.connect() as conn:
+            table_id = self._table_id(conn, code)
+            seq = conn.execute(
+                sa.select(keys_table.c.seq).where(
+                    keys_table.c.table_id == table_id, keys_table.c.key == key
+                )
+            ).scalar_one_or_none()
+        return None if seq is None else int(seq)
+
+    def state_at(self, code: Any, version: int) -> TableState:
+        """The table as it was at ``version`` (its events up to that ``seq``)."""
+        code = normalize_code(code)
+        with self.engine.connect() as conn:
+            _, events = self._load(conn, code)
+        return core.fold([e for e in events if e.seq <= version])
 
     # ------------------------------------------------------------------ reading
 
@@ -381,10 +496,14 @@ class TableStore:
             return CreatedTable(code=code, host_token=host_token, state=core.fold(events))
         raise TableError("Could not find a free join code; please try again.")
 
-    def join(self, code: Any, seat: int, name: str | None = None) -> JoinedSeat:
+    def join(
+        self, code: Any, seat: int, name: str | None = None, *, key: str | None = None
+    ) -> JoinedSeat:
         """Take a free seat (0–3) under ``name``; returns the seat's secret token.
 
-        ``name`` None keeps the name the host gave the seat.
+        ``name`` None keeps the name the host gave the seat. A repeated
+        idempotency ``key`` returns the seat and token the first request got
+        (the token is kept with the key for that).
         """
         token = new_token()
 
@@ -392,18 +511,25 @@ class TableStore:
             payload = core.plan_join(state, seat, name, core.hash_token(token))
             return "player_joined", payload, f"seat:{payload['seat']}"
 
-        state, _ = self._append(code, plan)
-        return JoinedSeat(code=state.code, seat=seat, token=token, state=state)
+        done = self._append(code, plan, key, secret=token if key is not None else None)
+        assert done.event is not None
+        return JoinedSeat(
+            code=done.state.code,
+            seat=int(done.event.payload["seat"]),
+            token=str(done.secret or token),
+            state=done.state,
+        )
 
-    def release_seat(self, code: Any, token: str, seat: int) -> TableState:
+    def release_seat(
+        self, code: Any, token: str, seat: int, *, key: str | None = None
+    ) -> TableState:
         """Free a seat (its token stops working); by the seat's player or the host."""
 
         def plan(state: TableState) -> tuple[str, dict[str, Any], str]:
             actor = core.authorize(state, token)
             return "seat_released", core.plan_release(state, actor, seat), actor.label
 
-        state, _ = self._append(code, plan)
-        return state
+        return self._append(code, plan, key).state
 
     def rename_seat(self, code: Any, token: str, seat: int, name: str) -> TableState:
         """Change a seat's player name; by the seat's player or the host."""
@@ -412,8 +538,7 @@ class TableStore:
             actor = core.authorize(state, token)
             return "player_renamed", core.plan_rename(state, actor, seat, name), actor.label
 
-        state, _ = self._append(code, plan)
-        return state
+        return self._append(code, plan).state
 
     def change_settings(
         self,
@@ -435,8 +560,7 @@ class TableStore:
             payload = core.plan_settings(state, options, dealer_keeps_on_draw)
             return None if payload is None else ("settings_changed", payload, actor.label)
 
-        state, _ = self._append(code, plan)
-        return state
+        return self._append(code, plan).state
 
     def record_win(
         self,
@@ -447,6 +571,8 @@ class TableStore:
         discarder: int | None = None,
         hand: Mapping[str, Any] | None = None,
         value: int | None = None,
+        key: str | None = None,
+        expect: int | None = None,
     ) -> HandRecord:
         """Record the next hand as a win by seat ``winner``.
 
@@ -454,11 +580,14 @@ class TableStore:
         Give either ``hand`` (an interchange object, scored by the engine with
         the table's context and options) or ``value`` (points, fan or tai,
         settled by :mod:`hefen.table.settlement`). Any token of the table may
-        record.
+        record. ``key`` (an idempotency key): a repeat returns the hand the
+        first request recorded and records nothing; ``expect`` (the table
+        version the caller saw): a table that has changed since refuses.
         """
 
         def plan(state: TableState) -> tuple[str, dict[str, Any], str]:
             actor = core.authorize(state, token)
+            stale(state, expect)
             payload = core.plan_record(
                 state,
                 draw=False,
@@ -470,36 +599,49 @@ class TableStore:
             )
             return "hand_recorded", payload, actor.label
 
-        state, event = self._append(code, plan)
-        assert event is not None
-        return state.hand(event.seq)
+        done = self._append(code, plan, key)
+        assert done.event is not None
+        return done.state.hand(done.event.seq)
 
-    def record_draw(self, code: Any, token: str) -> HandRecord:
-        """Record the next hand as drawn (no winner, no payments)."""
+    def record_draw(
+        self, code: Any, token: str, *, key: str | None = None, expect: int | None = None
+    ) -> HandRecord:
+        """Record the next hand as drawn (no winner, no payments); ``key`` and
+        ``expect`` as for :meth:`record_win`."""
 
         def plan(state: TableState) -> tuple[str, dict[str, Any], str]:
             actor = core.authorize(state, token)
+            stale(state, expect)
             return "hand_recorded", core.plan_record(state, draw=True), actor.label
 
-        state, event = self._append(code, plan)
-        assert event is not None
-        return state.hand(event.seq)
+        done = self._append(code, plan, key)
+        assert done.event is not None
+        return done.state.hand(done.event.seq)
 
-    def undo(self, code: Any, token: str, hand_id: int | None = None) -> HandRecord:
-        """Undo the latest hand (``hand_id``, if given, must be that hand).
+    def undo(
+        self,
+        code: Any,
+        token: str,
+        hand_id: int | None = None,
+        *,
+        key: str | None = None,
+        expect: int | None = None,
+    ) -> HandRecord:
+        """Undo the latest hand (``hand_id``, if given, must be that hand);
+        ``key`` and ``expect`` as for :meth:`record_win`.
 
         Returns the hand as it was; it stays in the event log.
         """
-        undone: list[HandRecord] = []
 
         def plan(state: TableState) -> tuple[str, dict[str, Any], str]:
             actor = core.authorize(state, token)
+            stale(state, expect)
             payload = core.plan_undo(state, hand_id)
-            undone[:] = [state.hand(payload["hand"])]
             return "hand_undone", payload, actor.label
 
-        self._append(code, plan)
-        return undone[0]
+        done = self._append(code, plan, key)
+        assert done.event is not None
+        return done.before.hand(done.event.payload["hand"])
 
     def correct(
         self,
@@ -512,6 +654,8 @@ class TableStore:
         discarder: int | None = None,
         hand: Mapping[str, Any] | None = None,
         value: int | None = None,
+        key: str | None = None,
+        expect: int | None = None,
     ) -> HandRecord:
         """Replace the outcome of hand ``hand_id`` (its :attr:`HandRecord.id`).
 
@@ -521,6 +665,7 @@ class TableStore:
 
         def plan(state: TableState) -> tuple[str, dict[str, Any], str]:
             actor = core.authorize(state, token)
+            stale(state, expect)
             payload = core.plan_correct(
                 state,
                 hand_id,
@@ -533,9 +678,9 @@ class TableStore:
             )
             return "hand_corrected", payload, actor.label
 
-        state, event = self._append(code, plan)
-        assert event is not None
-        return state.hand(event.payload["hand"])
+        done = self._append(code, plan, key)
+        assert done.event is not None
+        return done.state.hand(done.event.payload["hand"])
 
     # ------------------------------------------------------------- online games
 
@@ -595,6 +740,7 @@ class TableStore:
         *,
         after: int,
         hand: tuple[int, Mapping[str, Any]] | None = None,
+        key: str | None = None,
     ) -> int:
         """Append ``lines`` to an online game's record (as ``game_line``
         events), in one transaction; returns the table's new version.
@@ -604,9 +750,12 @@ class TableStore:
         :class:`TableError` says so. ``hand`` is ``(number, payload)`` of a
         hand that these lines finish, as the game's match settled it
         (``{"outcome": ...}``); it becomes the table's ``hand_recorded`` event
-        in the same transaction, after the lines.
+        in the same transaction, after the lines. ``key``, an idempotency key,
+        is stored with them (a key already stored: :class:`TableError`, and
+        nothing is written).
         """
         code = normalize_code(code)
+        key = check_key(key)
         clean = _record_lines(lines)
         conflict = f"The game {code} was played on elsewhere; reload it and try again."
         for _attempt in range(_RETRIES):
@@ -652,6 +801,12 @@ class TableStore:
                                 for e in new
                             ],
                         )
+                    if key is not None:
+                        conn.execute(
+                            keys_table.insert().values(
+                                table_id=table_id, key=key, seq=seq + len(new), at=_now()
+                            )
+                        )
                 return seq + len(new)
             except IntegrityError as exc:
                 raise TableError(conflict) from exc
@@ -670,8 +825,7 @@ class TableStore:
             payload = core.plan_bots_seated(state, bot)
             return None if payload is None else ("bots_seated", payload, actor.label)
 
-        state, _ = self._append(code, plan)
-        return state
+        return self._append(code, plan).state
 
     # ------------------------------------------------------------------ export
 
