@@ -195,3 +195,36 @@ def test_a_repeated_key_writes_nothing_new(store: Any) -> None:
     code = run(store, body)
     kinds = [e.kind for e in store.events(code)]
     assert kinds.count("hand_recorded") == 1 and kinds.count("player_joined") == 5
+
+
+def test_a_move_sent_twice_with_its_key_is_played_once(store: Any) -> None:
+    from fastapi.testclient import TestClient
+
+    client = TestClient(create_app(store=store, play_delay=0, rate_limit=False))
+    made = client.post(
+        "/api/play",
+        json={"ruleset": "mcr", "bots": [None, "simple", "simple", "simple"], "seat": 0},
+    ).json()
+    code, token = made["code"], made["token"]
+    legal = made["state"]["game"]["legal_actions"]
+    tiles = [a["tile"] for a in legal if a["kind"] == "discard"]
+    key = str(uuid.uuid4())
+    move = {"kind": "discard", "tile": tiles[0]}
+    first = client.post(f"/api/play/{code}/act", json=move, headers=auth(token, key))
+    assert first.status_code == 200, first.text
+    lines = len(store.game_record(code))
+    again = client.post(f"/api/play/{code}/act", json=move, headers=auth(token, key))
+    assert again.status_code == 200, again.text  # answered, not played again
+    record = store.game_record(code)
+    mine = [x for x in record if x.get("type") == "action" and x.get("seat") == 0]
+    assert len(mine) == 1 and len(record) >= lines
+    # and a join retried with its key gets the same seat token
+    two = client.post(
+        "/api/play",
+        json={"ruleset": "mcr", "bots": [None, None, "simple", "simple"], "seat": 0},
+    ).json()
+    jk = {"Idempotency-Key": str(uuid.uuid4())}
+    j1 = client.post(f"/api/play/{two['code']}/join", json={"seat": 1}, headers=jk)
+    j2 = client.post(f"/api/play/{two['code']}/join", json={"seat": 1}, headers=jk)
+    assert j1.status_code == j2.status_code == 200, (j1.text, j2.text)
+    assert j1.json()["token"] == j2.json()["token"]

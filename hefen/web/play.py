@@ -35,7 +35,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import (
+    APIRouter,
+    Depends,
+    FastAPI,
+    Header,
+    Request,
+    WebSocket,
+    WebSocketDisconnect,
+)
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
@@ -328,6 +336,7 @@ class PlayManager:
         t: GameTable,
         lines: list[dict[str, Any]],
         hand: tuple[int, dict[str, Any]] | None = None,
+        key: str | None = None,
     ) -> None:
         """Append record lines (and a finished hand) to the store; on failure
         the table goes back to what is stored and the move is refused."""
@@ -335,7 +344,7 @@ class PlayManager:
 
         store = self.store()
         try:
-            version = store.append_game(t.code, lines, after=t.lines, hand=hand)
+            version = store.append_game(t.code, lines, after=t.lines, hand=hand, key=key)
         except (TableError, OSError, SQLAlchemyError) as exc:
             t.lines = STALE  # memory is ahead of the store: no write until reloaded
             with contextlib.suppress(HTTPException, TableError, OSError, SQLAlchemyError):
@@ -476,18 +485,19 @@ class PlayManager:
             raise _table_error(exc, 403) from exc
         return actor.seat
 
-    def join(self, t: GameTable, seat: int, name: str | None) -> str:
+    def join(self, t: GameTable, seat: int, name: str | None, key: str | None = None) -> str:
+        """Take a human seat; a repeated idempotency ``key`` gets the first token."""
         from hefen.table import TableError
 
         with t.lock:
             if t.bots[seat] is not None:
                 raise HTTPException(409, f"Seat {seat} is played by a bot")
-            if t.joined[seat]:
+            if t.joined[seat] and key is None:
                 raise HTTPException(409, f"Seat {seat} ({t.names[seat]}) is already taken")
             clean = name.strip()[:40] if name and name.strip() else None
             try:
                 with _database():
-                    joined = self.store().join(t.code, seat, clean)
+                    joined = self.store().join(t.code, seat, clean, key=key)
             except TableError as exc:
                 raise _table_error(exc, 409 if "taken" in str(exc) else 400) from exc
             t.state, t.seen = joined.state, joined.state.version
@@ -530,23 +540,40 @@ class PlayManager:
             self._new_hand(t)
         self._changed(t)
 
-    def act(self, t: GameTable, seat: int, kind: str, tile: str | None) -> None:
-        """Apply a human seat's action; an illegal one is a 400 and changes nothing."""
+    def act(
+        self, t: GameTable, seat: int, kind: str, tile: str | None, key: str | None = None
+    ) -> None:
+        """Apply a human seat's action; an illegal one is a 400 and changes
+        nothing; one whose idempotency ``key`` is stored already was played:
+        nothing is done again."""
         from hefen.game import Action, IllegalAction
+        from hefen.table import TableError
+        from hefen.table.storage import check_key
 
         with t.lock:
+            if key is not None:
+                try:
+                    key = check_key(key)
+                    with _database():
+                        done = self.store().key_seq(t.code, key)
+                except TableError as exc:
+                    raise _table_error(exc, 400) from exc
+                if done is not None:
+                    if done > t.seen:  # played through another server: catch up
+                        self._reload(t)
+                    return
             if t.bots[seat] is not None:
                 raise HTTPException(403, f"Seat {seat} is played by a bot")
             if t.game is None:
                 raise HTTPException(400, "The game has not started yet")
             try:
                 action = Action.from_dict({"seat": seat, "kind": kind, "tile": tile})
-                ended = self._apply(t, action)
+                ended = self._apply(t, action, key)
             except (IllegalAction, ValueError, KeyError) as exc:
                 raise HTTPException(400, str(exc).rstrip(".")) from exc
         self._changed(t, table=ended)
 
-    def _apply(self, t: GameTable, action: Any) -> bool:
+    def _apply(self, t: GameTable, action: Any, key: str | None = None) -> bool:
         """Play ``action`` and store it (with the hand, if it ends the hand);
         True when the hand ended."""
         from hefen.game.record import end_line
@@ -554,11 +581,11 @@ class PlayManager:
         t.game.apply(action)
         lines = [{"type": "action", **action.to_dict()}]
         if t.game.phase != "end":
-            self._write(t, lines)
+            self._write(t, lines, key=key)
             return False
         state = t.match.record(t.game)
         lines.append(end_line(t.game, state.balances))
-        self._write(t, lines, (len(t.match.played), t.match.events[-1].payload))
+        self._write(t, lines, (len(t.match.played), t.match.events[-1].payload), key)
         return True
 
     # ---------------------------------------------------------------- bots
@@ -636,6 +663,10 @@ def manager_of(app: FastAPI) -> PlayManager:
 # ------------------------------------------------------------------------ API
 router = APIRouter(prefix="/api/play", tags=["play"], responses=ERRORS)
 Creds = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+IdemKey = Annotated[
+    str | None,
+    Header(alias="Idempotency-Key", description="One per move: a repeat is not played again."),
+]
 
 
 def _token(creds: HTTPAuthorizationCredentials | None) -> str:
@@ -690,21 +721,25 @@ def game_record(code: str, request: Request) -> Response:
 
 
 @router.post("/{code}/join", response_model=GameJoinedOut)
-def join_game(code: str, body: JoinGame, request: Request) -> Any:
-    """Take a free human seat; the answer holds the seat's secret token."""
+def join_game(code: str, body: JoinGame, request: Request, idem: IdemKey = None) -> Any:
+    """Take a free human seat; the answer holds the seat's secret token (a
+    repeated idempotency key gets the same one)."""
     manager = manager_of(request.app)
     t = manager.get(code)
-    token = manager.join(t, body.seat, body.name)
+    token = manager.join(t, body.seat, body.name, idem)
     return {"code": t.code, "seat": body.seat, "token": token, "state": t.message(body.seat)}
 
 
 @router.post("/{code}/act")
-def act(code: str, body: ActIn, request: Request, creds: Creds) -> dict[str, Any]:
-    """Play a move for the token's seat (checked against the engine's legal moves)."""
+def act(
+    code: str, body: ActIn, request: Request, creds: Creds, idem: IdemKey = None
+) -> dict[str, Any]:
+    """Play a move for the token's seat (checked against the engine's legal
+    moves); a repeated idempotency key is not played again."""
     manager = manager_of(request.app)
     t = manager.get(code)
     seat = _seat(manager, t, creds)
-    manager.act(t, seat, body.kind, body.tile)
+    manager.act(t, seat, body.kind, body.tile, idem)
     return t.message(seat)
 
 
@@ -812,8 +847,13 @@ async def play_feed(websocket: WebSocket, code: str) -> None:
                 if manager.seat_of(t, token) != seat:
                     raise HTTPException(403, "This token no longer holds its seat")
                 if kind == "act":
-                    body = ActIn.model_validate({k: v for k, v in msg.items() if k != "type"})
-                    await asyncio.to_thread(manager.act, t, seat, body.kind, body.tile)
+                    key = msg.get("key")
+                    body = ActIn.model_validate(
+                        {k: v for k, v in msg.items() if k not in ("type", "key")}
+                    )
+                    await asyncio.to_thread(
+                        manager.act, t, seat, body.kind, body.tile, key if key else None
+                    )
                 elif kind == "next":
                     await asyncio.to_thread(manager.next_hand, t)
                 elif kind == "start":

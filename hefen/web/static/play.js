@@ -80,6 +80,7 @@
 
   function send(obj) {
     showError("");
+    if (obj.type === "act") obj.key = crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2);  // one per move
     if (ws && ws.readyState === 1) ws.send(JSON.stringify(obj));
     else showError(M.offline);
   }
