@@ -14,6 +14,8 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -35,6 +37,8 @@ CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 6
 _MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 _RETRIES = 8
+#: tables whose fold a store keeps in memory (least recently used dropped first)
+CACHE_TABLES = 2048
 
 metadata = sa.MetaData()
 
@@ -246,6 +250,15 @@ class JoinedSeat:
 Plan = Callable[[TableState], tuple[str, dict[str, Any], str] | None]
 
 
+class _Cached:
+    """One table's events as read so far and their fold."""
+
+    def __init__(self, table_id: int, events: list[Event]) -> None:
+        self.table_id = table_id
+        self.events = events
+        self.folder = core.Folder(events)
+
+
 class TableStore:
     """Tables kept in a database. Thread-safe; share one per process.
 
@@ -258,6 +271,10 @@ class TableStore:
         self.engine = engine
         self._write_engine = _writer(engine)
         self._score = score
+        # each table's state folded once and kept: a read fetches and folds
+        # only the events newer than the kept version (the events stay the truth)
+        self._cache: OrderedDict[str, _Cached] = OrderedDict()
+        self._cache_lock = threading.Lock()
         if upgrade:
             migrate(engine)
 
@@ -275,6 +292,61 @@ class TableStore:
         if table_id is None:
             raise TableError(f"There is no table with the code {code}.")
         return int(table_id)
+
+    def _rows(self, conn: Connection, table_id: int, after: int) -> list[Event]:
+        rows = conn.execute(
+            sa.select(
+                events_table.c.seq,
+                events_table.c.kind,
+                events_table.c.at,
+                events_table.c.actor,
+                events_table.c.payload,
+            )
+            .where(events_table.c.table_id == table_id, events_table.c.seq > after)
+            .order_by(events_table.c.seq)
+        ).all()
+        return [Event(r.seq, r.kind, r.at, r.actor, dict(r.payload)) for r in rows]
+
+    def _current(
+        self, conn: Connection, code: str, *, lock: bool = False, copy: bool = False
+    ) -> tuple[int, TableState, core.Folder | None]:
+        """The table's id and current state: only the events newer than the
+        kept fold are read and folded. ``copy``: also an independent copy of
+        the fold (to fold events about to be written)."""
+        table_id = self._table_id(conn, code, lock=lock)
+        with self._cache_lock:
+            kept = self._cache.get(code)
+            if kept is not None and kept.table_id != table_id:
+                kept = None
+            last = kept.folder.version if kept is not None else 0
+        new = self._rows(conn, table_id, last)
+        with self._cache_lock:
+            if kept is None or (new and new[0].seq > kept.folder.version + 1):
+                if kept is not None:  # a gap: read it all again
+                    new = self._rows(conn, table_id, 0)
+                kept = _Cached(table_id, new)
+            else:
+                fresh = [e for e in new if e.seq > kept.folder.version]
+                kept.folder.add(fresh)
+                kept.events.extend(fresh)
+            self._cache[code] = kept
+            self._cache.move_to_end(code)
+            while len(self._cache) > CACHE_TABLES:
+                self._cache.popitem(last=False)
+            return table_id, kept.folder.state(), kept.folder.copy() if copy else None
+
+    def _remember(self, code: str, table_id: int, events: Sequence[Event]) -> TableState:
+        """Fold events just committed into the kept state; the state after them."""
+        last = events[-1].seq
+        with self._cache_lock:
+            kept = self._cache.get(code)
+            if kept is not None and kept.table_id == table_id:
+                if kept.folder.version == events[0].seq - 1:
+                    kept.folder.add(events)
+                    kept.events.extend(events)
+                if kept.folder.version == last:
+                    return kept.folder.state()
+        return self.state_at(code, last)
 
     def _load(self, conn: Connection, code: str, *, lock: bool = False) -> tuple[int, list[Event]]:
         table_id = self._table_id(conn, code, lock=lock)
@@ -309,12 +381,11 @@ class TableStore:
         for _attempt in range(_RETRIES):
             try:
                 with self._write_engine.begin() as conn:
-                    table_id, events = self._load(conn, code, lock=True)
+                    table_id, state, _ = self._current(conn, code, lock=True)
                     if key is not None:
-                        done = self._repeat(conn, table_id, key, events)
+                        done = self._repeat(conn, code, table_id, key)
                         if done is not None:
                             return done
-                    state = core.fold(events)
                     planned = plan(state)
                     if planned is None:
                         return Written(state, state, None)
@@ -336,7 +407,7 @@ class TableStore:
                                 table_id=table_id, key=key, seq=event.seq, secret=secret, at=_now()
                             )
                         )
-                return Written(state, core.fold([*events, event]), event, secret=secret)
+                return Written(state, self._remember(code, table_id, [event]), event, secret=secret)
             except IntegrityError:
                 continue
             except OperationalError as exc:
@@ -345,9 +416,7 @@ class TableStore:
                 raise
         raise TableError("The table is busy with other changes; please try again.")
 
-    def _repeat(
-        self, conn: Connection, table_id: int, key: str, events: Sequence[Event]
-    ) -> Written | None:
+    def _repeat(self, conn: Connection, code: str, table_id: int, key: str) -> Written | None:
         """The change an idempotency key already made on this table, if any."""
         row = conn.execute(
             sa.select(keys_table.c.seq, keys_table.c.secret).where(
@@ -357,6 +426,7 @@ class TableStore:
         if row is None:
             return None
         seq = int(row.seq)
+        _, events = self._load(conn, code)
         upto = [e for e in events if e.seq <= seq]
         return Written(
             core.fold(upto[:-1]), core.fold(upto), upto[-1], repeated=True, secret=row.secret
@@ -378,6 +448,9 @@ class TableStore:
         """The table as it was at ``version`` (its events up to that ``seq``)."""
         code = normalize_code(code)
         with self.engine.connect() as conn:
+            _, state, _ = self._current(conn, code)
+            if state.version == version:
+                return state
             _, events = self._load(conn, code)
         return core.fold([e for e in events if e.seq <= version])
 
@@ -387,8 +460,8 @@ class TableStore:
         """The table's current state (anyone with the code may read it)."""
         code = normalize_code(code)
         with self.engine.connect() as conn:
-            _, events = self._load(conn, code)
-        return core.fold(events)
+            _, state, _ = self._current(conn, code)
+        return state
 
     def version(self, code: Any) -> int:
         """The ``seq`` of the table's last event: cheap to poll, changes iff the table did."""
@@ -780,9 +853,10 @@ class TableStore:
                         for i, line in enumerate(clean, start=1)
                     ]
                     if hand is not None:
-                        _, events = self._load(conn, code)
-                        state = core.fold([*events, *new])
-                        payload = core.plan_game_hand(state, hand[0], hand[1])
+                        _, _, folder = self._current(conn, code, copy=True)
+                        assert folder is not None
+                        folder.add(new)
+                        payload = core.plan_game_hand(folder.state(), hand[0], hand[1])
                         new.append(
                             Event(seq + len(new) + 1, "hand_recorded", at, "engine", payload)
                         )
@@ -807,6 +881,8 @@ class TableStore:
                                 table_id=table_id, key=key, seq=seq + len(new), at=_now()
                             )
                         )
+                if new:
+                    self._remember(code, table_id, new)
                 return seq + len(new)
             except IntegrityError as exc:
                 raise TableError(conflict) from exc

@@ -153,6 +153,12 @@ class SeatFeed:
             self.outside = True
         self.wake()
 
+    async def send_text(self, text: str) -> None:
+        """The hub's message as JSON text: only its type matters here."""
+        if text.startswith('{"type": "table"'):
+            self.outside = True
+        self.wake()
+
 
 @dataclass
 class GameTable:

@@ -229,11 +229,22 @@ def write_key(key: str | None) -> str:
         raise table_error(exc) from exc
 
 
-async def answered(request: Request, store: Any, code: str, key: str) -> dict[str, Any]:
-    """The table as the write with ``key`` left it (the same for a repeat), told to every phone."""
+async def answered(request: Request, store: Any, code: str, key: str) -> str:
+    """The table as the write with ``key`` left it (the same for a repeat),
+    told to every phone; as JSON text (each hand encoded once, ever)."""
     seq = await run_in_threadpool(store.key_seq, code, key)
     state = await run_in_threadpool(store.state_at, code, seq)
-    return await changed(request, state)
+    text: str = state.to_json()
+    await request.app.state.hub.broadcast(
+        state.code, None, '{"type": "table", "table": ' + text + "}"
+    )
+    return text
+
+
+def hand_answer(record: Any, table: str, status: int) -> Response:
+    """``{"hand": ..., "table": ...}`` from texts made once."""
+    body = '{"hand": ' + record.to_json() + ', "table": ' + table + "}"
+    return Response(body, status_code=status, media_type="application/json")
 
 
 # ------------------------------------------------------------------------ API
@@ -267,7 +278,8 @@ async def create_table(body: CreateTable, request: Request, store: Store) -> Any
 @router.get("/{code}", response_model=TableOut)
 async def get_table(code: str, store: Store) -> Any:
     """The table: seats, settings, history, balances and the next hand's position."""
-    return state_dict(await run_in_threadpool(load, store, code))
+    state = await run_in_threadpool(load, store, code)
+    return Response(state.to_json(), media_type="application/json")
 
 
 @router.get("/{code}/whoami", response_model=WhoAmI)
@@ -365,7 +377,8 @@ async def record_win(
         )
     except TableError as exc:
         raise table_error(exc) from exc
-    return {"hand": record.to_dict(), "table": await answered(request, store, state.code, key)}
+    table = await answered(request, store, state.code, key)
+    return hand_answer(record, table, 201)
 
 
 @router.post("/{code}/draw", status_code=201, response_model=HandOut)
@@ -392,7 +405,8 @@ async def record_draw(
         )
     except TableError as exc:
         raise table_error(exc) from exc
-    return {"hand": record.to_dict(), "table": await answered(request, store, state.code, key)}
+    table = await answered(request, store, state.code, key)
+    return hand_answer(record, table, 201)
 
 
 @router.post("/{code}/undo", response_model=HandOut)
@@ -425,7 +439,8 @@ async def undo(
         )
     except TableError as exc:
         raise table_error(exc) from exc
-    return {"hand": record.to_dict(), "table": await answered(request, store, state.code, key)}
+    table = await answered(request, store, state.code, key)
+    return hand_answer(record, table, 200)
 
 
 @router.post("/{code}/hands/{hand_id}/correct", response_model=HandOut)
@@ -463,7 +478,8 @@ async def correct(
         )
     except TableError as exc:
         raise table_error(exc) from exc
-    return {"hand": record.to_dict(), "table": await answered(request, store, state.code, key)}
+    table = await answered(request, store, state.code, key)
+    return hand_answer(record, table, 200)
 
 
 @router.get(
