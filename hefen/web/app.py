@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import json
+import os
 import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -184,7 +185,7 @@ def create_app(
     database_url: str | None = None,
     *,
     store: Any = None,
-    play_delay: float = play.DEFAULT_DELAY,
+    play_delay: float | None = None,
     redis_url: str | None = None,
     rate_limit: bool = True,
 ) -> FastAPI:
@@ -198,6 +199,8 @@ def create_app(
     in this process (:mod:`hefen.web.hub`). ``rate_limit`` bounds unknown
     table codes and new tables per address (:class:`hefen.web.security.RateLimit`)."""
     hub = make_hub(redis_url)
+    if play_delay is None:  # HEFEN_PLAY_DELAY: seconds before each bot move
+        play_delay = float(os.environ.get("HEFEN_PLAY_DELAY", play.DEFAULT_DELAY))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -220,7 +223,12 @@ def create_app(
     app.state.store = store
     app.state.store_lock = threading.Lock()
     app.state.hub = hub
-    app.state.play = play.PlayManager(lambda: tables.store_of(app), hub, play_delay)
+    lease = None
+    redis = redis_url if redis_url is not None else os.environ.get("HEFEN_REDIS_URL")
+    if redis:
+        lease = play.Lease(redis)  # one process drives each game; another takes over
+    app.state.play = play.PlayManager(lambda: tables.store_of(app), hub, play_delay, lease)
+    app.state.play.watch()
     app.add_middleware(BodyLimit, limit=MAX_BODY, routes={photo.PATH: photo.MAX_BODY})
     if rate_limit:
         app.add_middleware(RateLimit)

@@ -284,12 +284,36 @@ class PlayManager:
         store: Callable[[], Any],
         hub: Any = None,
         delay: float = DEFAULT_DELAY,
+        lease: Any = None,
     ) -> None:
         self.store = store
         self.hub = hub
         self.delay = delay
         self.tables: dict[str, GameTable] = {}
         self.lock = threading.Lock()
+        #: with several processes: who drives each game's bots (a Lease)
+        self.lease = lease
+        self._watching = False
+
+    def watch(self, every: float = 1.0) -> None:
+        """With a lease: a thread that, every ``every`` seconds, offers to
+        drive each game this process knows whose driver has stopped (its
+        lease expired): the game is reloaded from the store and goes on."""
+        if self.lease is None or self._watching:
+            return
+        self._watching = True
+
+        def loop() -> None:
+            while True:
+                time.sleep(every)
+                with self.lock:
+                    tables = list(self.tables.values())
+                for t in tables:
+                    with contextlib.suppress(Exception):
+                        if not t.driving and self._bot_move(t) is not None:
+                            self._kick(t)
+
+        threading.Thread(target=loop, daemon=True, name="hefen-play-watch").start()
 
     # -------------------------------------------------------------- storage
     def _replay(self, code: str) -> GameTable:
@@ -613,8 +637,23 @@ class PlayManager:
         with t.lock:
             if t.driving or self._bot_move(t) is None:
                 return
+            if self.lease is not None:
+                if not self.lease.acquire(t.code):
+                    return  # another process drives this game
+                with contextlib.suppress(HTTPException, OSError, SQLAlchemyError):
+                    if self.store().version(t.code) != t.seen:
+                        self._reload(t)  # the last holder played on
+                if self._bot_move(t) is None:
+                    self.lease.release(t.code)
+                    return
             t.driving = True
         threading.Thread(target=self._drive, args=(t,), daemon=True).start()
+
+    def _stop_driving(self, t: GameTable) -> None:
+        t.driving = False
+        if self.lease is not None:
+            with contextlib.suppress(Exception):
+                self.lease.release(t.code)
 
     def _drive(self, t: GameTable) -> None:
         from hefen.game import make_bot
@@ -623,11 +662,14 @@ class PlayManager:
             while True:
                 with t.lock:
                     if self._bot_move(t) is None:
-                        t.driving = False
+                        self._stop_driving(t)
                         return
                 time.sleep(self.delay)
                 ended = False
                 with t.lock:
+                    if self.lease is not None and not self.lease.renew(t.code):
+                        t.driving = False  # lost the lease: another process drives
+                        return
                     move = self._bot_move(t)
                     if move == "next":
                         self._new_hand(t)
@@ -641,7 +683,7 @@ class PlayManager:
         except Exception as exc:  # noqa: BLE001 - keep the table readable, say what broke
             detail = exc.detail if isinstance(exc, HTTPException) else exc
             with t.lock:
-                t.driving = False
+                self._stop_driving(t)
                 t.error = f"A bot failed: {detail}"
             self._changed(t, kick=False)
 
@@ -659,6 +701,52 @@ class PlayManager:
             self.hub.publish(t.code, message)
         if kick:
             self._kick(t)
+
+
+class Lease:
+    """Who drives a game's bots when several processes serve it: a Redis key
+    ``hefen:drive:<CODE>`` set with ``SET NX PX`` by one process, renewed
+    before each bot move; a holder that dies stops renewing, the key
+    expires after ``ttl_ms`` and another process takes the game over. Each
+    move is appended only if the record has the length its driver knows,
+    so even two drivers at once could not lose or double a move."""
+
+    RENEW = (
+        'if redis.call("get", KEYS[1]) == ARGV[1] then '
+        'return redis.call("pexpire", KEYS[1], ARGV[2]) else return 0 end'
+    )
+    RELEASE = (
+        'if redis.call("get", KEYS[1]) == ARGV[1] then '
+        'return redis.call("del", KEYS[1]) else return 0 end'
+    )
+
+    def __init__(self, url: str, ttl_ms: int = 3000) -> None:
+        import redis
+
+        self.client = redis.Redis.from_url(url)
+        self.owner = secrets_token()
+        self.ttl_ms = ttl_ms
+
+    def _key(self, code: str) -> str:
+        return f"hefen:drive:{code}"
+
+    def acquire(self, code: str) -> bool:
+        key = self._key(code)
+        if self.client.set(key, self.owner, nx=True, px=self.ttl_ms):
+            return True
+        return self.renew(code)  # already ours
+
+    def renew(self, code: str) -> bool:
+        return bool(self.client.eval(self.RENEW, 1, self._key(code), self.owner, self.ttl_ms))
+
+    def release(self, code: str) -> None:
+        self.client.eval(self.RELEASE, 1, self._key(code), self.owner)
+
+
+def secrets_token() -> str:
+    import secrets
+
+    return secrets.token_hex(8)
 
 
 def manager_of(app: FastAPI) -> PlayManager:
