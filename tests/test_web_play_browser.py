@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -72,10 +73,14 @@ def test_play_a_discard_by_tapping_a_tile(server: str) -> None:
                 continue
             assert hand.count() + 3 * page.locator("#my-melds .meld").count() == 14
             page.locator("#my-hand .ht.can").first.click()
-            page.wait_for_function(
-                f"document.querySelectorAll('#my-melds .river .t').length > {before}"
-                " || !document.querySelector('#result').hidden"
-            )
+            # polled from here: the page's CSP forbids evaluating a string in it
+            deadline = time.monotonic() + 10
+            while (
+                page.locator("#my-melds .river .t").count() <= before
+                and page.locator("#result").is_hidden()
+            ):
+                assert time.monotonic() < deadline, "the discard did not land"
+                page.wait_for_timeout(50)
         folder = os.environ.get("HEFEN_SCREENSHOTS")
         if folder:
             page.locator("#status", has_text=re.compile("Your turn|Your call|over")).wait_for()
