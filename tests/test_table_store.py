@@ -307,7 +307,7 @@ def test_reopen_is_idempotent(tmp_path: Path) -> None:
     assert b.get(code).ruleset == "tw"
     with b.engine.connect() as conn:
         version = conn.execute(sa.text("SELECT version_num FROM hefen_table_alembic_version"))
-        assert version.scalar_one() == "0001"
+        assert version.scalar_one() == "0002"  # 0002: the idempotency keys
     b.close()
 
 

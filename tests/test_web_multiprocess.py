@@ -149,3 +149,83 @@ async def _phones_see_every_hand(urls: list[str]) -> None:
 
 def test_two_processes_keep_four_phones_in_step(servers: list[str]) -> None:
     asyncio.run(_phones_see_every_hand(servers))
+
+
+def _serve(port: int, delay: str) -> subprocess.Popen[bytes]:
+    env = {
+        **os.environ,
+        "HEFEN_DATABASE_URL": POSTGRES,
+        "HEFEN_REDIS_URL": REDIS,
+        "HEFEN_PLAY_DELAY": delay,
+        "PYTHONPATH": str(ROOT),
+    }
+    cmd = [sys.executable, "-m", "hefen.cli", "serve", "--port", str(port)]
+    return subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def test_a_bot_game_goes_on_through_the_other_process_when_its_driver_dies() -> None:
+    import signal
+
+    import httpx
+
+    ports = [_free_port(), _free_port()]
+    procs = [_serve(p, "0.02") for p in ports]
+    urls = [f"http://127.0.0.1:{p}" for p in ports]
+    try:
+        deadline = time.monotonic() + 60
+        for url in urls:
+            while True:
+                assert time.monotonic() < deadline, "hefen serve did not start"
+                try:
+                    if httpx.get(url + "/", timeout=2).is_success:
+                        break
+                except httpx.HTTPError:
+                    pass
+                time.sleep(0.2)
+        made = httpx.post(
+            urls[0] + "/api/play",
+            json={"ruleset": "mcr", "bots": ["simple"] * 4, "hands": 2},
+            timeout=10,
+        ).json()
+        code = made["code"]
+        # the second process knows the game (and watches for a driver that stops)
+        assert httpx.get(f"{urls[1]}/api/play/{code}", timeout=10).status_code == 200
+        while httpx.get(f"{urls[1]}/api/play/{code}", timeout=10).json()["step"] < 15:
+            assert time.monotonic() < deadline + 60
+            time.sleep(0.1)
+        procs[0].send_signal(signal.SIGKILL)  # the driver dies mid-game
+        procs[0].wait(timeout=10)
+        stopped = httpx.get(f"{urls[1]}/api/play/{code}", timeout=10).json()
+        assert stopped["table"]["status"] != "finished"
+        end = time.monotonic() + 120
+        while True:
+            state = httpx.get(f"{urls[1]}/api/play/{code}", timeout=10).json()
+            if state["table"]["status"] == "finished":
+                break
+            assert time.monotonic() < end, state["table"]
+            time.sleep(0.2)
+        # no move lost or doubled: the record replays to the ledger, seq has no gap
+        from hefen.game import replay
+        from hefen.table import open_store
+
+        record = httpx.get(f"{urls[1]}/api/play/{code}/record", timeout=10).text
+        again = replay(record.splitlines())
+        assert again.match is not None and len(again.match.played) == 2
+        store = open_store(POSTGRES)
+        try:
+            events = store.events(code)
+            assert [e.seq for e in events] == list(range(1, len(events) + 1))
+            lines = [e for e in events if e.kind == "game_line"]
+            assert len(lines) == len(record.splitlines())
+            assert list(again.match.balances) == list(store.get(code).balances)
+        finally:
+            store.close()
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.terminate()
+        for p in procs:
+            try:
+                p.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                p.kill()

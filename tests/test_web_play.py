@@ -29,7 +29,7 @@ def client(app: Any) -> TestClient:
 
 
 def create(client: TestClient, **body: Any) -> dict[str, Any]:
-    r = client.post("/api/play", json={"ruleset": "mcr", "hands": 1, "seed": 11, **body})
+    r = client.post("/api/play", json={"ruleset": "mcr", "hands": 1, **body})
     assert r.status_code == 201, r.text
     data: dict[str, Any] = r.json()
     return data
@@ -58,6 +58,23 @@ def human_choice(legal: list[dict[str, Any]]) -> dict[str, Any]:
             if a["kind"] == kind:
                 return a
     return legal[0]
+
+
+def decision(msg: dict[str, Any]) -> Any:
+    """Which decision of the hand a state message asks for: on a turn its
+    step; in a claim window the discard it is about (other seats answering
+    in the same window add steps, but it is still the same question)."""
+    g = msg["game"]
+    if g["phase"] == "discard":
+        return ("turn", msg["step"])
+    seats = g["seats"]
+    return (
+        g["phase"],
+        g["turn"],
+        g["wall_remaining"],
+        sum(len(p["discards"]) for p in seats),
+        sum(len(p["melds"]) for p in seats),
+    )
 
 
 def keys_named(obj: Any, name: str, path: str = "") -> list[str]:
@@ -93,8 +110,9 @@ def test_human_sees_only_their_own_tiles_in_every_message(app: Any, client: Test
     mine = made["state"]["game"]["seats"][0]["concealed"]
     assert len(mine) == 14  # the dealer, after the deal
     messages: list[dict[str, Any]] = []
-    acted = -1
-    with client.websocket_connect(f"/ws/play/{code}?token={token}") as ws:
+    acted: Any = None
+    with client.websocket_connect(f"/ws/play/{code}") as ws:
+        ws.send_json({"type": "auth", "token": token})
         deadline = time.monotonic() + 30
         while True:
             assert time.monotonic() < deadline
@@ -104,10 +122,10 @@ def test_human_sees_only_their_own_tiles_in_every_message(app: Any, client: Test
             if msg["table"]["status"] == "finished":
                 break
             legal = msg["game"]["legal_actions"]
-            if legal and msg["step"] > acted:
+            if legal and decision(msg) != acted:
                 a = human_choice(legal)
                 ws.send_json({"type": "act", "kind": a["kind"], "tile": a.get("tile")})
-                acted = msg["step"]
+                acted = decision(msg)
     t = app.state.play.get(code)
     game = t.match.played[0].game
     assert any(a.seat == 0 for a in game.actions)  # the human really played
@@ -217,7 +235,8 @@ def test_illegal_actions_are_refused_and_change_nothing(client: TestClient) -> N
     assert r.status_code == 409  # a bot's seat
     r = client.post(f"/api/play/{code}/join", json={"seat": 0})
     assert r.status_code == 409  # taken
-    with client.websocket_connect(f"/ws/play/{code}?token={token}") as ws:
+    with client.websocket_connect(f"/ws/play/{code}") as ws:
+        ws.send_json({"type": "auth", "token": token})
         assert ws.receive_json()["type"] == "state"
         ws.send_json({"type": "act", "kind": "chow", "tile": "1m"})
         err = ws.receive_json()
@@ -235,7 +254,7 @@ def test_bots_play_a_match_to_the_end_payments_sum_to_zero() -> None:
     for rules in ("mcr", "hk", "tw"):
         app = create_app(database_url="sqlite://", play_delay=0)
         client = TestClient(app)
-        made = create(client, ruleset=rules, bots=["simple"] * 4, hands=3, seed=3)
+        made = create(client, ruleset=rules, bots=["simple"] * 4, hands=3)
         code = made["code"]
         state = wait_for(client, code, lambda s: s["table"]["status"] == "finished")
         table = state["table"]
@@ -265,16 +284,19 @@ def test_reconnect_returns_the_same_seat_and_state(client: TestClient) -> None:
     joined = client.post(f"/api/play/{code}/join", json={"seat": 0, "name": "Ann"}).json()
     assert joined["seat"] == 0
     state = wait_for(client, code, lambda s: s["game"] is not None, token)
-    with client.websocket_connect(f"/ws/play/{code}?token={token}") as ws:
+    with client.websocket_connect(f"/ws/play/{code}") as ws:
+        ws.send_json({"type": "auth", "token": token})
         one = ws.receive_json()
-    with client.websocket_connect(f"/ws/play/{code}?token={token}") as ws:
+    with client.websocket_connect(f"/ws/play/{code}") as ws:
+        ws.send_json({"type": "auth", "token": token})
         two = ws.receive_json()
     assert one["seat"] == two["seat"] == 1
     assert one["game"]["seats"][1]["concealed"] == two["game"]["seats"][1]["concealed"]
     assert one["step"] == two["step"] == state["step"]
     assert one["table"]["names"][:2] == ["Ann", "Bo"]
     with pytest.raises(WebSocketDisconnect) as closed:
-        with client.websocket_connect(f"/ws/play/{code}?token=not-a-token") as ws:
+        with client.websocket_connect(f"/ws/play/{code}") as ws:
+            ws.send_json({"type": "auth", "token": "not-a-token"})
             ws.receive_json()
     assert closed.value.code == 4403
 

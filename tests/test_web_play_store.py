@@ -26,7 +26,7 @@ def db_url(tmp_path: Path) -> str:
 
 
 def create(client: TestClient, **body: Any) -> dict[str, Any]:
-    r = client.post("/api/play", json={"ruleset": "mcr", "hands": 1, "seed": 11, **body})
+    r = client.post("/api/play", json={"ruleset": "mcr", "hands": 1, **body})
     assert r.status_code == 201, r.text
     data: dict[str, Any] = r.json()
     return data
@@ -118,7 +118,14 @@ def test_a_finished_hand_is_in_the_table_store(tmp_path: Path) -> None:
     record = store.game_record(code)
     assert kinds.count("game_line") == len(record) == state.game.lines
     t = app.state.play.get(code)
-    assert record == json.loads(json.dumps(match_lines(t.match)))
+    lines = json.loads(json.dumps(match_lines(t.match)))
+    # the match line also holds the seed's salt and the published commitment
+    assert record[0] == {
+        **lines[0],
+        "seed_salt": t.header["seed_salt"],
+        "seed_sha256": t.header["seed_sha256"],
+    }
+    assert record[1:] == lines[1:]
     assert record[-1]["type"] == "end"
     # the hand cannot be recorded, undone or corrected by hand, nor a bot's seat taken
     with pytest.raises(TableError, match="online game"):
@@ -136,7 +143,7 @@ def test_a_finished_hand_is_in_the_table_store(tmp_path: Path) -> None:
 def test_restart_rebuilds_the_game_from_the_database(tmp_path: Path) -> None:
     url = db_url(tmp_path)
     client = TestClient(create_app(database_url=url, play_delay=0))
-    made = create(client, bots=BOTS3, seat=0, hands=2, seed=5)
+    made = create(client, bots=BOTS3, seat=0, hands=2)
     code, token = made["code"], made["token"]
     before = play(client, code, token, moves=4)
     # a new server on the same database: the hand in progress, replayed
@@ -189,7 +196,8 @@ def test_a_seat_token_of_the_table_store_authorises_play(tmp_path: Path) -> None
         "kind": "discard",
         "tile": tile,
     }
-    with client.websocket_connect(f"/ws/play/{code}?token={joined.token}") as ws:
+    with client.websocket_connect(f"/ws/play/{code}") as ws:
+        ws.send_json({"type": "auth", "token": joined.token})
         msg = ws.receive_json()
         assert msg["seat"] == 0 and "concealed" in msg["game"]["seats"][0]
     # a seat freed through the table library: its token stops working for play
@@ -218,7 +226,8 @@ def test_a_bad_token_is_refused_with_one_sentence(tmp_path: Path) -> None:
     r = client.post(f"/api/play/{code}/act", json={"kind": "pass"})
     assert r.status_code == 403 and r.json() == {"error": "This action needs your seat token."}
     with pytest.raises(WebSocketDisconnect) as closed:
-        with client.websocket_connect(f"/ws/play/{code}?token=nope") as ws:
+        with client.websocket_connect(f"/ws/play/{code}") as ws:
+            ws.send_json({"type": "auth", "token": "nope"})
             ws.receive_json()
     assert closed.value.code == 4403
     # a score table is not a game, and says so in one sentence
@@ -255,12 +264,13 @@ def test_the_tables_live_feed_follows_a_game(tmp_path: Path) -> None:
 def test_a_server_that_missed_a_move_reloads_the_game(tmp_path: Path) -> None:
     url = db_url(tmp_path)
     one = TestClient(create_app(database_url=url, play_delay=0))
-    made = create(one, bots=BOTS3, seat=0, seed=3)
+    made = create(one, bots=BOTS3, seat=0)
     code, token = made["code"], made["token"]
     two = TestClient(create_app(database_url=url, play_delay=0))
     start = state_of(two, code, token)  # server two has the game in memory too
     discards = [a["tile"] for a in start["game"]["legal_actions"] if a["kind"] == "discard"]
-    with two.websocket_connect(f"/ws/play/{code}?token={token}") as ws:
+    with two.websocket_connect(f"/ws/play/{code}") as ws:
+        ws.send_json({"type": "auth", "token": token})
         assert ws.receive_json()["step"] == 0
         # server one plays a move (and its bots answer) behind server two's back
         r = one.post(
@@ -332,5 +342,7 @@ def test_a_move_that_cannot_be_saved_changes_nothing(
     record = store.game_record(code)
     assert record[2] == {"type": "action", "seat": 0, "kind": "discard", "tile": tile}
     assert len(record) == 2 + settled["step"]  # each move stored once, none lost
-    again = replay(store.export_record(code).splitlines())
+    # the stored record replays (the export hides the seed until the match ends)
+    again = replay(json.dumps(line) for line in record)
     assert json.loads(json.dumps(again.games[0].view(0))) == settled["game"]
+    assert '"seed"' not in store.export_record(code)

@@ -1068,8 +1068,10 @@ class Game:
         return f"{self.wind(seat)} (seat {seat}) {kind} {tile_to_str(entry[2])}"
 
     def public_view(self) -> dict[str, Any]:
-        """What a spectator may see: no concealed tile of any seat, and the
-        wall as a count only."""
+        """What a spectator may see: no concealed tile of any seat, the wall
+        as a count only, and whose turn it is (``to_act`` is ``[turn]`` while
+        a seat is to discard, else empty: who may claim a discard is each
+        claimant's own secret, it would tell what they hold)."""
         view: dict[str, Any] = {
             "rules": self.rules,
             "phase": self.phase,
@@ -1078,7 +1080,7 @@ class Game:
             "round_wind": tile_to_str(self.round_wind),
             "dealer_streak": self.dealer_streak,
             "wall_remaining": self.wall_remaining,
-            "to_act": self.to_act(),
+            "to_act": [self.turn] if self.phase == "discard" else [],
             "last_discard": None
             if self.last_discard is None
             else {"seat": self.last_discard[0], "tile": tile_to_str(self.last_discard[1])},
@@ -1090,8 +1092,11 @@ class Game:
 
     def view(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may see: the public view plus its own concealed
-        tiles, its drawn tile and its legal actions."""
+        tiles, its drawn tile and its legal actions (``to_act`` names the
+        seat itself when it may claim, never another claimant)."""
         view = self.public_view()
+        if seat in self.to_act() and seat not in view["to_act"]:
+            view["to_act"] = [seat]
         p = self.players[seat]
         own = view["seats"][seat]
         own["concealed"] = [tile_to_str(t) for t in sorted(p.concealed)]

@@ -21,7 +21,9 @@ refuses a record whose end differs.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import secrets
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,7 +32,46 @@ from ..tiles import tile_from_str, tile_to_str
 from .engine import Action, Game, GameSettings
 from .match import Match
 
-__all__ = ["RecordError", "hand_header", "game_lines", "match_lines", "replay", "Replayed"]
+__all__ = [
+    "RecordError",
+    "hand_header",
+    "game_lines",
+    "match_lines",
+    "replay",
+    "Replayed",
+    "secret_seed",
+    "seed_commitment",
+    "redact_seeds",
+]
+
+
+def secret_seed() -> tuple[str, str, str]:
+    """A match seed nobody can guess, a salt, and the commitment to both
+    that may be published before the first deal: ``(seed, salt, sha256)``."""
+    seed, salt = secrets.token_hex(16), secrets.token_hex(16)
+    return seed, salt, seed_commitment(seed, salt)
+
+
+def seed_commitment(seed: int | str, salt: str) -> str:
+    """The published hash of a secret seed: hex SHA-256 of ``f"{seed}:{salt}"``
+    (UTF-8). Anyone given the seed and salt at the end recomputes it."""
+    return hashlib.sha256(f"{seed}:{salt}".encode()).hexdigest()
+
+
+#: what a record hides while its match is being played
+SECRET_KEYS = ("seed", "seed_salt", "wall")
+
+
+def redact_seeds(lines: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The record without what would let anyone rebuild the walls (the
+    seeds, the salt, an arranged wall): what is shown until the match ends.
+    The ``match`` line keeps ``seed_sha256``, the commitment."""
+    return [
+        {k: v for k, v in line.items() if k not in SECRET_KEYS}
+        if line.get("type") in ("match", "hand")
+        else dict(line)
+        for line in lines
+    ]
 
 
 class RecordError(ValueError):

@@ -154,6 +154,23 @@ class HandRecord:
     corrections: tuple[int, ...]
 
     def to_dict(self) -> dict[str, Any]:
+        """The hand as plain data (made once per record, which never changes;
+        each call gets its own top-level dict)."""
+        kept: dict[str, Any] | None = self.__dict__.get("_as_dict")
+        if kept is None:
+            kept = self._to_dict()
+            object.__setattr__(self, "_as_dict", kept)
+        return dict(kept)
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON text (encoded once per record)."""
+        kept: str | None = self.__dict__.get("_as_json")
+        if kept is None:
+            kept = json.dumps(self.to_dict(), ensure_ascii=False)
+            object.__setattr__(self, "_as_json", kept)
+        return kept
+
+    def _to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,
             "number": self.number,
@@ -233,6 +250,22 @@ class TableState:
             data["game"] = self.game.to_dict()
         return data
 
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON text, made once per state: each hand's
+        text is kept with its record, so a table of hundreds of hands costs
+        a join, not an encoding, after each new hand."""
+        kept: str | None = self.__dict__.get("_as_json")
+        if kept is None:
+            data = self.to_dict()
+            data["hands"] = []
+            head = json.dumps(data, ensure_ascii=False)
+            hands = ", ".join(h.to_json() for h in self.hands)
+            marker = '"hands": []'
+            at = head.index(marker)
+            kept = f'{head[:at]}"hands": [{hands}]{head[at + len(marker) :]}'
+            object.__setattr__(self, "_as_json", kept)
+        return kept
+
     def hand(self, hand_id: int) -> HandRecord:
         for record in self.hands:
             if record.id == hand_id:
@@ -274,114 +307,195 @@ def _settings_from(ruleset: str, data: Mapping[str, Any]) -> Settings:
 
 def fold(events: Sequence[Event]) -> TableState:
     """The table state: the fold of its events, in ``seq`` order."""
-    if not events or events[0].kind != "table_created":
-        raise TableError("A table's first event must be its creation.")
-    created = events[0]
-    p = created.payload
-    ruleset: str = p["ruleset"]
-    code: str = p["code"]
-    settings = _settings_from(ruleset, p["settings"])
-    names: list[str] = list(p["names"])
-    hashes: list[str | None] = [None, None, None, None]
-    host_hash: str = p["host_token_hash"]
-    entries: dict[int, _Entry] = {}
-    order: list[int] = []
-    bots: list[str | None] | None = None
-    game_hands = 0
-    game_lines = 0
-    for ev in events[1:]:
+    return Folder(events).state()
+
+
+class Folder:
+    """A table's fold kept up to date: :meth:`add` folds only the new events,
+    and the history (hands, running balances) is rebuilt only from the first
+    hand an event changes (a recorded hand at the end adds one record;
+    an undo, a correction or a settings change rebuilds it). ``state()`` is
+    always equal to :func:`fold` of every event added so far."""
+
+    def __init__(self, events: Sequence[Event]) -> None:
+        if not events or events[0].kind != "table_created":
+            raise TableError("A table's first event must be its creation.")
+        created = events[0]
+        p = created.payload
+        self.created = created
+        self.ruleset: str = p["ruleset"]
+        self.code: str = p["code"]
+        self.settings = _settings_from(self.ruleset, p["settings"])
+        self.names: list[str] = list(p["names"])
+        self.hashes: list[str | None] = [None, None, None, None]
+        self.host_hash: str = p["host_token_hash"]
+        self.entries: dict[int, _Entry] = {}
+        self.order: list[int] = []
+        self.bots: list[str | None] | None = None
+        self.game_hands = 0
+        self.game_lines = 0
+        self.version = created.seq
+        # the history as folded so far: valid for order[:len(hands)]
+        self.hands: list[HandRecord] = []
+        self.runs: list[list[Fraction]] = []  # the exact running balances after each hand
+        self.running = [Fraction(0)] * 4
+        self.position = first_position(self.ruleset)
+        self._state: TableState | None = None
+        self.add(events[1:])
+
+    def copy(self) -> Folder:
+        """An independent folder at the same point (to fold events not yet stored)."""
+        other = copy.copy(self)
+        other.names, other.hashes, other.order = (
+            list(self.names),
+            list(self.hashes),
+            list(self.order),
+        )
+        other.entries = {
+            k: _Entry(e.id, e.outcome, e.recorded_at, e.recorded_by, list(e.corrections))
+            for k, e in self.entries.items()
+        }
+        other.bots = None if self.bots is None else list(self.bots)
+        other.hands, other.running = list(self.hands), list(self.running)
+        other.runs = list(self.runs)
+        return other
+
+    def add(self, events: Sequence[Event]) -> None:
+        """Fold ``events`` (those not newer than the last one folded are skipped)."""
+        for ev in events:
+            if ev.seq <= self.version:
+                continue
+            if ev.seq != self.version + 1:
+                raise TableError(f"Table {self.code} is missing event {self.version + 1}.")
+            self._add(ev)
+            self.version = ev.seq
+            self._state = None
+
+    def _stale_from(self, index: int) -> None:
+        """The history from hand ``index`` on must be rebuilt."""
+        if index < len(self.hands):
+            del self.hands[index:]
+            del self.runs[index:]
+            if self.hands:
+                last = self.hands[-1]
+                self.running = list(self.runs[-1])
+                o = self.entries[last.id].outcome
+                self.position = next_position(
+                    last.position,
+                    winner=o["winner"],
+                    dealer_keeps_on_draw=bool(o["settings"]["dealer_keeps_on_draw"]),
+                )
+            else:
+                self.running = [Fraction(0)] * 4
+                self.position = first_position(self.ruleset)
+
+    def _add(self, ev: Event) -> None:
         q = ev.payload
         if ev.kind == "player_joined":
-            names[q["seat"]] = q["name"]
-            hashes[q["seat"]] = q["token_hash"]
+            self.names[q["seat"]] = q["name"]
+            self.hashes[q["seat"]] = q["token_hash"]
         elif ev.kind == "seat_released":
-            hashes[q["seat"]] = None
+            self.hashes[q["seat"]] = None
         elif ev.kind == "player_renamed":
-            names[q["seat"]] = q["name"]
+            self.names[q["seat"]] = q["name"]
         elif ev.kind == "settings_changed":
-            settings = _settings_from(ruleset, q["settings"])
+            self.settings = _settings_from(self.ruleset, q["settings"])
+            self._stale_from(0)  # every hand shows the table's unit
         elif ev.kind == "hand_recorded":
-            entries[ev.seq] = _Entry(ev.seq, q["outcome"], ev.at, ev.actor, [])
-            order.append(ev.seq)
+            self.entries[ev.seq] = _Entry(ev.seq, q["outcome"], ev.at, ev.actor, [])
+            self.order.append(ev.seq)
         elif ev.kind == "hand_undone":
-            order.remove(q["hand"])
+            index = self.order.index(q["hand"])
+            self.order.remove(q["hand"])
+            self._stale_from(index)
         elif ev.kind == "hand_corrected":
-            entry = entries[q["hand"]]
+            entry = self.entries[q["hand"]]
             entry.outcome = q["outcome"]
             entry.corrections.append(ev.seq)
+            self._stale_from(self.order.index(q["hand"]))
         elif ev.kind == "game_opened":
-            bots = list(q["bots"])
-            game_hands = int(q["hands"])
+            self.bots = list(q["bots"])
+            self.game_hands = int(q["hands"])
         elif ev.kind == GAME_LINE:
-            game_lines += 1
-        elif ev.kind == "bots_seated" and bots is not None:
+            self.game_lines += 1
+        elif ev.kind == "bots_seated" and self.bots is not None:
             for seat in range(4):
                 if q["bots"][seat] is not None:
-                    bots[seat] = q["bots"][seat]
-                    names[seat] = q["names"][seat]
+                    self.bots[seat] = q["bots"][seat]
+                    self.names[seat] = q["names"][seat]
         else:
-            raise TableError(f"Unknown event kind {ev.kind!r} in table {code}.")
-    unit = settings.unit
-    position = first_position(ruleset)
-    running = [Fraction(0)] * 4
-    hands: list[HandRecord] = []
-    for number, hand_id in enumerate(order, start=1):
-        entry = entries[hand_id]
-        o = entry.outcome
-        changes = [Fraction(0)] * 4
-        payments: list[SeatPayment] = []
-        for pay in o["payments"]:
-            amount = to_fraction(pay["amount"])
-            changes[pay["from"]] -= amount
-            changes[pay["to"]] += amount
-            payments.append(SeatPayment(pay["from"], pay["to"], pay["amount"]))
-        running = [r + c for r, c in zip(running, changes, strict=True)]
-        hands.append(
-            HandRecord(
-                id=hand_id,
-                number=number,
-                kind=o["kind"],
-                winner=o["winner"],
-                discarder=o["discarder"],
-                self_draw=o["kind"] == "win" and o["discarder"] is None,
-                source=o["source"],
-                value=o["value"],
-                unit=unit,
-                hand=o["hand"],
-                result=o["result"],
-                position=position,
-                options=dict(o["settings"]["options"]),
-                dealer_keeps_on_draw=bool(o["settings"]["dealer_keeps_on_draw"]),
-                payments=tuple(payments),
-                changes=_four(changes),
-                balances=_four(running),
-                recorded_at=entry.recorded_at,
-                recorded_by=entry.recorded_by,
-                corrections=tuple(entry.corrections),
+            raise TableError(f"Unknown event kind {ev.kind!r} in table {self.code}.")
+
+    def _history(self) -> None:
+        """Fold the hands not yet in the history."""
+        unit = self.settings.unit
+        for number in range(len(self.hands) + 1, len(self.order) + 1):
+            hand_id = self.order[number - 1]
+            entry = self.entries[hand_id]
+            o = entry.outcome
+            changes = [Fraction(0)] * 4
+            payments: list[SeatPayment] = []
+            for pay in o["payments"]:
+                amount = to_fraction(pay["amount"])
+                changes[pay["from"]] -= amount
+                changes[pay["to"]] += amount
+                payments.append(SeatPayment(pay["from"], pay["to"], pay["amount"]))
+            self.running = [r + c for r, c in zip(self.running, changes, strict=True)]
+            self.runs.append(self.running)
+            self.hands.append(
+                HandRecord(
+                    id=hand_id,
+                    number=number,
+                    kind=o["kind"],
+                    winner=o["winner"],
+                    discarder=o["discarder"],
+                    self_draw=o["kind"] == "win" and o["discarder"] is None,
+                    source=o["source"],
+                    value=o["value"],
+                    unit=unit,
+                    hand=o["hand"],
+                    result=o["result"],
+                    position=self.position,
+                    options=dict(o["settings"]["options"]),
+                    dealer_keeps_on_draw=bool(o["settings"]["dealer_keeps_on_draw"]),
+                    payments=tuple(payments),
+                    changes=_four(changes),
+                    balances=_four(self.running),
+                    recorded_at=entry.recorded_at,
+                    recorded_by=entry.recorded_by,
+                    corrections=tuple(entry.corrections),
+                )
             )
+            self.position = next_position(
+                self.position,
+                winner=o["winner"],
+                dealer_keeps_on_draw=bool(o["settings"]["dealer_keeps_on_draw"]),
+            )
+
+    def state(self) -> TableState:
+        """The table as of the last event folded."""
+        if self._state is not None:
+            return self._state
+        self._history()
+        names, hashes, bots = self.names, self.hashes, self.bots
+        seats = tuple(Seat(i, WINDS[i], names[i], hashes[i] is not None) for i in range(4))
+        self._state = TableState(
+            code=self.code,
+            ruleset=self.ruleset,
+            created_at=self.created.at,
+            settings=self.settings,
+            seats=(seats[0], seats[1], seats[2], seats[3]),
+            hands=tuple(self.hands),
+            balances=_four(self.running),
+            next=self.position,
+            version=self.version,
+            host_token_hash=self.host_hash,
+            seat_token_hashes=tuple(hashes),
+            game=None
+            if bots is None
+            else GameInfo((bots[0], bots[1], bots[2], bots[3]), self.game_hands, self.game_lines),
         )
-        position = next_position(
-            position,
-            winner=o["winner"],
-            dealer_keeps_on_draw=bool(o["settings"]["dealer_keeps_on_draw"]),
-        )
-    seats = tuple(Seat(i, WINDS[i], names[i], hashes[i] is not None) for i in range(4))
-    return TableState(
-        code=code,
-        ruleset=ruleset,
-        created_at=created.at,
-        settings=settings,
-        seats=(seats[0], seats[1], seats[2], seats[3]),
-        hands=tuple(hands),
-        balances=_four(running),
-        next=position,
-        version=events[-1].seq,
-        host_token_hash=host_hash,
-        seat_token_hashes=tuple(hashes),
-        game=None
-        if bots is None
-        else GameInfo((bots[0], bots[1], bots[2], bots[3]), game_hands, game_lines),
-    )
+        return self._state
 
 
 def _four(values: Sequence[Fraction]) -> tuple[Amount, Amount, Amount, Amount]:

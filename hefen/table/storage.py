@@ -14,6 +14,8 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -35,6 +37,8 @@ CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 6
 _MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 _RETRIES = 8
+#: tables whose fold a store keeps in memory (least recently used dropped first)
+CACHE_TABLES = 2048
 
 metadata = sa.MetaData()
 
@@ -65,6 +69,69 @@ events_table = sa.Table(
     sa.Column("payload", sa.JSON, nullable=False),
     sa.UniqueConstraint("table_id", "seq", name="uq_hefen_table_events_table_seq"),
 )
+
+
+keys_table = sa.Table(
+    "hefen_idempotency_keys",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column(
+        "table_id",
+        sa.Integer,
+        sa.ForeignKey("hefen_tables.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    sa.Column("key", sa.String(80), nullable=False),
+    sa.Column("seq", sa.Integer, nullable=False),
+    sa.Column("secret", sa.String(80), nullable=True),
+    sa.Column("at", sa.String(40), nullable=False),
+    sa.UniqueConstraint("table_id", "key", name="uq_hefen_idempotency_table_key"),
+)
+
+#: the most characters an idempotency key may have
+KEY_LENGTH = 80
+
+
+def check_key(key: Any) -> str | None:
+    """An idempotency key as stored (None: none given); :class:`TableError` if malformed."""
+    if key is None:
+        return None
+    if (
+        not isinstance(key, str)
+        or not 1 <= len(key) <= KEY_LENGTH
+        or not all(33 <= ord(ch) < 127 for ch in key)
+    ):
+        raise TableError(
+            f"An idempotency key is 1 to {KEY_LENGTH} visible ASCII characters, without spaces."
+        )
+    return key
+
+
+def stale(state: TableState, expect: Any) -> None:
+    """Refuse a change made on an old view of the table (``expect``: the
+    version the client saw; None: no check)."""
+    if expect is None:
+        return
+    if isinstance(expect, bool) or not isinstance(expect, int):
+        raise TableError("The table version you saw must be a whole number.")
+    if expect != state.version:
+        raise TableError(
+            f"The table has changed since you looked: it is at version {state.version}, "
+            f"you saw version {expect}; reload it and try again."
+        )
+
+
+@dataclass(frozen=True)
+class Written:
+    """One change: the table before and after its event (``event`` None:
+    nothing to do), and whether it was a repeat of an earlier request with
+    the same idempotency key (then nothing new was written)."""
+
+    before: TableState
+    state: TableState
+    event: Event | None
+    repeated: bool = False
+    secret: str | None = None
 
 
 def default_database_url() -> str:
@@ -183,6 +250,15 @@ class JoinedSeat:
 Plan = Callable[[TableState], tuple[str, dict[str, Any], str] | None]
 
 
+class _Cached:
+    """One table's events as read so far and their fold."""
+
+    def __init__(self, table_id: int, events: list[Event]) -> None:
+        self.table_id = table_id
+        self.events = events
+        self.folder = core.Folder(events)
+
+
 class TableStore:
     """Tables kept in a database. Thread-safe; share one per process.
 
@@ -195,6 +271,10 @@ class TableStore:
         self.engine = engine
         self._write_engine = _writer(engine)
         self._score = score
+        # each table's state folded once and kept: a read fetches and folds
+        # only the events newer than the kept version (the events stay the truth)
+        self._cache: OrderedDict[str, _Cached] = OrderedDict()
+        self._cache_lock = threading.Lock()
         if upgrade:
             migrate(engine)
 
@@ -213,6 +293,61 @@ class TableStore:
             raise TableError(f"There is no table with the code {code}.")
         return int(table_id)
 
+    def _rows(self, conn: Connection, table_id: int, after: int) -> list[Event]:
+        rows = conn.execute(
+            sa.select(
+                events_table.c.seq,
+                events_table.c.kind,
+                events_table.c.at,
+                events_table.c.actor,
+                events_table.c.payload,
+            )
+            .where(events_table.c.table_id == table_id, events_table.c.seq > after)
+            .order_by(events_table.c.seq)
+        ).all()
+        return [Event(r.seq, r.kind, r.at, r.actor, dict(r.payload)) for r in rows]
+
+    def _current(
+        self, conn: Connection, code: str, *, lock: bool = False, copy: bool = False
+    ) -> tuple[int, TableState, core.Folder | None]:
+        """The table's id and current state: only the events newer than the
+        kept fold are read and folded. ``copy``: also an independent copy of
+        the fold (to fold events about to be written)."""
+        table_id = self._table_id(conn, code, lock=lock)
+        with self._cache_lock:
+            kept = self._cache.get(code)
+            if kept is not None and kept.table_id != table_id:
+                kept = None
+            last = kept.folder.version if kept is not None else 0
+        new = self._rows(conn, table_id, last)
+        with self._cache_lock:
+            if kept is None or (new and new[0].seq > kept.folder.version + 1):
+                if kept is not None:  # a gap: read it all again
+                    new = self._rows(conn, table_id, 0)
+                kept = _Cached(table_id, new)
+            else:
+                fresh = [e for e in new if e.seq > kept.folder.version]
+                kept.folder.add(fresh)
+                kept.events.extend(fresh)
+            self._cache[code] = kept
+            self._cache.move_to_end(code)
+            while len(self._cache) > CACHE_TABLES:
+                self._cache.popitem(last=False)
+            return table_id, kept.folder.state(), kept.folder.copy() if copy else None
+
+    def _remember(self, code: str, table_id: int, events: Sequence[Event]) -> TableState:
+        """Fold events just committed into the kept state; the state after them."""
+        last = events[-1].seq
+        with self._cache_lock:
+            kept = self._cache.get(code)
+            if kept is not None and kept.table_id == table_id:
+                if kept.folder.version == events[0].seq - 1:
+                    kept.folder.add(events)
+                    kept.events.extend(events)
+                if kept.folder.version == last:
+                    return kept.folder.state()
+        return self.state_at(code, last)
+
     def _load(self, conn: Connection, code: str, *, lock: bool = False) -> tuple[int, list[Event]]:
         table_id = self._table_id(conn, code, lock=lock)
         rows = conn.execute(
@@ -228,23 +363,32 @@ class TableStore:
         ).all()
         return table_id, [Event(r.seq, r.kind, r.at, r.actor, dict(r.payload)) for r in rows]
 
-    def _append(self, code: Any, plan: Plan) -> tuple[TableState, Event | None]:
+    def _append(
+        self, code: Any, plan: Plan, key: str | None = None, secret: str | None = None
+    ) -> Written:
         """Run ``plan`` on the current state and append its event atomically.
 
         ``plan`` returns ``(kind, payload, actor)`` or ``None`` for "nothing to
         do". A concurrent writer that appended first makes the insert fail on
         the ``(table_id, seq)`` key; the request is then re-planned on the new
-        state.
+        state. With an idempotency ``key``, the key is stored with the event
+        in the same transaction; a key already stored for the table is a
+        repeat: nothing is planned or written, the earlier change is returned
+        (``secret``: what the first request was given, e.g. a seat token).
         """
         code = normalize_code(code)
+        key = check_key(key)
         for _attempt in range(_RETRIES):
             try:
                 with self._write_engine.begin() as conn:
-                    table_id, events = self._load(conn, code, lock=True)
-                    state = core.fold(events)
+                    table_id, state, _ = self._current(conn, code, lock=True)
+                    if key is not None:
+                        done = self._repeat(conn, code, table_id, key)
+                        if done is not None:
+                            return done
                     planned = plan(state)
                     if planned is None:
-                        return state, None
+                        return Written(state, state, None)
                     kind, payload, actor = planned
                     event = Event(state.version + 1, kind, _now(), actor, payload)
                     conn.execute(
@@ -257,7 +401,13 @@ class TableStore:
                             payload=event.payload,
                         )
                     )
-                return core.fold([*events, event]), event
+                    if key is not None:
+                        conn.execute(
+                            keys_table.insert().values(
+                                table_id=table_id, key=key, seq=event.seq, secret=secret, at=_now()
+                            )
+                        )
+                return Written(state, self._remember(code, table_id, [event]), event, secret=secret)
             except IntegrityError:
                 continue
             except OperationalError as exc:
@@ -266,14 +416,52 @@ class TableStore:
                 raise
         raise TableError("The table is busy with other changes; please try again.")
 
+    def _repeat(self, conn: Connection, code: str, table_id: int, key: str) -> Written | None:
+        """The change an idempotency key already made on this table, if any."""
+        row = conn.execute(
+            sa.select(keys_table.c.seq, keys_table.c.secret).where(
+                keys_table.c.table_id == table_id, keys_table.c.key == key
+            )
+        ).one_or_none()
+        if row is None:
+            return None
+        seq = int(row.seq)
+        _, events = self._load(conn, code)
+        upto = [e for e in events if e.seq <= seq]
+        return Written(
+            core.fold(upto[:-1]), core.fold(upto), upto[-1], repeated=True, secret=row.secret
+        )
+
+    def key_seq(self, code: Any, key: str) -> int | None:
+        """The version (event ``seq``) an idempotency key's change reached, if stored."""
+        code = normalize_code(code)
+        with self.engine.connect() as conn:
+            table_id = self._table_id(conn, code)
+            seq = conn.execute(
+                sa.select(keys_table.c.seq).where(
+                    keys_table.c.table_id == table_id, keys_table.c.key == key
+                )
+            ).scalar_one_or_none()
+        return None if seq is None else int(seq)
+
+    def state_at(self, code: Any, version: int) -> TableState:
+        """The table as it was at ``version`` (its events up to that ``seq``)."""
+        code = normalize_code(code)
+        with self.engine.connect() as conn:
+            _, state, _ = self._current(conn, code)
+            if state.version == version:
+                return state
+            _, events = self._load(conn, code)
+        return core.fold([e for e in events if e.seq <= version])
+
     # ------------------------------------------------------------------ reading
 
     def get(self, code: Any) -> TableState:
         """The table's current state (anyone with the code may read it)."""
         code = normalize_code(code)
         with self.engine.connect() as conn:
-            _, events = self._load(conn, code)
-        return core.fold(events)
+            _, state, _ = self._current(conn, code)
+        return state
 
     def version(self, code: Any) -> int:
         """The ``seq`` of the table's last event: cheap to poll, changes iff the table did."""
@@ -381,10 +569,14 @@ class TableStore:
             return CreatedTable(code=code, host_token=host_token, state=core.fold(events))
         raise TableError("Could not find a free join code; please try again.")
 
-    def join(self, code: Any, seat: int, name: str | None = None) -> JoinedSeat:
+    def join(
+        self, code: Any, seat: int, name: str | None = None, *, key: str | None = None
+    ) -> JoinedSeat:
         """Take a free seat (0–3) under ``name``; returns the seat's secret token.
 
-        ``name`` None keeps the name the host gave the seat.
+        ``name`` None keeps the name the host gave the seat. A repeated
+        idempotency ``key`` returns the seat and token the first request got
+        (the token is kept with the key for that).
         """
         token = new_token()
 
@@ -392,18 +584,25 @@ class TableStore:
             payload = core.plan_join(state, seat, name, core.hash_token(token))
             return "player_joined", payload, f"seat:{payload['seat']}"
 
-        state, _ = self._append(code, plan)
-        return JoinedSeat(code=state.code, seat=seat, token=token, state=state)
+        done = self._append(code, plan, key, secret=token if key is not None else None)
+        assert done.event is not None
+        return JoinedSeat(
+            code=done.state.code,
+            seat=int(done.event.payload["seat"]),
+            token=str(done.secret or token),
+            state=done.state,
+        )
 
-    def release_seat(self, code: Any, token: str, seat: int) -> TableState:
+    def release_seat(
+        self, code: Any, token: str, seat: int, *, key: str | None = None
+    ) -> TableState:
         """Free a seat (its token stops working); by the seat's player or the host."""
 
         def plan(state: TableState) -> tuple[str, dict[str, Any], str]:
             actor = core.authorize(state, token)
             return "seat_released", core.plan_release(state, actor, seat), actor.label
 
-        state, _ = self._append(code, plan)
-        return state
+        return self._append(code, plan, key).state
 
     def rename_seat(self, code: Any, token: str, seat: int, name: str) -> TableState:
         """Change a seat's player name; by the seat's player or the host."""
@@ -412,8 +611,7 @@ class TableStore:
             actor = core.authorize(state, token)
             return "player_renamed", core.plan_rename(state, actor, seat, name), actor.label
 
-        state, _ = self._append(code, plan)
-        return state
+        return self._append(code, plan).state
 
     def change_settings(
         self,
@@ -435,8 +633,7 @@ class TableStore:
             payload = core.plan_settings(state, options, dealer_keeps_on_draw)
             return None if payload is None else ("settings_changed", payload, actor.label)
 
-        state, _ = self._append(code, plan)
-        return state
+        return self._append(code, plan).state
 
     def record_win(
         self,
@@ -447,6 +644,8 @@ class TableStore:
         discarder: int | None = None,
         hand: Mapping[str, Any] | None = None,
         value: int | None = None,
+        key: str | None = None,
+        expect: int | None = None,
     ) -> HandRecord:
         """Record the next hand as a win by seat ``winner``.
 
@@ -454,11 +653,14 @@ class TableStore:
         Give either ``hand`` (an interchange object, scored by the engine with
         the table's context and options) or ``value`` (points, fan or tai,
         settled by :mod:`hefen.table.settlement`). Any token of the table may
-        record.
+        record. ``key`` (an idempotency key): a repeat returns the hand the
+        first request recorded and records nothing; ``expect`` (the table
+        version the caller saw): a table that has changed since refuses.
         """
 
         def plan(state: TableState) -> tuple[str, dict[str, Any], str]:
             actor = core.authorize(state, token)
+            stale(state, expect)
             payload = core.plan_record(
                 state,
                 draw=False,
@@ -470,36 +672,49 @@ class TableStore:
             )
             return "hand_recorded", payload, actor.label
 
-        state, event = self._append(code, plan)
-        assert event is not None
-        return state.hand(event.seq)
+        done = self._append(code, plan, key)
+        assert done.event is not None
+        return done.state.hand(done.event.seq)
 
-    def record_draw(self, code: Any, token: str) -> HandRecord:
-        """Record the next hand as drawn (no winner, no payments)."""
+    def record_draw(
+        self, code: Any, token: str, *, key: str | None = None, expect: int | None = None
+    ) -> HandRecord:
+        """Record the next hand as drawn (no winner, no payments); ``key`` and
+        ``expect`` as for :meth:`record_win`."""
 
         def plan(state: TableState) -> tuple[str, dict[str, Any], str]:
             actor = core.authorize(state, token)
+            stale(state, expect)
             return "hand_recorded", core.plan_record(state, draw=True), actor.label
 
-        state, event = self._append(code, plan)
-        assert event is not None
-        return state.hand(event.seq)
+        done = self._append(code, plan, key)
+        assert done.event is not None
+        return done.state.hand(done.event.seq)
 
-    def undo(self, code: Any, token: str, hand_id: int | None = None) -> HandRecord:
-        """Undo the latest hand (``hand_id``, if given, must be that hand).
+    def undo(
+        self,
+        code: Any,
+        token: str,
+        hand_id: int | None = None,
+        *,
+        key: str | None = None,
+        expect: int | None = None,
+    ) -> HandRecord:
+        """Undo the latest hand (``hand_id``, if given, must be that hand);
+        ``key`` and ``expect`` as for :meth:`record_win`.
 
         Returns the hand as it was; it stays in the event log.
         """
-        undone: list[HandRecord] = []
 
         def plan(state: TableState) -> tuple[str, dict[str, Any], str]:
             actor = core.authorize(state, token)
+            stale(state, expect)
             payload = core.plan_undo(state, hand_id)
-            undone[:] = [state.hand(payload["hand"])]
             return "hand_undone", payload, actor.label
 
-        self._append(code, plan)
-        return undone[0]
+        done = self._append(code, plan, key)
+        assert done.event is not None
+        return done.before.hand(done.event.payload["hand"])
 
     def correct(
         self,
@@ -512,6 +727,8 @@ class TableStore:
         discarder: int | None = None,
         hand: Mapping[str, Any] | None = None,
         value: int | None = None,
+        key: str | None = None,
+        expect: int | None = None,
     ) -> HandRecord:
         """Replace the outcome of hand ``hand_id`` (its :attr:`HandRecord.id`).
 
@@ -521,6 +738,7 @@ class TableStore:
 
         def plan(state: TableState) -> tuple[str, dict[str, Any], str]:
             actor = core.authorize(state, token)
+            stale(state, expect)
             payload = core.plan_correct(
                 state,
                 hand_id,
@@ -533,9 +751,9 @@ class TableStore:
             )
             return "hand_corrected", payload, actor.label
 
-        state, event = self._append(code, plan)
-        assert event is not None
-        return state.hand(event.payload["hand"])
+        done = self._append(code, plan, key)
+        assert done.event is not None
+        return done.state.hand(done.event.payload["hand"])
 
     # ------------------------------------------------------------- online games
 
@@ -578,10 +796,15 @@ class TableStore:
         return lines
 
     def export_record(self, code: Any) -> str:
-        """The game record as JSON lines (``hefen replay`` reads it)."""
-        return "".join(
-            json.dumps(line, ensure_ascii=False) + "\n" for line in self.game_record(code)
-        )
+        """The game record as JSON lines (``hefen replay`` reads it) once the
+        match is over; while it is played, the seeds (and the salt) that fix
+        the walls are left out, only their commitment ``seed_sha256`` shown."""
+        lines = self.game_record(code)
+        if not game_finished(self.get(code)):
+            from hefen.game.record import redact_seeds
+
+            lines = redact_seeds(lines)
+        return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
 
     def append_game(
         self,
@@ -590,6 +813,7 @@ class TableStore:
         *,
         after: int,
         hand: tuple[int, Mapping[str, Any]] | None = None,
+        key: str | None = None,
     ) -> int:
         """Append ``lines`` to an online game's record (as ``game_line``
         events), in one transaction; returns the table's new version.
@@ -599,9 +823,12 @@ class TableStore:
         :class:`TableError` says so. ``hand`` is ``(number, payload)`` of a
         hand that these lines finish, as the game's match settled it
         (``{"outcome": ...}``); it becomes the table's ``hand_recorded`` event
-        in the same transaction, after the lines.
+        in the same transaction, after the lines. ``key``, an idempotency key,
+        is stored with them (a key already stored: :class:`TableError`, and
+        nothing is written).
         """
         code = normalize_code(code)
+        key = check_key(key)
         clean = _record_lines(lines)
         conflict = f"The game {code} was played on elsewhere; reload it and try again."
         for _attempt in range(_RETRIES):
@@ -626,9 +853,10 @@ class TableStore:
                         for i, line in enumerate(clean, start=1)
                     ]
                     if hand is not None:
-                        _, events = self._load(conn, code)
-                        state = core.fold([*events, *new])
-                        payload = core.plan_game_hand(state, hand[0], hand[1])
+                        _, _, folder = self._current(conn, code, copy=True)
+                        assert folder is not None
+                        folder.add(new)
+                        payload = core.plan_game_hand(folder.state(), hand[0], hand[1])
                         new.append(
                             Event(seq + len(new) + 1, "hand_recorded", at, "engine", payload)
                         )
@@ -647,6 +875,14 @@ class TableStore:
                                 for e in new
                             ],
                         )
+                    if key is not None:
+                        conn.execute(
+                            keys_table.insert().values(
+                                table_id=table_id, key=key, seq=seq + len(new), at=_now()
+                            )
+                        )
+                if new:
+                    self._remember(code, table_id, new)
                 return seq + len(new)
             except IntegrityError as exc:
                 raise TableError(conflict) from exc
@@ -665,8 +901,7 @@ class TableStore:
             payload = core.plan_bots_seated(state, bot)
             return None if payload is None else ("bots_seated", payload, actor.label)
 
-        state, _ = self._append(code, plan)
-        return state
+        return self._append(code, plan).state
 
     # ------------------------------------------------------------------ export
 
@@ -677,13 +912,29 @@ class TableStore:
         code = normalize_code(code)
         with self.engine.connect() as conn:
             _, events = self._load(conn, code)
-        return to_json(core.fold(events), events)
+        state = core.fold(events)
+        if state.game is not None and not game_finished(state):
+            from hefen.game.record import redact_seeds
+
+            events = [
+                Event(e.seq, e.kind, e.at, e.actor, {"line": redact_seeds([e.payload["line"]])[0]})
+                if e.kind == GAME_LINE
+                else e
+                for e in events
+            ]
+        return to_json(state, events)
 
     def export_csv(self, code: Any) -> str:
         """The history, one row per hand with changes and running balances, as CSV."""
         from hefen.table.export import to_csv
 
         return to_csv(self.get(code))
+
+
+def game_finished(state: TableState) -> bool:
+    """Whether an online game's match has played all its hands (its seeds
+    may then be shown)."""
+    return state.game is not None and len(state.hands) >= state.game.hands
 
 
 def _record_lines(lines: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:

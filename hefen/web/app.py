@@ -33,7 +33,7 @@ from hefen.scoring import score
 from hefen.web import i18n, photo, play, rules_page, rulesets, tables
 from hefen.web.hub import make_hub
 from hefen.web.models import ErrorOut, ScoreRequest, ScoreResult
-from hefen.web.security import RateLimit, SecurityHeaders, script_json
+from hefen.web.security import RateLimit, SecurityHeaders, redact_logs, script_json
 
 __all__ = ["MAX_BODY", "create_app"]
 
@@ -205,7 +205,7 @@ def create_app(
     database_url: str | None = None,
     *,
     store: Any = None,
-    play_delay: float = play.DEFAULT_DELAY,
+    play_delay: float | None = None,
     redis_url: str | None = None,
     rate_limit: bool = True,
     public_url: str | None = None,
@@ -224,10 +224,13 @@ def create_app(
     the address the phone used unless it is loopback, else ``lan_url`` (the
     LAN address ``hefen serve --host 0.0.0.0`` found); see :func:`tables.join_url`."""
     hub = make_hub(redis_url)
+    if play_delay is None:  # HEFEN_PLAY_DELAY: seconds before each bot move
+        play_delay = float(os.environ.get("HEFEN_PLAY_DELAY", play.DEFAULT_DELAY))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await hub.start()
+        redact_logs()  # uvicorn has set up its loggers by now
         gc.collect()
         gc.freeze()  # the start-up objects live forever: keep them out of every GC pass
         try:
@@ -247,7 +250,12 @@ def create_app(
     app.state.store = store
     app.state.store_lock = threading.Lock()
     app.state.hub = hub
-    app.state.play = play.PlayManager(lambda: tables.store_of(app), hub, play_delay)
+    lease = None
+    redis = redis_url if redis_url is not None else os.environ.get("HEFEN_REDIS_URL")
+    if redis:
+        lease = play.Lease(redis)  # one process drives each game; another takes over
+    app.state.play = play.PlayManager(lambda: tables.store_of(app), hub, play_delay, lease)
+    app.state.play.watch()
     app.add_middleware(BodyLimit, limit=MAX_BODY, routes={photo.PATH: photo.MAX_BODY})
     if rate_limit:
         app.add_middleware(RateLimit)

@@ -46,6 +46,22 @@ class Socket(Protocol):
     async def close(self, code: int = 1000) -> None: ...
 
 
+class _Payload:
+    """One message for many sockets: encoded to JSON text once, when the
+    first socket that takes text sends it."""
+
+    __slots__ = ("message", "_text")
+
+    def __init__(self, message: Any, text: str | None = None) -> None:
+        self.message, self._text = message, text
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = json.dumps(self.message, ensure_ascii=False)
+        return self._text
+
+
 class _Outbox:
     """One socket's queue and the task, on the socket's own event loop, that
     drains it. A broadcast from any thread or loop only queues."""
@@ -83,8 +99,18 @@ class _Outbox:
     async def _drain(self) -> None:
         while True:
             message = await self.queue.get()
+            send_text = getattr(self.ws, "send_text", None)
             try:
-                await asyncio.wait_for(self.ws.send_json(message), SEND_TIMEOUT)
+                if isinstance(message, _Payload):
+                    if send_text is not None:
+                        sending = send_text(message.text)
+                    elif message.message is None:
+                        sending = self.ws.send_json(json.loads(message.text))
+                    else:
+                        sending = self.ws.send_json(message.message)
+                else:
+                    sending = self.ws.send_json(message)
+                await asyncio.wait_for(sending, SEND_TIMEOUT)
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 - closed, broken or too slow: forget it
@@ -138,16 +164,21 @@ class Hub:
             return len(self.rooms.get(code, ()))
 
     # -- messages ----------------------------------------------------------
-    def deliver(self, code: str, message: Any) -> None:
-        """Queue ``message`` for every socket of ``code`` on this process."""
+    def deliver(self, code: str, message: Any, text: str | None = None) -> None:
+        """Queue ``message`` for every socket of ``code`` on this process
+        (encoded once for all of them; ``text``: already encoded)."""
         with self.lock:
             boxes = list(self.rooms.get(code, {}).values())
+        payload = _Payload(message, text)
         for box in boxes:
-            box.put(message)
+            box.put(payload)
 
-    async def broadcast(self, code: str, message: dict[str, Any]) -> None:
-        """Send ``message`` to every phone watching table ``code``."""
-        self.deliver(code, message)
+    async def broadcast(
+        self, code: str, message: dict[str, Any] | None, text: str | None = None
+    ) -> None:
+        """Send ``message`` to every phone watching table ``code`` (``text``:
+        it as JSON already; ``message`` may then be None)."""
+        self.deliver(code, message, text)
 
     def publish(self, code: str, message: dict[str, Any]) -> None:
         """:meth:`broadcast` from any thread (an online game's bot driver)."""
@@ -210,11 +241,13 @@ class RedisHub(Hub):
                     if isinstance(channel, bytes):
                         channel = channel.decode()
                     code = channel[len(CHANNEL_PREFIX) :]
+                    data = item["data"]
                     try:
-                        message = json.loads(item["data"])
+                        text = data.decode() if isinstance(data, bytes) else str(data)
+                        message = json.loads(text)
                     except (ValueError, TypeError):
                         continue
-                    self.deliver(code, message)
+                    self.deliver(code, message, text)
             except asyncio.CancelledError:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()
@@ -225,10 +258,14 @@ class RedisHub(Hub):
                     await pubsub.aclose()
                 await asyncio.sleep(0.5)
 
-    async def broadcast(self, code: str, message: dict[str, Any]) -> None:
+    async def broadcast(
+        self, code: str, message: dict[str, Any] | None, text: str | None = None
+    ) -> None:
         if self._redis is None:
             await self.start()
-        await self._redis.publish(CHANNEL_PREFIX + code, json.dumps(message, ensure_ascii=False))
+        if text is None:
+            text = json.dumps(message, ensure_ascii=False)
+        await self._redis.publish(CHANNEL_PREFIX + code, text)
 
     def publish(self, code: str, message: dict[str, Any]) -> None:
         with self.lock:

@@ -29,14 +29,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import secrets
 import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import (
+    APIRouter,
+    Depends,
+    FastAPI,
+    Header,
+    Request,
+    WebSocket,
+    WebSocketDisconnect,
+)
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
@@ -89,7 +96,12 @@ class CreateGame(BaseModel):
     seat: int | None = Field(None, ge=0, le=3, description="The creator sits here (a human seat).")
     dealer_keeps_on_draw: bool = True
     multiple_winners: bool = False
-    seed: int | None = Field(None, description="Fixes every wall; random when left out.")
+    seed: Any = Field(
+        None,
+        description="Refused: the walls come from a secret seed the server draws "
+        "(its hash is published at the start, the seed itself at the end).",
+        json_schema_extra={"deprecated": True},
+    )
 
 
 class JoinGame(BaseModel):
@@ -141,6 +153,12 @@ class SeatFeed:
             self.outside = True
         self.wake()
 
+    async def send_text(self, text: str) -> None:
+        """The hub's message as JSON text: only its type matters here."""
+        if text.startswith('{"type": "table"'):
+            self.outside = True
+        self.wake()
+
 
 @dataclass
 class GameTable:
@@ -157,6 +175,7 @@ class GameTable:
     error: str = ""
     lock: threading.RLock = field(default_factory=threading.RLock)
     players: dict[int, Any] = field(default_factory=dict)  # seat -> bot
+    header: dict[str, Any] = field(default_factory=dict)  # the record's match line (secret)
 
     @property
     def names(self) -> list[str]:
@@ -209,7 +228,17 @@ class GameTable:
             "history": hands,
             "version": self.seen,
             "error": self.error,
+            **self.fairness(),
         }
+
+    def fairness(self) -> dict[str, Any]:
+        """The commitment to the secret seed (``seed_sha256``, from the start)
+        and, once the match is over, the seed and salt that check it."""
+        out: dict[str, Any] = {"seed_sha256": self.header.get("seed_sha256")}
+        if self.match.finished:
+            out["seed"] = self.header.get("seed")
+            out["seed_salt"] = self.header.get("seed_salt")
+        return out
 
     def message(self, seat: int | None) -> dict[str, Any]:
         """The state as sent to ``seat`` (``None``: a spectator)."""
@@ -255,12 +284,36 @@ class PlayManager:
         store: Callable[[], Any],
         hub: Any = None,
         delay: float = DEFAULT_DELAY,
+        lease: Any = None,
     ) -> None:
         self.store = store
         self.hub = hub
         self.delay = delay
         self.tables: dict[str, GameTable] = {}
         self.lock = threading.Lock()
+        #: with several processes: who drives each game's bots (a Lease)
+        self.lease = lease
+        self._watching = False
+
+    def watch(self, every: float = 1.0) -> None:
+        """With a lease: a thread that, every ``every`` seconds, offers to
+        drive each game this process knows whose driver has stopped (its
+        lease expired): the game is reloaded from the store and goes on."""
+        if self.lease is None or self._watching:
+            return
+        self._watching = True
+
+        def loop() -> None:
+            while True:
+                time.sleep(every)
+                with self.lock:
+                    tables = list(self.tables.values())
+                for t in tables:
+                    with contextlib.suppress(Exception):
+                        if not t.driving and self._bot_move(t) is not None:
+                            self._kick(t)
+
+        threading.Thread(target=loop, daemon=True, name="hefen-play-watch").start()
 
     # -------------------------------------------------------------- storage
     def _replay(self, code: str) -> GameTable:
@@ -293,7 +346,9 @@ class PlayManager:
             raise HTTPException(
                 404, f"The game table {code} cannot be replayed: {str(exc).rstrip('.')}"
             ) from exc
-        t = GameTable(code, rep.match, state, lines=len(lines), seen=state.version)
+        t = GameTable(
+            code, rep.match, state, lines=len(lines), seen=state.version, header=dict(lines[0])
+        )
         if rep.games:
             t.game = rep.games[-1]
         return t
@@ -303,6 +358,7 @@ class PlayManager:
         or when another server played on)."""
         again = self._replay(t.code)
         t.match, t.state, t.lines, t.seen = again.match, again.state, again.lines, again.seen
+        t.header = again.header
         t.game, t.players = again.game, {}
 
     def _write(
@@ -310,6 +366,7 @@ class PlayManager:
         t: GameTable,
         lines: list[dict[str, Any]],
         hand: tuple[int, dict[str, Any]] | None = None,
+        key: str | None = None,
     ) -> None:
         """Append record lines (and a finished hand) to the store; on failure
         the table goes back to what is stored and the move is refused."""
@@ -317,7 +374,7 @@ class PlayManager:
 
         store = self.store()
         try:
-            version = store.append_game(t.code, lines, after=t.lines, hand=hand)
+            version = store.append_game(t.code, lines, after=t.lines, hand=hand, key=key)
         except (TableError, OSError, SQLAlchemyError) as exc:
             t.lines = STALE  # memory is ahead of the store: no write until reloaded
             with contextlib.suppress(HTTPException, TableError, OSError, SQLAlchemyError):
@@ -389,6 +446,7 @@ class PlayManager:
 
     def create(self, body: CreateGame) -> tuple[GameTable, str | None]:
         from hefen.game import GameSettings, Match
+        from hefen.game.record import secret_seed
         from hefen.table import TableError
 
         options = rulesets.table_options(body.ruleset, body.options)
@@ -397,10 +455,17 @@ class PlayManager:
         settings = GameSettings(
             body.ruleset, options=options, multiple_winners=body.multiple_winners
         )
-        seed = body.seed if body.seed is not None else secrets.randbelow(2**31)
+        if body.seed is not None:
+            raise HTTPException(
+                400,
+                "A game cannot be given a seed: the server draws a secret one and "
+                "publishes its hash (seed_sha256) now, the seed when the match ends",
+            )
+        seed, salt, commitment = secret_seed()
         match = Match(
             settings, seed, hands=body.hands, dealer_keeps_on_draw=body.dealer_keeps_on_draw
         )
+        header = {**match.header(), "seed_salt": salt, "seed_sha256": commitment}
         names = [
             (body.names[i] if i < len(body.names) and body.names[i] else None) or ""
             for i in range(4)
@@ -417,7 +482,7 @@ class PlayManager:
                     body.ruleset,
                     bots=list(body.bots),
                     hands=body.hands,
-                    record=[match.header()],
+                    record=[header],
                     options=options,
                     dealer_keeps_on_draw=body.dealer_keeps_on_draw,
                     names=names,
@@ -428,7 +493,7 @@ class PlayManager:
                     token, state = joined.token, joined.state
         except TableError as exc:
             raise _table_error(exc, 400) from exc
-        t = GameTable(created.code, match, state, lines=1, seen=state.version)
+        t = GameTable(created.code, match, state, lines=1, seen=state.version, header=header)
         with self.lock:
             self.tables[t.code] = t
         with t.lock:
@@ -450,18 +515,19 @@ class PlayManager:
             raise _table_error(exc, 403) from exc
         return actor.seat
 
-    def join(self, t: GameTable, seat: int, name: str | None) -> str:
+    def join(self, t: GameTable, seat: int, name: str | None, key: str | None = None) -> str:
+        """Take a human seat; a repeated idempotency ``key`` gets the first token."""
         from hefen.table import TableError
 
         with t.lock:
             if t.bots[seat] is not None:
                 raise HTTPException(409, f"Seat {seat} is played by a bot")
-            if t.joined[seat]:
+            if t.joined[seat] and key is None:
                 raise HTTPException(409, f"Seat {seat} ({t.names[seat]}) is already taken")
             clean = name.strip()[:40] if name and name.strip() else None
             try:
                 with _database():
-                    joined = self.store().join(t.code, seat, clean)
+                    joined = self.store().join(t.code, seat, clean, key=key)
             except TableError as exc:
                 raise _table_error(exc, 409 if "taken" in str(exc) else 400) from exc
             t.state, t.seen = joined.state, joined.state.version
@@ -504,23 +570,40 @@ class PlayManager:
             self._new_hand(t)
         self._changed(t)
 
-    def act(self, t: GameTable, seat: int, kind: str, tile: str | None) -> None:
-        """Apply a human seat's action; an illegal one is a 400 and changes nothing."""
+    def act(
+        self, t: GameTable, seat: int, kind: str, tile: str | None, key: str | None = None
+    ) -> None:
+        """Apply a human seat's action; an illegal one is a 400 and changes
+        nothing; one whose idempotency ``key`` is stored already was played:
+        nothing is done again."""
         from hefen.game import Action, IllegalAction
+        from hefen.table import TableError
+        from hefen.table.storage import check_key
 
         with t.lock:
+            if key is not None:
+                try:
+                    key = check_key(key)
+                    with _database():
+                        done = self.store().key_seq(t.code, key)
+                except TableError as exc:
+                    raise _table_error(exc, 400) from exc
+                if done is not None:
+                    if done > t.seen:  # played through another server: catch up
+                        self._reload(t)
+                    return
             if t.bots[seat] is not None:
                 raise HTTPException(403, f"Seat {seat} is played by a bot")
             if t.game is None:
                 raise HTTPException(400, "The game has not started yet")
             try:
                 action = Action.from_dict({"seat": seat, "kind": kind, "tile": tile})
-                ended = self._apply(t, action)
+                ended = self._apply(t, action, key)
             except (IllegalAction, ValueError, KeyError) as exc:
                 raise HTTPException(400, str(exc).rstrip(".")) from exc
         self._changed(t, table=ended)
 
-    def _apply(self, t: GameTable, action: Any) -> bool:
+    def _apply(self, t: GameTable, action: Any, key: str | None = None) -> bool:
         """Play ``action`` and store it (with the hand, if it ends the hand);
         True when the hand ended."""
         from hefen.game.record import end_line
@@ -528,11 +611,11 @@ class PlayManager:
         t.game.apply(action)
         lines = [{"type": "action", **action.to_dict()}]
         if t.game.phase != "end":
-            self._write(t, lines)
+            self._write(t, lines, key=key)
             return False
         state = t.match.record(t.game)
         lines.append(end_line(t.game, state.balances))
-        self._write(t, lines, (len(t.match.played), t.match.events[-1].payload))
+        self._write(t, lines, (len(t.match.played), t.match.events[-1].payload), key)
         return True
 
     # ---------------------------------------------------------------- bots
@@ -554,8 +637,23 @@ class PlayManager:
         with t.lock:
             if t.driving or self._bot_move(t) is None:
                 return
+            if self.lease is not None:
+                if not self.lease.acquire(t.code):
+                    return  # another process drives this game
+                with contextlib.suppress(HTTPException, OSError, SQLAlchemyError):
+                    if self.store().version(t.code) != t.seen:
+                        self._reload(t)  # the last holder played on
+                if self._bot_move(t) is None:
+                    self.lease.release(t.code)
+                    return
             t.driving = True
         threading.Thread(target=self._drive, args=(t,), daemon=True).start()
+
+    def _stop_driving(self, t: GameTable) -> None:
+        t.driving = False
+        if self.lease is not None:
+            with contextlib.suppress(Exception):
+                self.lease.release(t.code)
 
     def _drive(self, t: GameTable) -> None:
         from hefen.game import make_bot
@@ -564,11 +662,14 @@ class PlayManager:
             while True:
                 with t.lock:
                     if self._bot_move(t) is None:
-                        t.driving = False
+                        self._stop_driving(t)
                         return
                 time.sleep(self.delay)
                 ended = False
                 with t.lock:
+                    if self.lease is not None and not self.lease.renew(t.code):
+                        t.driving = False  # lost the lease: another process drives
+                        return
                     move = self._bot_move(t)
                     if move == "next":
                         self._new_hand(t)
@@ -582,7 +683,7 @@ class PlayManager:
         except Exception as exc:  # noqa: BLE001 - keep the table readable, say what broke
             detail = exc.detail if isinstance(exc, HTTPException) else exc
             with t.lock:
-                t.driving = False
+                self._stop_driving(t)
                 t.error = f"A bot failed: {detail}"
             self._changed(t, kick=False)
 
@@ -602,6 +703,52 @@ class PlayManager:
             self._kick(t)
 
 
+class Lease:
+    """Who drives a game's bots when several processes serve it: a Redis key
+    ``hefen:drive:<CODE>`` set with ``SET NX PX`` by one process, renewed
+    before each bot move; a holder that dies stops renewing, the key
+    expires after ``ttl_ms`` and another process takes the game over. Each
+    move is appended only if the record has the length its driver knows,
+    so even two drivers at once could not lose or double a move."""
+
+    RENEW = (
+        'if redis.call("get", KEYS[1]) == ARGV[1] then '
+        'return redis.call("pexpire", KEYS[1], ARGV[2]) else return 0 end'
+    )
+    RELEASE = (
+        'if redis.call("get", KEYS[1]) == ARGV[1] then '
+        'return redis.call("del", KEYS[1]) else return 0 end'
+    )
+
+    def __init__(self, url: str, ttl_ms: int = 3000) -> None:
+        import redis
+
+        self.client = redis.Redis.from_url(url)
+        self.owner = secrets_token()
+        self.ttl_ms = ttl_ms
+
+    def _key(self, code: str) -> str:
+        return f"hefen:drive:{code}"
+
+    def acquire(self, code: str) -> bool:
+        key = self._key(code)
+        if self.client.set(key, self.owner, nx=True, px=self.ttl_ms):
+            return True
+        return self.renew(code)  # already ours
+
+    def renew(self, code: str) -> bool:
+        return bool(self.client.eval(self.RENEW, 1, self._key(code), self.owner, self.ttl_ms))
+
+    def release(self, code: str) -> None:
+        self.client.eval(self.RELEASE, 1, self._key(code), self.owner)
+
+
+def secrets_token() -> str:
+    import secrets
+
+    return secrets.token_hex(8)
+
+
 def manager_of(app: FastAPI) -> PlayManager:
     manager: PlayManager = app.state.play
     return manager
@@ -610,6 +757,10 @@ def manager_of(app: FastAPI) -> PlayManager:
 # ------------------------------------------------------------------------ API
 router = APIRouter(prefix="/api/play", tags=["play"], responses=ERRORS)
 Creds = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+IdemKey = Annotated[
+    str | None,
+    Header(alias="Idempotency-Key", description="One per move: a repeat is not played again."),
+]
 
 
 def _token(creds: HTTPAuthorizationCredentials | None) -> str:
@@ -664,21 +815,25 @@ def game_record(code: str, request: Request) -> Response:
 
 
 @router.post("/{code}/join", response_model=GameJoinedOut)
-def join_game(code: str, body: JoinGame, request: Request) -> Any:
-    """Take a free human seat; the answer holds the seat's secret token."""
+def join_game(code: str, body: JoinGame, request: Request, idem: IdemKey = None) -> Any:
+    """Take a free human seat; the answer holds the seat's secret token (a
+    repeated idempotency key gets the same one)."""
     manager = manager_of(request.app)
     t = manager.get(code)
-    token = manager.join(t, body.seat, body.name)
+    token = manager.join(t, body.seat, body.name, idem)
     return {"code": t.code, "seat": body.seat, "token": token, "state": t.message(body.seat)}
 
 
 @router.post("/{code}/act")
-def act(code: str, body: ActIn, request: Request, creds: Creds) -> dict[str, Any]:
-    """Play a move for the token's seat (checked against the engine's legal moves)."""
+def act(
+    code: str, body: ActIn, request: Request, creds: Creds, idem: IdemKey = None
+) -> dict[str, Any]:
+    """Play a move for the token's seat (checked against the engine's legal
+    moves); a repeated idempotency key is not played again."""
     manager = manager_of(request.app)
     t = manager.get(code)
     seat = _seat(manager, t, creds)
-    manager.act(t, seat, body.kind, body.tile)
+    manager.act(t, seat, body.kind, body.tile, idem)
     return t.message(seat)
 
 
@@ -706,12 +861,14 @@ def next_hand(code: str, request: Request, creds: Creds) -> dict[str, Any]:
 async def play_feed(websocket: WebSocket, code: str) -> None:
     """The hand as this client's seat sees it, now and after every change.
 
-    ``?token=`` (a seat token of the table) names the seat; none: a
-    spectator. The client is a connection of the tables' hub for this
-    table's code, woken by every change. Messages from the client:
-    ``{"type": "act", "kind", "tile"}``, ``{"type": "next"}``,
-    ``{"type": "start"}`` and ``"ping"``; a refused one is answered with
-    ``{"type": "error", "error": ...}``.
+    A socket starts as a spectator's (the public view). Its first message
+    ``{"type": "auth", "token": ...}`` (a seat token of the table) makes it
+    that seat's: it then gets the seat's view. A token is never taken from
+    the URL (``?token=`` is refused: URLs end up in logs and histories). The
+    client is a connection of the tables' hub for this table's code, woken
+    by every change. Other messages: ``{"type": "act", "kind", "tile"}``,
+    ``{"type": "next"}``, ``{"type": "start"}`` and ``"ping"``; a refused one
+    is answered with ``{"type": "error", "error": ...}``.
     """
     manager = manager_of(websocket.app)
     try:
@@ -719,13 +876,32 @@ async def play_feed(websocket: WebSocket, code: str) -> None:
     except HTTPException:
         await websocket.close(code=4404)
         return
-    token = websocket.query_params.get("token")
-    try:
-        seat = manager.seat_of(t, token)
-    except HTTPException:
-        await websocket.close(code=4403)
-        return
     await websocket.accept()
+    if "token" in websocket.query_params:
+        await websocket.close(code=4400, reason=URL_TOKEN)
+        return
+    seat: int | None = None
+    token: str | None = None
+    # the first message says who this is: a seat (auth) or a spectator (any
+    # other message, or none within AUTH_WAIT seconds)
+    pending: str | None = None
+    try:
+        first = await asyncio.wait_for(websocket.receive_text(), AUTH_WAIT)
+    except TimeoutError:
+        first = None
+    except (WebSocketDisconnect, KeyError, RuntimeError):
+        return
+    given = _auth_token(first)
+    if given is not None:
+        try:
+            if not given:
+                raise HTTPException(403, "An auth message needs the seat's token")
+            seat, token = manager.seat_of(t, given), given
+        except HTTPException as exc:
+            await websocket.close(code=4403, reason=f"{exc.detail}.")
+            return
+    elif first is not None:
+        pending = first  # a spectator's first message, answered as usual
     feed = SeatFeed(asyncio.get_running_loop(), asyncio.Event())
     feed.event.set()
     hub = manager.hub
@@ -745,7 +921,8 @@ async def play_feed(websocket: WebSocket, code: str) -> None:
     sender = asyncio.create_task(pump())
     try:
         while True:
-            text = await websocket.receive_text()
+            text = pending if pending is not None else await websocket.receive_text()
+            pending = None
             if text == "ping":
                 await websocket.send_json({"type": "pong"})
                 continue
@@ -753,15 +930,24 @@ async def play_feed(websocket: WebSocket, code: str) -> None:
                 msg = json.loads(text)
                 if not isinstance(msg, dict):
                     raise HTTPException(422, "A message must be a JSON object")
+                kind = msg.get("type")
+                if kind == "watch":
+                    continue
+                if kind == "auth":
+                    raise HTTPException(422, "A socket is authenticated by its first message only")
                 if seat is None:
                     raise HTTPException(403, "Spectators cannot play; take a seat first")
                 # the token must still hold the seat (it may have been freed)
                 if manager.seat_of(t, token) != seat:
                     raise HTTPException(403, "This token no longer holds its seat")
-                kind = msg.get("type")
                 if kind == "act":
-                    body = ActIn.model_validate({k: v for k, v in msg.items() if k != "type"})
-                    await asyncio.to_thread(manager.act, t, seat, body.kind, body.tile)
+                    key = msg.get("key")
+                    body = ActIn.model_validate(
+                        {k: v for k, v in msg.items() if k not in ("type", "key")}
+                    )
+                    await asyncio.to_thread(
+                        manager.act, t, seat, body.kind, body.tile, key if key else None
+                    )
                 elif kind == "next":
                     await asyncio.to_thread(manager.next_hand, t)
                 elif kind == "start":
@@ -780,6 +966,30 @@ async def play_feed(websocket: WebSocket, code: str) -> None:
             hub.remove(t.code, feed)
         with contextlib.suppress(Exception):
             await websocket.close()
+
+
+#: seconds a new socket waits for its first message (auth, or watch)
+AUTH_WAIT = 2.0
+
+
+def _auth_token(text: str | None) -> str | None:
+    """The token of an ``{"type": "auth", "token": ...}`` message, else None."""
+    if text is None or not text.startswith("{"):
+        return None
+    try:
+        msg = json.loads(text)
+    except ValueError:
+        return None
+    if isinstance(msg, dict) and msg.get("type") == "auth":
+        given = msg.get("token")
+        return given if isinstance(given, str) else ""
+    return None
+
+
+URL_TOKEN = (
+    'A seat token is never put in the URL; send {"type": "auth", "token": ...} '
+    "as the socket's first message."
+)
 
 
 def _first_line(exc: Exception) -> str:

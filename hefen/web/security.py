@@ -7,6 +7,11 @@
   the app itself, no framing), ``X-Frame-Options``, ``Referrer-Policy`` and
   ``X-Content-Type-Options`` to every HTTP answer.
 * :class:`RateLimit` stops guessing table codes and mass-creating tables.
+* :class:`RedactTokens` keeps tokens out of the server's logs: a token put
+  in a URL by a careless client (``?token=...``) is written as
+  ``?token=[redacted]`` in the access log. The app itself never asks for a
+  token in a URL (HTTP: ``Authorization: Bearer``; sockets: a first
+  ``{"type": "auth"}`` message).
 
 >>> script_json({"name": "</script><!--<script>"})
 '{"name": "\\\\u003c/script\\\\u003e\\\\u003c!--\\\\u003cscript\\\\u003e"}'
@@ -15,11 +20,40 @@
 from __future__ import annotations
 
 import json
+import logging
+import re
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["CSP", "RateLimit", "SecurityHeaders", "script_json"]
+__all__ = ["CSP", "RateLimit", "RedactTokens", "SecurityHeaders", "redact_logs", "script_json"]
+
+#: query parameters whose values are secrets, whatever the route
+_SECRET_PARAMS = re.compile(
+    r"(?i)([?&](?:token|host_token|access_token|seat_token|auth)=)[^&\s\"']*"
+)
+
+
+class RedactTokens(logging.Filter):
+    """A log filter that writes every secret query value as ``[redacted]``."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = record.getMessage()
+        clean = _SECRET_PARAMS.sub(r"\1[redacted]", text)
+        if clean != text:
+            record.msg, record.args = clean, ()
+        return True
+
+
+def redact_logs(names: tuple[str, ...] = ("uvicorn.access", "uvicorn.error")) -> None:
+    """Put :class:`RedactTokens` on uvicorn's access and error loggers (and
+    their handlers), once."""
+    for name in names:
+        logger = logging.getLogger(name)
+        for target in (logger, *logger.handlers):
+            if not any(isinstance(f, RedactTokens) for f in target.filters):
+                target.addFilter(RedactTokens())
+
 
 _ESCAPES = {
     "<": "\\u003c",

@@ -15,7 +15,7 @@ import io
 import ipaddress
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Depends, FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
@@ -38,6 +38,16 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     409: {"model": ErrorOut, "description": "The seat is taken"},
     422: {"model": ErrorOut, "description": "Malformed request"},
 }
+
+
+SEEN = (
+    "The table version the client saw; a table that has changed since refuses "
+    "the change in one sentence."
+)
+KEY = (
+    "An idempotency key, one per action the player means (the page makes one per "
+    "tap): a repeated key gets the first answer and writes nothing new."
+)
 
 
 # --------------------------------------------------------------------- models
@@ -73,12 +83,33 @@ class RecordWin(BaseModel):
     discarder: int | None = Field(None, ge=0, le=3, description="None: self-draw")
     hand: dict[str, Any] | None = None
     value: int | None = Field(None, ge=0)
+    version: int | None = Field(None, description=SEEN)
+
+
+class Draw(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    version: int | None = Field(None, description=SEEN)
 
 
 class Undo(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    hand_id: int | None = None
+    hand_id: int | None = Field(None, description="The hand to undo (it must be the latest).")
+    version: int | None = Field(None, description=SEEN)
+
+
+class Correct(BaseModel):
+    """A hand's new outcome: a win (as for recording one) or a draw."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    draw: bool = False
+    winner: int | None = Field(None, ge=0, le=3)
+    discarder: int | None = Field(None, ge=0, le=3)
+    hand: dict[str, Any] | None = None
+    value: int | None = Field(None, ge=0)
+    version: int | None = Field(None, description=SEEN)
 
 
 class TableOut(BaseModel):
@@ -209,6 +240,39 @@ def join_url(request: Request, code: str) -> str:
 
 Store = Annotated[Any, Depends(get_store)]
 Creds = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+IdemKey = Annotated[str | None, Header(alias="Idempotency-Key", description=KEY)]
+
+
+def write_key(key: str | None) -> str:
+    """The request's idempotency key, checked (one is made for a request without)."""
+    import secrets
+
+    from hefen.table import TableError
+    from hefen.table.storage import check_key
+
+    try:
+        return check_key(key) or "auto-" + secrets.token_urlsafe(18)
+    except TableError as exc:
+        raise table_error(exc) from exc
+
+
+async def answered(request: Request, store: Any, code: str, key: str) -> str:
+    """The table as the write with ``key`` left it (the same for a repeat),
+    told to every phone; as JSON text (each hand encoded once, ever)."""
+    seq = await run_in_threadpool(store.key_seq, code, key)
+    state = await run_in_threadpool(store.state_at, code, seq)
+    text: str = state.to_json()
+    await request.app.state.hub.broadcast(
+        state.code, None, '{"type": "table", "table": ' + text + "}"
+    )
+    return text
+
+
+def hand_answer(record: Any, table: str, status: int) -> Response:
+    """``{"hand": ..., "table": ...}`` from texts made once."""
+    body = '{"hand": ' + record.to_json() + ', "table": ' + table + "}"
+    return Response(body, status_code=status, media_type="application/json")
+
 
 # ------------------------------------------------------------------------ API
 router = APIRouter(prefix="/api/tables", tags=["tables"], responses=ERRORS)
@@ -241,7 +305,8 @@ async def create_table(body: CreateTable, request: Request, store: Store) -> Any
 @router.get("/{code}", response_model=TableOut)
 async def get_table(code: str, store: Store) -> Any:
     """The table: seats, settings, history, balances and the next hand's position."""
-    return state_dict(await run_in_threadpool(load, store, code))
+    state = await run_in_threadpool(load, store, code)
+    return Response(state.to_json(), media_type="application/json")
 
 
 @router.get("/{code}/whoami", response_model=WhoAmI)
@@ -257,17 +322,19 @@ async def whoami(
 
 
 @router.post("/{code}/join", response_model=JoinedOut)
-async def join_seat(code: str, body: JoinSeat, request: Request, store: Store) -> Any:
-    """Take a free seat; the answer holds that seat's secret token."""
+async def join_seat(
+    code: str, body: JoinSeat, request: Request, store: Store, idem: IdemKey = None
+) -> Any:
+    """Take a free seat; the answer holds that seat's secret token (a repeated
+    idempotency key gets the same seat and token)."""
     from hefen.table import TableError
 
+    key = write_key(idem)
     state = await run_in_threadpool(load, store, code)
-    if state.seats[body.seat].joined:
-        raise HTTPException(
-            409, f"Seat {body.seat} ({state.seats[body.seat].name}) is already taken"
-        )
     try:
-        joined = await run_in_threadpool(store.join, state.code, body.seat, body.name or None)
+        joined = await run_in_threadpool(
+            lambda: store.join(state.code, body.seat, body.name or None, key=key)
+        )
     except TableError as exc:
         raise table_error(exc, 409 if "taken" in str(exc) else 400) from exc
     table = await changed(request, joined.state)
@@ -281,6 +348,7 @@ async def release_seat(
     request: Request,
     store: Store,
     creds: Creds,
+    idem: IdemKey = None,
 ) -> Any:
     """Free a seat: by its own player or the host."""
     from hefen.table import TableError
@@ -290,8 +358,11 @@ async def release_seat(
     actor = actor_of(store, state, token)
     if not actor.host and actor.seat != body.seat:
         raise HTTPException(403, "Only the seat's own player or the host can free this seat")
+    key = write_key(idem)
     try:
-        new = await run_in_threadpool(store.release_seat, state.code, token, body.seat)
+        new = await run_in_threadpool(
+            lambda: store.release_seat(state.code, token, body.seat, key=key)
+        )
     except TableError as exc:
         raise table_error(exc) from exc
     return await changed(request, new)
@@ -304,10 +375,15 @@ async def record_win(
     request: Request,
     store: Store,
     creds: Creds,
+    idem: IdemKey = None,
 ) -> Any:
-    """Record the next hand as a win, by the winner's or discarder's seat or the host."""
+    """Record the next hand as a win, by the winner's or discarder's seat or the host.
+    With ``version`` (the table version the phone saw) a table that changed
+    since refuses: the winner and the discarder recording the same win at
+    once record it once."""
     from hefen.table import TableError
 
+    key = write_key(idem)
     token = token_of(creds)
     state = await run_in_threadpool(load, store, code)
     actor = actor_of(store, state, token)
@@ -322,12 +398,14 @@ async def record_win(
                 discarder=body.discarder,
                 hand=body.hand,
                 value=body.value,
+                key=key,
+                expect=body.version,
             )
         )
-        new = await run_in_threadpool(store.get, state.code)
     except TableError as exc:
         raise table_error(exc) from exc
-    return {"hand": record.to_dict(), "table": await changed(request, new)}
+    table = await answered(request, store, state.code, key)
+    return hand_answer(record, table, 201)
 
 
 @router.post("/{code}/draw", status_code=201, response_model=HandOut)
@@ -336,19 +414,26 @@ async def record_draw(
     request: Request,
     store: Store,
     creds: Creds,
+    idem: IdemKey = None,
+    body: Draw | None = None,
 ) -> Any:
     """Record the next hand as drawn (any seat of the table)."""
     from hefen.table import TableError
 
+    key = write_key(idem)
     token = token_of(creds)
     state = await run_in_threadpool(load, store, code)
     actor_of(store, state, token)
     try:
-        record = await run_in_threadpool(store.record_draw, state.code, token)
-        new = await run_in_threadpool(store.get, state.code)
+        record = await run_in_threadpool(
+            lambda: store.record_draw(
+                state.code, token, key=key, expect=body.version if body else None
+            )
+        )
     except TableError as exc:
         raise table_error(exc) from exc
-    return {"hand": record.to_dict(), "table": await changed(request, new)}
+    table = await answered(request, store, state.code, key)
+    return hand_answer(record, table, 201)
 
 
 @router.post("/{code}/undo", response_model=HandOut)
@@ -357,22 +442,71 @@ async def undo(
     request: Request,
     store: Store,
     creds: Creds,
+    idem: IdemKey = None,
     body: Undo | None = None,
 ) -> Any:
-    """Undo the latest hand (it stays in the audit trail)."""
+    """Undo the latest hand (it stays in the audit trail). ``hand_id`` names
+    the hand and ``version`` the table the phone saw: two phones pressing
+    Undo at once undo one hand, the other is refused in one sentence."""
     from hefen.table import TableError
 
+    key = write_key(idem)
     token = token_of(creds)
     state = await run_in_threadpool(load, store, code)
     actor_of(store, state, token)
     try:
         record = await run_in_threadpool(
-            store.undo, state.code, token, body.hand_id if body else None
+            lambda: store.undo(
+                state.code,
+                token,
+                body.hand_id if body else None,
+                key=key,
+                expect=body.version if body else None,
+            )
         )
-        new = await run_in_threadpool(store.get, state.code)
     except TableError as exc:
         raise table_error(exc) from exc
-    return {"hand": record.to_dict(), "table": await changed(request, new)}
+    table = await answered(request, store, state.code, key)
+    return hand_answer(record, table, 200)
+
+
+@router.post("/{code}/hands/{hand_id}/correct", response_model=HandOut)
+async def correct(
+    code: str,
+    hand_id: int,
+    body: Correct,
+    request: Request,
+    store: Store,
+    creds: Creds,
+    idem: IdemKey = None,
+) -> Any:
+    """Replace a recorded hand's outcome (any token of the table; the old one
+    stays in the audit trail). ``version``: the table the phone saw."""
+    from hefen.table import TableError
+
+    key = write_key(idem)
+    token = token_of(creds)
+    state = await run_in_threadpool(load, store, code)
+    actor_of(store, state, token)
+    try:
+        record = await run_in_threadpool(
+            lambda: store.correct(
+                state.code,
+                token,
+                hand_id,
+                draw=body.draw,
+                winner=body.winner,
+                discarder=body.discarder,
+                hand=body.hand,
+                value=body.value,
+                key=key,
+                expect=body.version,
+            )
+        )
+    except TableError as exc:
+        raise table_error(exc) from exc
+    table = await answered(request, store, state.code, key)
+    return hand_answer(record, table, 200)
 
 
 @router.get(

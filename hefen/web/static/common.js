@@ -5,6 +5,8 @@ window.hefen = (function () {
   async function api(path, body, token) {
     const headers = { "Content-Type": "application/json" };
     if (token) headers.Authorization = "Bearer " + token;
+    // one key per action: a request sent twice (a retry, a double send) is written once
+    headers["Idempotency-Key"] = (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2) + Date.now());
     const r = await fetch(path, { method: "POST", headers: headers, body: JSON.stringify(body || {}) });
     let data = {};
     try { data = await r.json(); } catch (e) { /* empty */ }

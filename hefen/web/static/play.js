@@ -80,6 +80,7 @@
 
   function send(obj) {
     showError("");
+    if (obj.type === "act") obj.key = crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2);  // one per move
     if (ws && ws.readyState === 1) ws.send(JSON.stringify(obj));
     else showError(M.offline);
   }
@@ -305,9 +306,11 @@
   function connect() {
     if (ws) { ws.onclose = null; ws.close(); }
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const q = mine.token ? "?token=" + encodeURIComponent(mine.token) : "";
-    ws = new WebSocket(proto + "//" + location.host + "/ws/play/" + code + q);
-    ws.onopen = () => { $("live").textContent = "· " + M.live; };
+    ws = new WebSocket(proto + "//" + location.host + "/ws/play/" + code);
+    ws.onopen = () => {  // the token goes in the first message, never in the URL
+      ws.send(JSON.stringify(mine.token ? { type: "auth", token: mine.token } : { type: "watch" }));
+      $("live").textContent = "· " + M.live;
+    };
     ws.onmessage = (ev) => {
       const msg = JSON.parse(ev.data);
       if (msg.type === "state") { state = msg; render(); }

@@ -139,7 +139,8 @@
   async function act(path, body, seats) {
     showError("");
     try {
-      const res = await api("/api/tables/" + code + path, body, tokenFor(seats));
+      // the table version this phone saw: a change made meanwhile by another phone wins
+      const res = await api("/api/tables/" + code + path, Object.assign({ version: table.version }, body), tokenFor(seats));
       table = res.table; render();
       return res;
     } catch (err) { showError(err.message); return null; }
@@ -156,7 +157,7 @@
   });
   $("winner").addEventListener("change", () => { $("winner").dataset.touched = "1"; });
   $("btn-draw").addEventListener("click", () => act("/draw", {}, [mine.seat]));
-  $("btn-undo").addEventListener("click", () => act("/undo", {}, [mine.seat]));
+  $("btn-undo").addEventListener("click", () => act("/undo", { hand_id: table.hands.length ? table.hands[table.hands.length - 1].id : null }, [mine.seat]));
 
   // live updates
   let delay = 500;

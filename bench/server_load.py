@@ -1,0 +1,227 @@
+"""Server load on loopback: what one ``hefen`` web process does per hand.
+
+Starts one server process (uvicorn, rate limits off, on 127.0.0.1 only) on
+a SQLite file (default) or ``--database-url``, then measures:
+
+* **hands/s**: hands recorded one after another on one table through
+  ``POST /api/tables/{code}/hands``, and the *server's* CPU per hand (the
+  process's user+system time, read from ``/proc``);
+* **broadcast**: N tables × 4 sockets on ``/ws/tables/{code}``; one hand
+  recorded on each table in turn; the time from sending the POST to each
+  of the table's four sockets receiving the new table (p50/p99);
+* **score**: ``POST /api/score`` sent open-loop at 100 and 200 requests/s
+  for a few seconds; latency p50/p99.
+
+Everything is bounded (counts and a deadline per phase) and stays on
+loopback. Run: ``PYTHONPATH=. python bench/server_load.py [--tables 200]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+ROOT = Path(__file__).resolve().parent.parent
+HAND = {
+    "rules": "mcr",
+    "hand": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "C", "C", "E", "E"],
+    "melds": [],
+    "win_tile": "E",
+    "flowers": ["1h"],
+    "context": {"win": "self_draw", "seat_wind": "E", "round_wind": "E"},
+    "options": {},
+}
+SERVER = """
+import sys, uvicorn
+from hefen.web import create_app
+uvicorn.run(create_app(database_url=sys.argv[1], rate_limit=False), host="127.0.0.1",
+            port=int(sys.argv[2]), log_level="warning", ws="websockets")
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` so far (Linux ``/proc``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+async def new_table(client: httpx.AsyncClient) -> tuple[str, str]:
+    made = (await client.post("/api/tables", json={"ruleset": "hk"})).json()
+    return made["code"], made["host_token"]
+
+
+async def record(client: httpx.AsyncClient, code: str, token: str, winner: int) -> httpx.Response:
+    return await client.post(
+        f"/api/tables/{code}/hands",
+        json={"winner": winner, "value": 3},
+        headers={"Authorization": f"Bearer {token}", "Idempotency-Key": str(uuid.uuid4())},
+    )
+
+
+async def bench_hands(base: str, pid: int, hands: int) -> dict[str, float]:
+    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+        code, token = await new_table(client)
+        for i in range(20):  # warm up
+            (await record(client, code, token, i % 4)).raise_for_status()
+        cpu0, t0 = cpu_seconds(pid), time.perf_counter()
+        for i in range(hands):
+            (await record(client, code, token, i % 4)).raise_for_status()
+        wall, cpu = time.perf_counter() - t0, cpu_seconds(pid) - cpu0
+    return {
+        "hands": hands,
+        "hands_per_s": hands / wall,
+        "server_cpu_ms_per_hand": cpu / hands * 1e3,
+    }
+
+
+async def bench_broadcast(base: str, tables: int, deadline: float) -> dict[str, float]:
+    ws_base = base.replace("http://", "ws://")
+    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+        made = [await new_table(client) for _ in range(tables)]
+        sockets: list[list[Any]] = []
+        for code, _ in made:
+            four = [
+                await websockets.connect(f"{ws_base}/ws/tables/{code}", open_timeout=30)
+                for _ in range(4)
+            ]
+            for ws in four:
+                await asyncio.wait_for(ws.recv(), 30)  # the table as it is
+            sockets.append(four)
+        latencies: list[float] = []
+        lost = 0
+        stop = time.monotonic() + deadline
+        for (code, token), four in zip(made, sockets, strict=True):
+            if time.monotonic() > stop:
+                break
+            sent = time.perf_counter()
+            waits = [asyncio.create_task(_until_hand(ws)) for ws in four]
+            (await record(client, code, token, 0)).raise_for_status()
+            for got in await asyncio.gather(*waits, return_exceptions=True):
+                if isinstance(got, float):
+                    latencies.append((got - sent) * 1e3)
+                else:
+                    lost += 1
+        for four in sockets:
+            for ws in four:
+                await ws.close()
+    return {
+        "tables": tables,
+        "sockets": tables * 4,
+        "deliveries": len(latencies),
+        "lost": lost,
+        "p50_ms": pct(latencies, 50),
+        "p99_ms": pct(latencies, 99),
+    }
+
+
+async def _until_hand(ws: Any) -> float:
+    while True:
+        msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        if msg.get("type") == "table" and msg["table"]["hands"]:
+            return time.perf_counter()
+
+
+async def bench_score(base: str, rate: int, seconds: float) -> dict[str, float]:
+    latencies: list[float] = []
+    errors = 0
+    limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
+    async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as client:
+
+        async def one() -> None:
+            nonlocal errors
+            t0 = time.perf_counter()
+            r = await client.post("/api/score", json=HAND)
+            if r.status_code != 200:
+                errors += 1
+            latencies.append((time.perf_counter() - t0) * 1e3)
+
+        tasks = []
+        start = time.perf_counter()
+        for i in range(int(rate * seconds)):
+            delay = start + i / rate - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            tasks.append(asyncio.create_task(one()))
+        await asyncio.gather(*tasks)
+    return {
+        "rate": rate,
+        "requests": len(latencies),
+        "errors": errors,
+        "p50_ms": pct(latencies, 50),
+        "p99_ms": pct(latencies, 99),
+    }
+
+
+async def main_async(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["hands"] = await bench_hands(base, pid, args.hands)
+    print("hands:", json.dumps(out["hands"]), flush=True)
+    for n in args.tables:
+        out[f"broadcast_{n}"] = await bench_broadcast(base, n, args.deadline)
+        print(f"broadcast {n} tables:", json.dumps(out[f"broadcast_{n}"]), flush=True)
+    for rate in (100, 200):
+        out[f"score_{rate}"] = await bench_score(base, rate, args.seconds)
+        print(f"score {rate}/s:", json.dumps(out[f"score_{rate}"]), flush=True)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--database-url", default="")
+    parser.add_argument("--hands", type=int, default=300)
+    parser.add_argument("--tables", type=int, nargs="*", default=[200])
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--deadline", type=float, default=60.0, help="seconds per broadcast run")
+    args = parser.parse_args(argv)
+    folder = tempfile.mkdtemp(prefix="hefen-bench-")
+    url = args.database_url or f"sqlite:///{folder}/bench.sqlite3"
+    port = free_port()
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("HEFEN_REDIS_URL", None)
+    proc = subprocess.Popen([sys.executable, "-c", SERVER, url, str(port)], env=env)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                httpx.get(base + "/", timeout=1)
+                break
+            except httpx.HTTPError:
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    raise SystemExit("the server did not start") from None
+                time.sleep(0.2)
+        asyncio.run(main_async(args, base, proc.pid))
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
