@@ -11,7 +11,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from hefen.photo.classes import MODEL_CLASSES
+from hefen.photo.classes import BACK, LEGACY_CLASSES, MODEL_CLASSES
 from hefen.photo.errors import PhotoError
 
 MODEL_DIR = Path(__file__).resolve().parent / "model"
@@ -28,8 +28,11 @@ class TileClassifier:
         data = (model_dir / "tiles.onnx").read_bytes()
         if hashlib.sha256(data).hexdigest() != meta["sha256"]:
             raise PhotoError("The photo model file does not match its recorded checksum.")
-        if tuple(meta["classes"]) != MODEL_CLASSES:
+        classes = tuple(meta["classes"])
+        if classes not in (MODEL_CLASSES, LEGACY_CLASSES):
             raise PhotoError("The photo model's classes are not the ones this version expects.")
+        #: a model made before the back class: its outputs get a column of 0 for the back
+        self.legacy = classes == LEGACY_CLASSES
         options = ort.SessionOptions()
         options.intra_op_num_threads = 1
         options.inter_op_num_threads = 1
@@ -44,12 +47,18 @@ class TileClassifier:
         return str(self.meta["sha256"])
 
     def probabilities(self, crops: np.ndarray) -> np.ndarray:
-        """``crops``: N x 64 x 48 uint8 grey; returns N x 43 probabilities."""
+        """``crops``: N x 64 x 48 uint8 grey; returns N x 44 probabilities (in the order
+        of :data:`~hefen.photo.classes.MODEL_CLASSES`)."""
         if len(crops) == 0:
             return np.zeros((0, len(MODEL_CLASSES)), np.float32)
         with self._lock:
             out = self.session.run(["probs"], {"crops": normalised(crops)})[0]
-        return np.asarray(out, np.float32)
+        return self._classes(np.asarray(out, np.float32))
+
+    def _classes(self, probs: np.ndarray) -> np.ndarray:
+        if not self.legacy:
+            return probs
+        return np.insert(probs, MODEL_CLASSES.index(BACK), 0.0, axis=1)
 
     def run(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The probabilities and the features the last layer reads (N x F: what each crop
@@ -61,7 +70,7 @@ class TileClassifier:
             return np.zeros((0, len(MODEL_CLASSES)), np.float32), np.zeros((0, 1), np.float32)
         with self._lock:
             probs, features = self.session.run(["probs", name], {"crops": normalised(crops)})
-        return np.asarray(probs, np.float32), np.asarray(features, np.float32)
+        return self._classes(np.asarray(probs, np.float32)), np.asarray(features, np.float32)
 
 
 def normalised(crops: np.ndarray) -> np.ndarray:
