@@ -641,11 +641,11 @@ def degrade(rng: np.random.Generator, img: np.ndarray, strength: float = 1.0) ->
     sigma = rng.uniform(0, 1.0) * strength
     if rng.random() < 0.15 * strength:  # a hand that moved: a short streak
         length = int(rng.integers(3, 8))
-        kernel = np.zeros((length, length), np.float32)
-        kernel[length // 2] = 1.0 / length
+        line = np.zeros((length, length), np.float32)
+        line[length // 2] = 1.0 / length
         rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1)
-        kernel = cv2.warpAffine(kernel, rot, (length, length))
-        img = cv2.filter2D(img, -1, kernel / max(float(kernel.sum()), 1e-6))
+        streak = np.asarray(cv2.warpAffine(line, rot, (length, length)), np.float32)
+        img = cv2.filter2D(img, -1, streak / max(float(streak.sum()), 1e-6))
     elif sigma > 0.3:
         img = cv2.GaussianBlur(img, (0, 0), sigma)
     noise = rng.uniform(0, 7) * strength
