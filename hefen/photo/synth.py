@@ -801,11 +801,12 @@ def draw_thing(
 ) -> str:
     """Draw something that is not a tile -- a box, a phone, a playing card, a chip, a hand,
     a sheet of paper or a cup (:data:`THINGS`) -- into ``box`` (x0, y0, x1, y1) of
-    ``canvas`` (RGB float32, drawn in place); returns its kind."""
+    ``canvas`` (RGB float32, drawn in place, nothing outside the box); returns its kind."""
     kind = kind or str(THINGS[rng.integers(len(THINGS))])
     x0, y0, x1, y1 = (round(v) for v in box)
     w, h = max(4, x1 - x0), max(4, y1 - y0)
     x1, y1 = x0 + w, y0 + h
+    before = canvas.copy()
     colour = rng.uniform(20, 250, 3).tolist()
     line = max(1, round(min(w, h) / 30))
 
@@ -894,6 +895,9 @@ def draw_thing(
         cv2.ellipse(canvas, (cx, cy), (w // 2, h // 2), 0, 0, 360, colour, -1)
         inside = [60.0, 35.0, 20.0] if rng.random() < 0.6 else [c * 0.5 for c in colour]
         cv2.ellipse(canvas, (cx, cy), (round(w * 0.4), round(h * 0.4)), 0, 0, 360, inside, -1)
+    ya, yb, xa, xb = max(0, y0), max(0, y1 + 1), max(0, x0), max(0, x1 + 1)
+    before[ya:yb, xa:xb] = canvas[ya:yb, xa:xb]
+    canvas[:] = before
     return kind
 
 
