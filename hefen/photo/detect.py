@@ -28,8 +28,8 @@ JOIN_ALONG = 0.06
 #: every group into one blob; tile count right on pale tuning photos 87 -> 95 %.
 EDGE_HIGH, EDGE_LOW = 60.0, 24.0
 #: On felt or wood, a pixel this far from the table's colour in hue (Lab a/b, doubled, as
-#: the pale table's cue) and no darker than it is tile: the coloured back of a tile lying
-#: face down, which is neither ivory nor busy with drawing.
+#: the pale table's cue) and no darker than it is tile when its piece touches tile faces:
+#: the coloured back of a tile lying face down, which is neither ivory nor busy with drawing.
 BACK_HUE = 36.0
 
 
@@ -140,9 +140,25 @@ def tile_mask(rgb_small: np.ndarray) -> np.ndarray:
             lab[:, :, 0] > float(table_colour[0]) - 10.0
         )
         hue = cv2.morphologyEx(hue.astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-        mask = (ivory > 0) | busy | (hue > 0)
+        faces = (ivory > 0) | busy
+        mask = faces | _touching(hue, faces)
     mask = mask.astype(np.uint8) * 255
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
+def _touching(part: np.ndarray, faces: np.ndarray) -> np.ndarray:
+    """The connected pieces of ``part`` (uint8) that touch ``faces`` (bool): a tile's
+    coloured back lies in a row beside other tiles' faces, a coloured box on the table
+    seldom does (with every coloured piece, the cluttered tuning photos' tile count right
+    fell from 52 to 35 %)."""
+    n, labels = cv2.connectedComponents(part, connectivity=8)
+    if n <= 1:
+        return np.zeros(part.shape, bool)
+    near = cv2.dilate(faces.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    keep = np.zeros(n, bool)
+    keep[np.unique(labels[near & (labels > 0)])] = True
+    keep[0] = False
+    return keep[labels]
 
 
 def _fill(mask: np.ndarray) -> np.ndarray:
