@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from hefen.photo import synth  # noqa: E402
-from hefen.photo.classes import MODEL_CLASSES, NOT_A_TILE, READ_CODES  # noqa: E402
+from hefen.photo.classes import NOT_A_TILE, READ_CLASSES, READ_CODES  # noqa: E402
 from hefen.photo.model import normalised  # noqa: E402  (the runtime's: they must agree)
 
 CHUNK = 500
@@ -66,7 +66,7 @@ def _make_chunk(job: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarray]:
     for i in range(count):
         if rng.random() < junk_fraction:
             xs[i] = synth.tile_crop(rng, _ART, None, tables)
-            ys[i] = MODEL_CLASSES.index(NOT_A_TILE)
+            ys[i] = READ_CLASSES.index(NOT_A_TILE)
         else:
             k = int(rng.integers(len(READ_CODES)))
             xs[i] = synth.tile_crop(rng, _ART, READ_CODES[k], tables)
@@ -103,7 +103,7 @@ def build_model(c: tuple[int, ...] = (16, 24, 48, 96)):  # type: ignore[no-untyp
         layers += block(prev, ch) + [nn.MaxPool2d(2)]
         prev = ch
     h, w = synth.CROP_H // 16, synth.CROP_W // 16
-    layers += [nn.Flatten(), nn.Dropout(0.2), nn.Linear(c[-1] * h * w, len(MODEL_CLASSES))]
+    layers += [nn.Flatten(), nn.Dropout(0.2), nn.Linear(c[-1] * h * w, len(READ_CLASSES))]
     return nn.Sequential(*layers)
 
 
@@ -275,7 +275,7 @@ def export(model, args, xvt, yv, xv_raw, styles, seconds) -> None:  # type: igno
     )
     (out / "tiles.onnx").write_bytes(data)
     meta = {
-        "classes": list(MODEL_CLASSES),
+        "classes": list(READ_CLASSES),
         "not_a_tile": NOT_A_TILE,
         "input": {
             "name": "crops",

@@ -21,12 +21,14 @@ READ_CODES: tuple[str, ...] = TILE_CODES + (BACK,)
 #: (a cut between two tiles, half a tile, table). Never reported as a tile.
 NOT_A_TILE = "-"
 
-#: All classifier outputs, in order.
-MODEL_CLASSES: tuple[str, ...] = READ_CODES + (NOT_A_TILE,)
+#: The outputs of the shipped model, in order: the 42 tile codes and :data:`NOT_A_TILE`.
+#: It was made before the back class; the runtime gives its outputs as
+#: :data:`READ_CLASSES`, with a probability of 0 for the back.
+MODEL_CLASSES: tuple[str, ...] = TILE_CODES + (NOT_A_TILE,)
 
-#: The outputs of a model made before the back class (43: no :data:`BACK`); the runtime
-#: reads such a model as giving the back a probability of 0.
-LEGACY_CLASSES: tuple[str, ...] = TILE_CODES + (NOT_A_TILE,)
+#: The classifier's outputs as the runtime gives them (and as ``scripts/train_photo.py``
+#: now trains them): the 42 tile codes, :data:`BACK`, then :data:`NOT_A_TILE`.
+READ_CLASSES: tuple[str, ...] = READ_CODES + (NOT_A_TILE,)
 
 
 def copies_allowed(code: str) -> int:

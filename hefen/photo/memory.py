@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from hefen.photo.classes import MODEL_CLASSES, READ_CODES
+from hefen.photo.classes import READ_CLASSES, READ_CODES
 from hefen.photo.errors import PhotoError
 from hefen.photo.model import TileClassifier, classifier
 
@@ -141,7 +141,7 @@ class TileMemory:
         best = sims.argmax(1)
         out = probs.copy()
         for row in np.nonzero(sims[np.arange(len(sims)), best] >= MATCH)[0]:
-            k = MODEL_CLASSES.index(self.codes[best[row]])
+            k = READ_CLASSES.index(self.codes[best[row]])
             sure = max(float(sims[row, best[row]]), float(probs[row, : len(READ_CODES)].max()))
             rest = out[row].sum() - out[row, k]
             out[row] *= (1 - sure) / rest if rest > 0 else 0.0
