@@ -383,22 +383,28 @@ class TileLook:
     ink_scale: float  # symbol size relative to the face
     engraved: bool = False  # faces cut into the body (a shadow along each stroke)
     glare: float = 0.0  # how strong a light's reflection on a face may be (0: matt)
+    worn: bool = False  # ink worn or thinly printed: the body shows through
 
     @staticmethod
-    def random(rng: np.random.Generator) -> TileLook:
+    def random(rng: np.random.Generator, real: bool = False) -> TileLook:
+        """A random set; with ``real``, also engraved or worn faces and glare (training
+        crops: the hand photos of the tests and the bench are drawn as before)."""
         body = np.array([246, 243, 232], np.float32) + rng.uniform(-14, 8, 3).astype(np.float32)
         backs = [(30, 120, 70), (30, 80, 160), (220, 170, 40), (230, 120, 40), (200, 200, 200)]
         back = np.array(backs[rng.integers(len(backs))], np.float32) * rng.uniform(0.7, 1.1)
-        return TileLook(
+        look = TileLook(
             body=body,
             back=back,
             thickness=float(rng.choice([0.0, rng.uniform(0.05, 0.35)], p=[0.2, 0.8])),
             back_part=float(rng.uniform(0.3, 0.7)),
             aspect=float(rng.uniform(0.70, 0.80)),
             ink_scale=float(rng.uniform(0.82, 0.98)),
-            engraved=bool(rng.random() < 0.4),
-            glare=float(rng.choice([0.0, rng.uniform(0.2, 0.8)], p=[0.5, 0.5])),
         )
+        if real:
+            look.engraved = bool(rng.random() < 0.4)
+            look.glare = float(rng.choice([0.0, rng.uniform(0.2, 0.8)], p=[0.5, 0.5]))
+            look.worn = bool(rng.random() < 0.35)
+        return look
 
 
 def draw_face(rng: np.random.Generator, face: Face, look: TileLook, w: int, h: int) -> np.ndarray:
@@ -425,7 +431,7 @@ def draw_face(rng: np.random.Generator, face: Face, look: TileLook, w: int, h: i
     xb, yb = min(w, x0 + sw), min(h, y0 + sh)
     sub_rgb = rgb[ya - y0 : yb - y0, xa - x0 : xb - x0]
     sub_a = alpha[ya - y0 : yb - y0, xa - x0 : xb - x0]
-    if rng.random() < 0.35:  # ink worn or thinly printed: the body shows through
+    if look.worn:  # ink worn or thinly printed: the body shows through
         sub_a = sub_a * rng.uniform(0.6, 0.9)
     img[ya:yb, xa:xb] = img[ya:yb, xa:xb] * (1 - sub_a) + sub_rgb * sub_a
     if look.engraved and yb > ya and xb > xa:
@@ -627,19 +633,22 @@ def _apply(hom: np.ndarray, pts: np.ndarray) -> np.ndarray:
     return cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float64), hom).reshape(-1, 2)
 
 
-def degrade(rng: np.random.Generator, img: np.ndarray, strength: float = 1.0) -> np.ndarray:
-    """Light, white balance, blur, a phone camera's noise and JPEG loss; float RGB in,
-    uint8 RGB out."""
+def degrade(
+    rng: np.random.Generator, img: np.ndarray, strength: float = 1.0, real: bool = False
+) -> np.ndarray:
+    """Light, blur, noise and JPEG loss; float RGB in, uint8 RGB out. With ``real``
+    (training crops) also white balance off, a short motion streak and a phone sensor's
+    noise; without it the hand photos of the tests and the bench are drawn as before."""
     h, w = img.shape[:2]
     gain = rng.uniform(0.55, 1.25)
     grad = 1 + strength * 0.25 * _smooth_noise(rng, h, w, 2)
     tint = 1 + rng.uniform(-0.08, 0.08, 3).astype(np.float32) * strength
-    if rng.random() < 0.4:  # white balance off: warm indoor light or a cool daylight cast
+    if real and rng.random() < 0.4:  # white balance off: warm indoor light or a cool cast
         warm = rng.uniform(-0.18, 0.18) * strength
         tint = tint * np.array([1 + warm, 1.0, 1 - warm], np.float32)
     img = img * (gain * grad)[:, :, None] * tint
     sigma = rng.uniform(0, 1.0) * strength
-    if rng.random() < 0.15 * strength:  # a hand that moved: a short streak
+    if real and rng.random() < 0.15 * strength:  # a hand that moved: a short streak
         length = int(rng.integers(3, 8))
         line = np.zeros((length, length), np.float32)
         line[length // 2] = 1.0 / length
@@ -648,17 +657,19 @@ def degrade(rng: np.random.Generator, img: np.ndarray, strength: float = 1.0) ->
         img = cv2.filter2D(img, -1, streak / max(float(streak.sum()), 1e-6))
     elif sigma > 0.3:
         img = cv2.GaussianBlur(img, (0, 0), sigma)
-    noise = rng.uniform(0, 7) * strength
-    if rng.random() < 0.5:
+    if not real:
+        img += rng.standard_normal(img.shape, dtype=np.float32) * (rng.uniform(0, 7) * strength)
+    elif rng.random() < 0.5:
         # a sensor's noise: stronger in the light (shot noise), partly in colour, and
         # smoothed a little by the phone's own denoising
+        noise = rng.uniform(0, 7) * strength
         shot = np.sqrt(np.clip(img, 0, 255) / 255.0) * noise * 1.4
         grain = rng.standard_normal((h, w, 1), dtype=np.float32) + 0.5 * rng.standard_normal(
             img.shape, dtype=np.float32
         )
         img += cv2.GaussianBlur(grain, (0, 0), 0.6).reshape(img.shape[:2] + (-1,)) * shot
     else:
-        img += rng.standard_normal(img.shape, dtype=np.float32) * noise
+        img += rng.standard_normal(img.shape, dtype=np.float32) * (rng.uniform(0, 7) * strength)
     out = np.clip(img, 0, 255).astype(np.uint8)
     if rng.random() < 0.8:
         quality = int(rng.integers(35, 95))
@@ -927,7 +938,14 @@ def tile_crop(
     else:
         groups[-1].append(right)
     scene = layout_scene(
-        rng, art, groups, face_h=64, margin=0.8, gap_range=(0.3, 1.0), tables=tables
+        rng,
+        art,
+        groups,
+        face_h=64,
+        margin=0.8,
+        gap_range=(0.3, 1.0),
+        tables=tables,
+        look=TileLook.random(rng, real=True),
     )
     body = scene.tiles[1].quad.astype(np.float64).copy()
     bw = body[1, 0] - body[0, 0]
@@ -977,7 +995,7 @@ def tile_crop(
     size = (int(hi[0] - lo[0]) + 1, int(hi[1] - lo[1]) + 1)
     flags = cv2.INTER_AREA if tile_px < scene.tile_h else cv2.INTER_LINEAR
     img = cv2.warpPerspective(scene.canvas, hom, size, flags=flags, borderMode=cv2.BORDER_REFLECT)
-    img = degrade(rng, img)
+    img = degrade(rng, img, real=True)
     cut_img = _apply(hom, cut.astype(np.float32)).astype(np.float32)
     dst = np.array([[0, 0], [CROP_W, 0], [CROP_W, CROP_H], [0, CROP_H]], np.float32)
     m = cv2.getPerspectiveTransform(cut_img, dst)
