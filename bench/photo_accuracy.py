@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import functools
 import io
 import random
 import statistics
@@ -30,9 +31,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from hefen import score  # noqa: E402
 from hefen.photo import PhotoError, TileMemory, recognize, synth, teach  # noqa: E402
-from hefen.photo.classes import BONUS, MODEL_CLASSES, TILE_CODES, copies_allowed  # noqa: E402
+from hefen.photo.classes import BACK, BONUS, MODEL_CLASSES, TILE_CODES, copies_allowed  # noqa: E402
 from hefen.photo.hand import hand_fields  # noqa: E402
-from hefen.photo.model import MODEL_DIR, TileClassifier, classifier  # noqa: E402
+from hefen.photo.model import MODEL_DIR, TileClassifier  # noqa: E402
 from hefen.testing.generate import random_mcr_hand  # noqa: E402
 from hefen.tiles import tile_from_str  # noqa: E402
 
@@ -42,6 +43,20 @@ SPEED_SEED = 92_000_001
 SCORE_SEED = 93_000_001
 TEACH_SEED = 94_000_001
 CLUTTER_SEED = 95_000_001
+KONG_SEED = 98_000_001
+
+#: The model the figures are of (``--model-dir``; default: the shipped one).
+TESTED: list[Path] = [MODEL_DIR]
+
+
+def tested() -> TileClassifier:
+    """The classifier under test, loaded once."""
+    return _loaded(TESTED[0])
+
+
+@functools.cache
+def _loaded(model_dir: Path) -> TileClassifier:
+    return TileClassifier(model_dir)
 
 
 def crops(art: synth.Art, count: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -91,7 +106,7 @@ def hand_figures(
     for _ in range(count):
         photo = synth.hand_photo(rng, art)
         try:
-            result = recognize(photo.jpeg(), memory, model)
+            result = recognize(photo.jpeg(), memory, model or tested())
             got, got_groups = result.tiles, [len(g.tiles) for g in result.groups]
         except Exception:  # a PhotoError counts as nothing found
             got, got_groups = [], []
@@ -149,7 +164,7 @@ def score_figures(art: synth.Art, count: int, seed: int) -> dict[str, float]:
         truth = score(obj)
         photo = synth.hand_photo(rng, art, groups, rows)
         try:
-            rec = recognize(photo.jpeg())
+            rec = recognize(photo.jpeg(), None, tested())
             exact += rec.tiles == photo.tiles
             got = score({**obj, **rec.hand_fields(obj["win_tile"])})
         except PhotoError:  # nothing found, or the winning tile was not read
@@ -218,7 +233,7 @@ def cluttered_figures(art: synth.Art, count: int, seed: int) -> dict[str, float]
         _things(rng, img, 0, pad + lo - 10)
         _things(rng, img, pad + hi + 10, img.shape[0])
         try:
-            got = len(recognize(img).tiles)
+            got = len(recognize(img, None, tested()).tiles)
         except PhotoError:
             got = 0
         right += got == len(photo.tiles)
@@ -230,6 +245,32 @@ def cluttered_figures(art: synth.Art, count: int, seed: int) -> dict[str, float]
         "photos_with_extra_tiles": extra / count,
         "extra_tiles_per_photo": extra_tiles / count,
     }
+
+
+def kong_figures(art: synth.Art, count: int, seed: int) -> dict[str, float]:
+    """Hand photos with a concealed kong shown face down in the middle (a tile, two backs,
+    the tile) beside an 11-tile concealed row and maybe a meld and flowers: how often the
+    tile count is right, and how often the reading has that concealed kong."""
+    rng = np.random.default_rng(seed)
+    right = kong = 0
+    for _ in range(count):
+        groups, _rows = synth.random_hand(rng)
+        concealed = groups[0]
+        t = concealed[int(rng.integers(len(concealed)))]
+        rest = [c for c in concealed if c != t][:11]
+        groups = [rest, [t, BACK, BACK, t]] + groups[1:2]
+        if not any(g[0].endswith("h") for g in groups) and rng.random() < 0.5:
+            groups.append(["5h", "1h"])
+        photo = synth.hand_photo(rng, art, groups, synth.random_rows(rng, len(groups)))
+        try:
+            rec = recognize(photo.jpeg(), None, tested())
+            got = rec.tiles
+            melds = rec.reading().melds
+        except PhotoError:
+            got, melds = [], []
+        right += len(got) == len(photo.tiles)
+        kong += {"kind": "kong", "tiles": [t] * 4, "concealed": True} in melds
+    return {"photos": count, "tile_count_right": right / count, "kong_read": kong / count}
 
 
 def seventeen_tiles(rng: np.random.Generator) -> list[list[str]]:
@@ -284,12 +325,12 @@ def speed_12mp(art: synth.Art, count: int) -> tuple[float, float]:
 
 
 def _timed(photos: list[bytes]) -> tuple[float, float]:
-    classifier()  # load the model first
+    tested()  # load the model first
     times = []
     for data in photos:
         t = time.perf_counter()
         try:
-            recognize(data)
+            recognize(data, None, tested())
         except PhotoError:  # timed all the same
             pass
         times.append((time.perf_counter() - t) * 1000)
@@ -297,10 +338,11 @@ def _timed(photos: list[bytes]) -> tuple[float, float]:
     return statistics.median(times), times[int(0.9 * (len(times) - 1))]
 
 
-def unseen(count: int, hands: int = 0, model_dir: Path = MODEL_DIR) -> None:
+def unseen(count: int, hands: int = 0, model_dir: Path | None = None) -> None:
     """Tile sets the model has never seen: KMahjongg's (see bench/unseen_sets.py)."""
     import unseen_sets
 
+    model_dir = model_dir or TESTED[0]
     why = unseen_sets.missing()
     if why:
         print(f"never-seen tile sets: skipped, {why}")
@@ -414,7 +456,12 @@ def main() -> None:
         help="train on the shared/tiles styles alone, without the font styles",
     )
     p.add_argument("--loso-dir", default=None, help="keep (and reuse) the three models here")
+    p.add_argument("--kongs", type=int, default=100, help="hand photos with a face-down kong")
+    p.add_argument("--model-dir", default=None, help="the model to measure (default: shipped)")
+    p.add_argument("--only-new", action="store_true", help="just the face-down kong figures")
     args = p.parse_args()
+    if args.model_dir:
+        TESTED[0] = Path(args.model_dir)
     assert MODEL_CLASSES[: len(TILE_CODES)] == TILE_CODES
 
     art = synth.load_art()
@@ -423,6 +470,9 @@ def main() -> None:
         return
     if args.only_unseen:
         unseen(args.unseen, args.hands // 2)
+        return
+    if args.only_new:
+        print(kong_figures(art, args.kongs, KONG_SEED))
         return
     if args.only_hands:
         print(hand_figures(art, args.hands, HAND_SEED))
@@ -435,10 +485,10 @@ def main() -> None:
         print(f"speed, 12 MP photo of 17 tiles: {med:.0f} ms median, {p90:.0f} ms 90th percentile")
         return
     x, y = crops(art, args.crops, CROP_SEED)
-    print(f"held-out synthetic crops ({len(x)}): {crop_accuracy(MODEL_DIR, x, y):.2%} per tile")
+    print(f"held-out synthetic crops ({len(x)}): {split(accuracies(TESTED[0], x, y))}")
     for style in synth.STYLES:
         xs, ys = crops(synth.load_art((style,)), args.crops // 3, CROP_SEED + 1)
-        print(f"  {style:9s}: {crop_accuracy(MODEL_DIR, xs, ys):.2%}")
+        print(f"  {style:9s}: {split(accuracies(TESTED[0], xs, ys))}")
     figures = hand_figures(art, args.hands, HAND_SEED)
     print(
         f"synthetic hand photos ({figures['photos']}): per tile {figures['per_tile']:.2%}, "
@@ -460,6 +510,12 @@ def main() -> None:
         print(
             f"photos of legal MCR hands ({sf['photos']}): same score as the true hand "
             f"{sf['same_score']:.0%}, whole hand exact {sf['whole_hand_exact']:.0%}"
+        )
+    if args.kongs:
+        kf = kong_figures(art, args.kongs, KONG_SEED)
+        print(
+            f"hand photos with a face-down concealed kong ({kf['photos']}): tile count right "
+            f"{kf['tile_count_right']:.0%}, the concealed kong read {kf['kong_read']:.0%}"
         )
     if args.unseen:
         unseen(args.unseen, args.hands // 2)

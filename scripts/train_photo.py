@@ -11,7 +11,9 @@ Needs the training extras, ``pip install torch==2.13.0 onnx``, and for the two f
 (``symbols``, ``drawn``) Debian's fonts::
 
     apt-get install fonts-noto-core fonts-symbola fonts-arphic-ukai fonts-arphic-uming \
-        fonts-wqy-microhei fonts-arphic-bkai00mp fonts-arphic-bsmi00lp fonts-dejavu-core
+        fonts-wqy-microhei fonts-arphic-bkai00mp fonts-arphic-bsmi00lp fonts-dejavu-core \
+        fonts-cns11643-kai fonts-cns11643-sung fonts-aoyagi-kouzan-t \
+        fonts-ipaexfont-mincho fonts-hanazono fonts-wqy-zenhei
 
     python scripts/train_photo.py                 # the shipped model, ~4 minutes on 2 cores
     python scripts/train_photo.py --styles samoheen,fonts,symbols,drawn --out /tmp/m
@@ -36,7 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from hefen.photo import synth  # noqa: E402
-from hefen.photo.classes import MODEL_CLASSES, TILE_CODES  # noqa: E402
+from hefen.photo.classes import NOT_A_TILE, READ_CLASSES, READ_CODES  # noqa: E402
 from hefen.photo.model import normalised  # noqa: E402  (the runtime's: they must agree)
 
 CHUNK = 500
@@ -52,7 +54,9 @@ def _init_worker(styles: tuple[str, ...], tiles_dir: str | None) -> None:
 
 
 def _make_chunk(job: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarray]:
-    """``CHUNK`` crops from their own seed, so the data set does not depend on scheduling."""
+    """``CHUNK`` crops from their own seed, so the data set does not depend on scheduling:
+    each of the 42 tiles and the tile back (face down) alike likely, and ``junk_fraction``
+    of *not a tile* (bad cuts, table, things on the table)."""
     seed, count, junk_fraction = job
     assert _ART is not None
     rng = np.random.default_rng(seed)
@@ -62,10 +66,10 @@ def _make_chunk(job: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarray]:
     for i in range(count):
         if rng.random() < junk_fraction:
             xs[i] = synth.tile_crop(rng, _ART, None, tables)
-            ys[i] = len(TILE_CODES)
+            ys[i] = READ_CLASSES.index(NOT_A_TILE)
         else:
-            k = int(rng.integers(len(TILE_CODES)))
-            xs[i] = synth.tile_crop(rng, _ART, TILE_CODES[k], tables)
+            k = int(rng.integers(len(READ_CODES)))
+            xs[i] = synth.tile_crop(rng, _ART, READ_CODES[k], tables)
             ys[i] = k
     return xs, ys
 
@@ -99,7 +103,7 @@ def build_model(c: tuple[int, ...] = (16, 24, 48, 96)):  # type: ignore[no-untyp
         layers += block(prev, ch) + [nn.MaxPool2d(2)]
         prev = ch
     h, w = synth.CROP_H // 16, synth.CROP_W // 16
-    layers += [nn.Flatten(), nn.Dropout(0.2), nn.Linear(c[-1] * h * w, len(MODEL_CLASSES))]
+    layers += [nn.Flatten(), nn.Dropout(0.2), nn.Linear(c[-1] * h * w, len(READ_CLASSES))]
     return nn.Sequential(*layers)
 
 
@@ -271,8 +275,8 @@ def export(model, args, xvt, yv, xv_raw, styles, seconds) -> None:  # type: igno
     )
     (out / "tiles.onnx").write_bytes(data)
     meta = {
-        "classes": list(MODEL_CLASSES),
-        "not_a_tile": MODEL_CLASSES[-1],
+        "classes": list(READ_CLASSES),
+        "not_a_tile": NOT_A_TILE,
         "input": {
             "name": "crops",
             "shape": [None, 1, synth.CROP_H, synth.CROP_W],

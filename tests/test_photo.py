@@ -392,3 +392,43 @@ def test_a_box_on_the_table_taller_than_the_tiles_is_not_read_as_a_tile(seed: in
     cv2.rectangle(img, (x, y), (x + bw, y + bh), (236, 232, 220), -1)
     cv2.rectangle(img, (x + 12, y + 12), (x + bw - 12, y + bh - 12), (60, 90, 160), 4)
     assert recognize(img).tiles == photo.tiles
+
+
+@needs_art
+def test_face_down_tiles_are_found_with_their_group_on_felt_and_wood(art: synth.Art) -> None:
+    from hefen.photo.detect import find_groups
+
+    rng = np.random.default_rng(TEST_SEED + 19)
+    whole = 0
+    for table in ("felt", "wood") * 4:
+        photo = synth.hand_photo(
+            rng,
+            art,
+            [["1m", "2m", "3m", "4p", "5p"], ["C", "back", "back", "C"]],
+            [[0, 1]],
+            table=table,
+        )
+        groups, tile_h = find_groups(photo.image)
+        # the kong is one group four tiles wide, not two lone faces
+        kong = [g for g in groups if g.quad[:, 0].min() > photo.quads[0][-1][:, 0].max()]
+        whole += len(kong) == 1 and 3.2 < kong[0].width / photo_tile_width(photo) < 4.8
+    assert whole >= 7
+
+
+def photo_tile_width(photo: synth.HandPhoto) -> float:
+    q = photo.quads[0][0]
+    return float(np.linalg.norm(q[1] - q[0]))
+
+
+def test_a_model_without_the_back_class_gives_the_back_no_chance() -> None:
+    from hefen.photo.classes import READ_CLASSES
+    from hefen.photo.model import classifier
+
+    crops = np.full((2, 64, 48), 200, np.uint8)
+    probs = classifier().probabilities(crops)
+    assert probs.shape == (2, len(READ_CLASSES))
+    assert np.allclose(probs.sum(1), 1.0, atol=0.03)  # int8 softmax: 1 within a few steps
+    if classifier().without_back:
+        assert (probs[:, READ_CLASSES.index("back")] == 0).all()
+    else:
+        assert (probs[:, READ_CLASSES.index("back")] > 0).all()

@@ -90,3 +90,45 @@ def test_a_named_winning_tile_takes_the_concealed_rows_last_copy() -> None:
     assert reading.hand == ["1m", "7m", "8m", "2p", "3p", "4p", "5s", "5s", "5s"]
     # the winning tile may come from a group that joined the hand
     assert read_hand(groups, win_tile="8m").roles[1] == ["hand", "win"]
+
+
+def test_two_backs_between_two_alike_faces_are_a_concealed_kong() -> None:
+    groups = [
+        ["1m", "2m", "3m", "4p", "5p", "6p", "E", "E"],
+        ["C", "back", "back", "C"],
+        ["7s", "8s", "9s"],
+    ]
+    reading = read_hand(groups)
+    assert reading.melds == [
+        {"kind": "kong", "tiles": ["C"] * 4, "concealed": True},
+        {"kind": "chow", "tiles": ["7s", "8s", "9s"], "concealed": False},
+    ]
+    assert reading.hand == ["1m", "2m", "3m", "4p", "5p", "6p", "E"]
+    assert reading.win_tile == "E"
+    assert reading.roles[1] == ["meld"] * 4
+    # the faces may be the middle two, or one face and three backs
+    for shown in (["back", "5s", "5s", "back"], ["back", "back", "5s", "back"]):
+        fields = hand_fields([["1m", "2m", "3m", "E", "E"], shown])
+        assert fields["melds"] == [{"kind": "kong", "tiles": ["5s"] * 4, "concealed": True}]
+
+
+def test_four_backs_are_a_concealed_kong_of_the_tile_named() -> None:
+    groups = [["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E"], ["back"] * 4]
+    with pytest.raises(PhotoError, match="Four face-down tiles are a concealed kong"):
+        read_hand(groups)
+    fields = hand_fields(groups, hidden_kongs=["N"])
+    assert fields["melds"] == [{"kind": "kong", "tiles": ["N"] * 4, "concealed": True}]
+    assert len(fields["hand"]) == 10
+    with pytest.raises(PhotoError, match="'9z' is not a tile code"):
+        hand_fields(groups, hidden_kongs=["9z"])
+
+
+def test_backs_that_make_no_kong_are_no_tiles_of_the_hand() -> None:
+    # two backs between two different faces, and a back in the concealed row
+    groups = [["1m", "2m", "back", "3m", "E", "E"], ["C", "back", "back", "F"]]
+    reading = read_hand(groups)
+    assert reading.melds == []
+    assert reading.roles[0][2] == "back"
+    assert reading.roles[1] == ["hand", "back", "back", "hand"]
+    assert "back" not in reading.hand
+    assert sorted(reading.hand) == sorted(["1m", "2m", "3m", "E", "C", "F"])

@@ -79,3 +79,47 @@ def test_font_styles_load_as_training_styles() -> None:
     assert set(art.styles["1s"]) == {"symbols"}
     assert set(art.styles["5p"]) == {"symbols", "drawn"}
     assert art.styles["5p"].count("drawn") == drawn.VARIANTS
+
+
+@needs_fonts
+def test_printed_bonus_faces_carry_ink_and_are_reproducible() -> None:
+    for code in ("1h", "4h", "5h", "8h"):
+        faces = drawn.printed_faces(code, count=3)
+        assert len(faces) == 3
+        for rgba in faces:
+            assert rgba.shape == (drawn.H, drawn.W, 4) and rgba.dtype == np.uint8
+            ink = (rgba[:, :, 3] > 127).mean()
+            assert 0.01 < ink < 0.6, (code, ink)
+        again = drawn.printed_faces(code, count=3)
+        assert all(np.array_equal(a, b) for a, b in zip(faces, again, strict=True))
+    # drawn's bonus tiles: the pictures and as many more printed faces
+    art = synth.load_art(synth.FONT_STYLES)
+    assert art.styles["5h"].count("drawn") == drawn.VARIANTS + drawn.PRINTED
+
+
+def test_things_on_the_table_are_drawn_inside_their_box() -> None:
+    rng = np.random.default_rng(3)
+    for kind in synth.THINGS:
+        canvas = np.full((120, 160, 3), 90.0, np.float32)
+        assert synth.draw_thing(rng, canvas, (30, 20, 130, 100), kind) == kind
+        changed = np.abs(canvas - 90.0).max(axis=2) > 1
+        assert changed[20:101, 30:131].mean() > 0.1, kind
+        outside = changed.copy()
+        outside[20:101, 30:131] = False
+        assert not outside.any(), kind
+
+
+@needs_fonts
+def test_a_tile_back_is_drawn_as_the_sets_back_colour() -> None:
+    rng = np.random.default_rng(4)
+    look = synth.TileLook.random(rng)
+    look.back = np.array([30.0, 120.0, 70.0], np.float32)
+    look.glare = 0.0
+    img, mask = synth.draw_tile(rng, None, look, 60, 80)
+    face = img[10:70, 10:50].reshape(-1, 3).mean(0)
+    assert face[1] > face[0] + 40 and face[1] > face[2] + 20  # green, not ivory
+    assert mask.shape == img.shape[:2]
+    art = synth.load_art(synth.FONT_STYLES)
+    crop = synth.tile_crop(rng, art, "back")
+    assert crop.shape == (synth.CROP_H, synth.CROP_W) and crop.dtype == np.uint8
+    assert synth.tile_crop(rng, art, None).shape == crop.shape  # not a tile, things included

@@ -27,6 +27,10 @@ JOIN_ALONG = 0.06
 #: At 24 and 10 (before) the noise of a bright highlight chained into lines that joined
 #: every group into one blob; tile count right on pale tuning photos 87 -> 95 %.
 EDGE_HIGH, EDGE_LOW = 60.0, 24.0
+#: On felt or wood, a pixel this far from the table's colour in hue (Lab a/b, doubled, as
+#: the pale table's cue) and no darker than it is tile when its piece touches tile faces:
+#: the coloured back of a tile lying face down, which is neither ivory nor busy with drawing.
+BACK_HUE = 36.0
 
 
 @dataclass
@@ -130,9 +134,31 @@ def tile_mask(rgb_small: np.ndarray) -> np.ndarray:
         light = lab[:, :, 0] > max(90.0, float(table_colour[0]) + 20.0)
         ivory = (chroma < 24.0) & light & (diff > max(20.0, med + 4 * mad))
         ivory = cv2.morphologyEx(ivory.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        mask = (ivory > 0) | busy
+        # a tile lying face down shows its coloured back: far from the table in hue, and
+        # not a shadow (no darker than the table)
+        hue = (np.linalg.norm(d[:, :, 1:], axis=-1) > BACK_HUE) & (
+            lab[:, :, 0] > float(table_colour[0]) - 10.0
+        )
+        hue = cv2.morphologyEx(hue.astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+        faces = (ivory > 0) | busy
+        mask = faces | _touching(hue, faces)
     mask = mask.astype(np.uint8) * 255
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
+def _touching(part: np.ndarray, faces: np.ndarray) -> np.ndarray:
+    """The connected pieces of ``part`` (uint8) that touch ``faces`` (bool): a tile's
+    coloured back lies in a row beside other tiles' faces, a coloured box on the table
+    seldom does (with every coloured piece, the cluttered tuning photos' tile count right
+    fell from 52 to 35 %)."""
+    n, labels = cv2.connectedComponents(part, connectivity=8)
+    if n <= 1:
+        return np.zeros(part.shape, bool)
+    near = cv2.dilate(faces.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    keep = np.zeros(n, bool)
+    keep[np.unique(labels[near & (labels > 0)])] = True
+    keep[0] = False
+    return keep[labels]
 
 
 def _fill(mask: np.ndarray) -> np.ndarray:

@@ -11,10 +11,17 @@ Western-style corner indices (``5``, ``E``, ``C``) are added to some faces.
 The fonts are Debian packages, read in place (see ``NOTICE``)::
 
     apt-get install fonts-arphic-ukai fonts-arphic-uming fonts-wqy-microhei \
-        fonts-arphic-bkai00mp fonts-arphic-bsmi00lp fonts-dejavu-core
+        fonts-arphic-bkai00mp fonts-arphic-bsmi00lp fonts-dejavu-core \
+        fonts-cns11643-kai fonts-cns11643-sung fonts-aoyagi-kouzan-t \
+        fonts-ipaexfont-mincho fonts-hanazono fonts-wqy-zenhei
 
 The flowers (plum, orchid, chrysanthemum, bamboo) are drawn as their plant, as most sets
-do; the seasons' pictures differ from set to set, so theirs is a plant of no kind. The 1 of
+do; the seasons' pictures differ from set to set, so theirs is a plant of no kind. As many
+more faces of each flower and season are *printed* (:data:`PRINTED`): what every maker
+prints on them, whatever its picture -- the season's or plant's character (春夏秋冬,
+梅蘭菊竹) large, in any of the typefaces, its number (1-4 or 一-四) in a corner, often in a
+ring, in one colour family or two, sometimes with a small sprig -- so that a set's flowers
+are read by their text, not by one artist's picture. The 1 of
 bamboos (a bird) has no drawn face; every other tile has :data:`VARIANTS` faces,
 made from a fixed seed so that the style is the same on every machine with the same fonts.
 """
@@ -38,6 +45,15 @@ CJK_FONTS: tuple[tuple[str, int], ...] = (
     ("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc", 0),
     ("/usr/share/fonts/truetype/arphic-bkai00mp/bkai00mp.ttf", 0),
     ("/usr/share/fonts/truetype/arphic-bsmi00lp/bsmi00lp.ttf", 0),
+    # more hands, as makers vary: Taiwan's standard Kai and Sung (fonts-cns11643-kai,
+    # -sung), a brush face (fonts-aoyagi-kouzan-t), two Mincho (fonts-ipaexfont-mincho,
+    # fonts-hanazono) and a bold Hei (fonts-wqy-zenhei)
+    ("/usr/share/fonts/truetype/cns11643/TW-Kai-98_1.ttf", 0),
+    ("/usr/share/fonts/truetype/cns11643/TW-Sung-98_1.ttf", 0),
+    ("/usr/share/fonts/truetype/aoyagi-kouzan-t/AoyagiKouzanT.ttf", 0),
+    ("/usr/share/fonts/opentype/ipaexfont-mincho/ipaexm.ttf", 0),
+    ("/usr/share/fonts/truetype/hanazono/HanaMinA.ttf", 0),
+    ("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc", 0),
 )
 #: Latin fonts for corner indices.
 LATIN_FONTS: tuple[str, ...] = (
@@ -46,6 +62,9 @@ LATIN_FONTS: tuple[str, ...] = (
     "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
 )
 VARIANTS = 10
+#: Printed faces (character and number, :func:`_printed_bonus`) of each bonus tile, beside
+#: its :data:`VARIANTS` drawn ones.
+PRINTED = 14
 SEED = 20_261_201
 W, H = 150, 200  # the face canvas; the artwork is scaled to the tile later
 
@@ -442,6 +461,75 @@ def _bonus(rng: np.random.Generator, code: str, fonts: _Fonts) -> _Canvas:
         font = fonts.cjk[rng.integers(len(fonts.cjk))]
         c.glyph(font, char, char_box, _INKS[rng.integers(len(_INKS))])
     return c
+
+
+#: Colour families of printed bonus tiles: (character, number) inks.
+_FAMILIES = (
+    (_RED, _RED),
+    (_BLUE, _BLUE),
+    (_GREEN, _GREEN),
+    (_BLACK, _RED),
+    (_RED, _BLUE),
+    (_BLUE, _RED),
+    (_GREEN, _RED),
+    ((120, 20, 60), (120, 20, 60)),
+    (_BLACK, _BLACK),
+)
+
+
+def _printed_bonus(rng: np.random.Generator, code: str, fonts: _Fonts) -> _Canvas:
+    """A flower or season as text: its character large, its number in a corner."""
+    c = _Canvas()
+    n = int(code[0])
+    k = (n - 1) % 4
+    char = (_SEASONS if n <= 4 else _FLOWERS)[k]
+    char_ink, num_ink = _FAMILIES[rng.integers(len(_FAMILIES))]
+    font = fonts.cjk[rng.integers(len(fonts.cjk))]
+    layout = int(rng.integers(4))
+    if layout == 0:  # character in the middle, number in a top corner
+        char_box = (0.12, 0.28, 0.88, 0.9)
+        left = rng.random() < 0.5
+        num_box = (0.05, 0.03, 0.33, 0.25) if left else (0.67, 0.03, 0.95, 0.25)
+    elif layout == 1:  # number above, character below (as the characters suit)
+        char_box = (0.08, 0.45, 0.92, 0.96)
+        num_box = (0.22, 0.04, 0.78, 0.4)
+    elif layout == 2:  # character above, a sprig below, number in a bottom corner
+        char_box = (0.15, 0.04, 0.85, 0.5)
+        left = rng.random() < 0.5
+        num_box = (0.05, 0.72, 0.33, 0.96) if left else (0.67, 0.72, 0.95, 0.96)
+        _plant(rng, c, (0.35, 0.52, 0.65, 0.95) if left else (0.05, 0.52, 0.6, 0.95))
+    else:  # character filling the face, number small beside it
+        char_box = (0.04, 0.1, 0.8, 0.9)
+        num_box = (0.78, 0.04, 0.98, 0.22)
+    c.glyph(font, char, char_box, char_ink)
+    numeral = str(k + 1) if rng.random() < 0.6 else _CHINESE_1_4[k]
+    if numeral.isdigit():
+        nfont = fonts.latin[rng.integers(len(fonts.latin))]
+    else:
+        nfont = fonts.cjk[rng.integers(len(fonts.cjk))]
+    if rng.random() < 0.3:  # the number in a ring
+        x0, y0, x1, y1 = num_box
+        c.draw.ellipse(
+            (x0 * W, y0 * H, x1 * W, y1 * H), outline=(*num_ink, 255), width=max(2, W // 50)
+        )
+        pad = 0.22 * (x1 - x0)
+        num_box = (x0 + pad, y0 + pad * W / H, x1 - pad, y1 - pad * W / H)
+    c.glyph(nfont, numeral, num_box, num_ink)
+    return c
+
+
+def printed_faces(code: str, count: int = PRINTED, seed: int = SEED) -> list[np.ndarray]:
+    """``count`` printed RGBA faces (``uint8``, ``H`` x ``W`` x 4) of a bonus tile ``code``:
+    its character and number (:func:`_printed_bonus`)."""
+    fonts = _fonts()
+    out = []
+    for v in range(count):
+        rng = np.random.default_rng([seed, TILE_CODES.index(code), 1000 + v])
+        rgba = _printed_bonus(rng, code, fonts).rgba().copy()
+        if rng.random() < 0.5:
+            rgba = _warp(rng, rgba)
+        out.append(rgba)
+    return out
 
 
 def draw_faces(code: str, variants: int = VARIANTS, seed: int = SEED) -> list[np.ndarray]:

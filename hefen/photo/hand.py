@@ -11,8 +11,14 @@ it, and the bonus tiles set aside. :func:`hand_fields` reads the groups that way
 * the winning tile is the one given, which must be among the concealed tiles, or else the
   concealed row's last tile (where a player usually puts it).
 
-A kong in a photo shows four faces, so it is read as an exposed kong; a concealed kong
-is for the player to mark. The result is the interchange format's ``hand``, ``melds``,
+* a group of four tiles lying face down (:data:`~hefen.photo.classes.BACK`), or of four
+  with one to three face down and the others alike (two backs between two alike faces, as a
+  concealed kong is usually shown), is a concealed kong: of the faces shown, or, when all
+  four are backs, of the tile the caller names (``hidden_kongs``, one per such group, in
+  reading order);
+* a face-down tile anywhere else is no tile of the hand (role ``back``).
+
+A kong showing four faces is read as an exposed kong. The result is the interchange format's ``hand``, ``melds``,
 ``win_tile`` and ``flowers`` (``shared/spec/hand-format.md``), and what each recognised tile
 became (:class:`HandReading`). ``POST /api/recognize`` and ``hefen recognize --json`` return
 this reading, so that the web calculator fills the hand from it and keeps no rule of its own.
@@ -24,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hefen.hand import HandError, Meld
+from hefen.photo.classes import BACK
 from hefen.photo.errors import PhotoError
 from hefen.tiles import tile_from_str
 
@@ -41,8 +48,22 @@ def meld_kind(tiles: list[str]) -> str | None:
 
 
 #: What each recognised tile became in the reading: a concealed tile, the winning tile, a
-#: tile of an exposed meld, a flower, or a bonus tile seen a second time (a set holds one).
-ROLES: tuple[str, ...] = ("hand", "win", "meld", "flower", "repeat")
+#: tile of a meld (exposed, or a concealed kong, its backs included), a flower, a bonus
+#: tile seen a second time (a set holds one), or a face-down tile that is no part of a
+#: concealed kong.
+ROLES: tuple[str, ...] = ("hand", "win", "meld", "flower", "repeat", "back")
+
+
+def concealed_kong(tiles: list[str]) -> str | None:
+    """The tile of the concealed kong that ``tiles`` (one group's suit, honour and back
+    tiles) show, ``BACK`` when all four lie face down, or None when they are none: four
+    tiles, at least one face down, the faces shown alike."""
+    if len(tiles) != 4 or BACK not in tiles:
+        return None
+    faces = {t for t in tiles if t != BACK}
+    if len(faces) > 1:
+        return None
+    return faces.pop() if faces else BACK
 
 
 @dataclass(frozen=True)
@@ -70,9 +91,15 @@ class HandReading:
         return {**self.fields(), "roles": [list(r) for r in self.roles]}
 
 
-def read_hand(groups: list[list[str]], win_tile: str | None = None) -> HandReading:
+def read_hand(
+    groups: list[list[str]],
+    win_tile: str | None = None,
+    hidden_kongs: list[str] | None = None,
+) -> HandReading:
     """Read the tile codes of each group, in reading order, as a hand (see the module's
-    rules). Raises :class:`PhotoError` when there is no winning tile to take."""
+    rules); ``hidden_kongs`` names the tile of each concealed kong shown as four backs.
+    Raises :class:`PhotoError` when there is no winning tile to take, or a kong of four
+    backs that is not named."""
     roles = [["hand"] * len(g) for g in groups]
     flowers: list[str] = []
     plain: list[list[int]] = []  # per group: the indices of its suit and honour tiles
@@ -83,20 +110,43 @@ def read_hand(groups: list[list[str]], win_tile: str | None = None) -> HandReadi
                 if t not in flowers:
                     flowers.append(t)
         plain.append([i for i, t in enumerate(tiles) if not t.endswith("h")])
+    melds: list[tuple[int, dict[str, Any]]] = []  # (group, meld), put in reading order
+    named = list(hidden_kongs or [])
+    for g, tiles in enumerate(groups):
+        kong = concealed_kong([tiles[i] for i in plain[g]])
+        if kong is None:
+            for i in plain[g]:
+                if tiles[i] == BACK:
+                    roles[g][i] = "back"
+            plain[g] = [i for i in plain[g] if tiles[i] != BACK]
+            continue
+        if kong == BACK:
+            if not named:
+                raise PhotoError(
+                    "Four face-down tiles are a concealed kong: name the tile of each one."
+                )
+            kong = named.pop(0)
+            try:
+                tile_from_str(kong)
+            except ValueError as exc:
+                raise PhotoError(f"'{kong}' is not a tile code for a concealed kong.") from exc
+        melds.append((g, {"kind": "kong", "tiles": [kong] * 4, "concealed": True}))
+        for i in plain[g]:
+            roles[g][i] = "meld"
+        plain[g] = []
     kept = [g for g in range(len(groups)) if plain[g]]
     if not kept:
         raise PhotoError("No suit or honour tiles were found in the photo.")
     kinds = {g: meld_kind([groups[g][i] for i in plain[g]]) for g in kept}
     main = max(kept, key=lambda g: (kinds[g] is None, len(plain[g]), -g))
     concealed: list[tuple[int, int]] = []  # (group, index) of every concealed tile
-    melds: list[dict[str, Any]] = []
     for g in kept:
         kind = kinds[g]
         if g == main or kind is None:
             concealed += [(g, i) for i in plain[g]]
             continue
         tiles = sorted((groups[g][i] for i in plain[g]), key=tile_from_str)
-        melds.append({"kind": kind, "tiles": tiles, "concealed": False})
+        melds.append((g, {"kind": kind, "tiles": tiles, "concealed": False}))
         for i in plain[g]:
             roles[g][i] = "meld"
     if win_tile is None:
@@ -112,14 +162,16 @@ def read_hand(groups: list[list[str]], win_tile: str | None = None) -> HandReadi
     hand = sorted((groups[g][i] for g, i in concealed if (g, i) != (wg, wi)), key=tile_from_str)
     return HandReading(
         hand=hand,
-        melds=melds,
+        melds=[m for _, m in sorted(melds, key=lambda gm: gm[0])],
         win_tile=win_tile,
         flowers=sorted(flowers, key=tile_from_str),
         roles=roles,
     )
 
 
-def hand_fields(groups: list[list[str]], win_tile: str | None = None) -> dict[str, Any]:
+def hand_fields(
+    groups: list[list[str]], win_tile: str | None = None, hidden_kongs: list[str] | None = None
+) -> dict[str, Any]:
     """``hand``, ``melds``, ``win_tile`` and ``flowers`` from the tile codes of each group, in
     reading order (:func:`read_hand`'s fields)."""
-    return read_hand(groups, win_tile).fields()
+    return read_hand(groups, win_tile, hidden_kongs).fields()

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from hefen.photo.classes import MODEL_CLASSES, TILE_CODES
+from hefen.photo.classes import READ_CLASSES, READ_CODES
 from hefen.photo.errors import PhotoError
 from hefen.photo.model import TileClassifier, classifier
 
@@ -55,8 +55,8 @@ def require_model(made_with: str, sha256: str) -> None:
 def _check_codes(codes: list[str]) -> None:
     """The photo's tile codes exactly (no other spelling): one sentence for any other."""
     for code in codes:
-        if code not in TILE_CODES:
-            raise PhotoError(f"'{code}' is not a tile code (1m..9s, E S W N C F P, 1h..8h).")
+        if code not in READ_CODES:
+            raise PhotoError(f"'{code}' is not a tile code (1m..9s, E S W N C F P, 1h..8h, back).")
 
 
 def _unit(v: np.ndarray) -> np.ndarray:
@@ -131,9 +131,9 @@ class TileMemory:
         if features.shape[1] != self.features.shape[1]:
             raise PhotoError("The tile memory's entries do not fit this photo model.")
         sims = _unit(features) @ self.features.T
-        read = probs[:, : len(TILE_CODES)].argmax(1)
-        unsure = probs[:, : len(TILE_CODES)].max(1) < UNSURE
-        was = np.array([TILE_CODES.index(w) for w in self.was])
+        read = probs[:, : len(READ_CODES)].argmax(1)
+        unsure = probs[:, : len(READ_CODES)].max(1) < UNSURE
+        was = np.array([READ_CODES.index(w) for w in self.was])
         same_reading = read[:, None] == was[None, :]
         fits = (same_reading & (sims >= MATCH)) | (unsure[:, None] & (sims >= UNSURE_MATCH))
         fits |= sims >= SAME
@@ -141,8 +141,8 @@ class TileMemory:
         best = sims.argmax(1)
         out = probs.copy()
         for row in np.nonzero(sims[np.arange(len(sims)), best] >= MATCH)[0]:
-            k = MODEL_CLASSES.index(self.codes[best[row]])
-            sure = max(float(sims[row, best[row]]), float(probs[row, : len(TILE_CODES)].max()))
+            k = READ_CLASSES.index(self.codes[best[row]])
+            sure = max(float(sims[row, best[row]]), float(probs[row, : len(READ_CODES)].max()))
             rest = out[row].sum() - out[row, k]
             out[row] *= (1 - sure) / rest if rest > 0 else 0.0
             out[row, k] = sure

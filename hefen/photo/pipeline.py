@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-from hefen.photo.classes import TILE_CODES, copies_allowed
+from hefen.photo.classes import READ_CODES, copies_allowed
 from hefen.photo.detect import Group, cell_quads, find_groups, rectify
 from hefen.photo.errors import PhotoError
 from hefen.photo.hand import HandReading, read_hand
@@ -209,11 +209,11 @@ def _read(image: ImageInput, long_side: int | None = None) -> tuple[np.ndarray, 
 
 
 def _ranked(p: np.ndarray) -> list[int]:
-    return [int(k) for k in np.argsort(-p[: len(TILE_CODES)], kind="stable")]
+    return [int(k) for k in np.argsort(-p[: len(READ_CODES)], kind="stable")]
 
 
 def _alternatives(p: np.ndarray, chosen: int, k: int = 3) -> tuple[tuple[str, float], ...]:
-    out = [(TILE_CODES[i], float(p[i])) for i in _ranked(p) if i != chosen]
+    out = [(READ_CODES[i], float(p[i])) for i in _ranked(p) if i != chosen]
     return tuple(out[:k])
 
 
@@ -248,13 +248,13 @@ def _cells(strip: np.ndarray, edges: list[float]) -> list[np.ndarray]:
 def choose_tiles(probs: list[np.ndarray]) -> list[int]:
     """For each tile's probabilities, the class to report: the most likely one that the
     set still has a copy of (four of each tile, one of each bonus tile), most confident first."""
-    left = {code: copies_allowed(code) for code in TILE_CODES}
+    left = {code: copies_allowed(code) for code in READ_CODES}
     chosen = [0] * len(probs)
-    order = sorted(range(len(probs)), key=lambda i: -float(probs[i][: len(TILE_CODES)].max()))
+    order = sorted(range(len(probs)), key=lambda i: -float(probs[i][: len(READ_CODES)].max()))
     for i in order:
         ranked = _ranked(probs[i])
-        pick = next((k for k in ranked if left[TILE_CODES[k]] > 0), ranked[0])
-        left[TILE_CODES[pick]] -= 1
+        pick = next((k for k in ranked if left[READ_CODES[k]] > 0), ranked[0])
+        left[READ_CODES[pick]] -= 1
         chosen[i] = pick
     return chosen
 
@@ -425,7 +425,7 @@ def _kept(probs: list[np.ndarray], least: float) -> bool:
     sure = _sureness(probs)
     if sure >= least:
         return True
-    tile_ness = 1.0 - np.stack(probs)[:, len(TILE_CODES)]
+    tile_ness = 1.0 - np.stack(probs)[:, len(READ_CODES)]
     return sure >= UNSURE_FLOOR and float(tile_ness.mean()) >= TILE_NESS
 
 
@@ -448,7 +448,7 @@ def _same_height(read: list[tuple[Tiles, int]], heights: list[float]) -> list[tu
 def _log_sureness(probs: np.ndarray) -> float:
     """How sure the classifier is of a split (N x classes): the mean log of each cell's
     best tile probability (*not a tile* aside)."""
-    return float(np.mean(np.log(probs[:, : len(TILE_CODES)].max(1) + 1e-6)))
+    return float(np.mean(np.log(probs[:, : len(READ_CODES)].max(1) + 1e-6)))
 
 
 def _sureness(probs: list[np.ndarray]) -> float:
@@ -525,7 +525,7 @@ def _refine(clf: _Classifier, strip: np.ndarray, edges: list[float]) -> Split:
             for b in cand[i + 1]:
                 crops += _cells(strip, [a, b])
     probs = clf.probabilities(np.stack(crops))
-    logp = np.log(probs[:, : len(TILE_CODES)].max(1) + 1e-6)
+    logp = np.log(probs[:, : len(READ_CODES)].max(1) + 1e-6)
     total = np.zeros(1)  # best sum of cells so far, for each candidate of the current cut
     start = 0
     back: list[np.ndarray] = []
@@ -629,7 +629,7 @@ def _recognize(
             k = next(picks)
             tiles.append(
                 RecognizedTile(
-                    tile=TILE_CODES[k],
+                    tile=READ_CODES[k],
                     confidence=float(p[k]),
                     alternatives=_alternatives(p, k),
                     box=_box(q * scale, photo_shape),
@@ -683,10 +683,10 @@ def classify_tile(image: ImageInput) -> tuple[str, float, tuple[tuple[str, float
         raise
     except Exception as exc:  # the contract: a bad picture never raises anything else
         raise PhotoError("The picture could not be analysed.") from exc
-    best = max(range(len(probs)), key=lambda i: float(probs[i][: len(TILE_CODES)].max()))
+    best = max(range(len(probs)), key=lambda i: float(probs[i][: len(READ_CODES)].max()))
     p = probs[best]
     k = _ranked(p)[0]
-    return TILE_CODES[k], float(p[k]), _alternatives(p, k)
+    return READ_CODES[k], float(p[k]), _alternatives(p, k)
 
 
 __all__ = [

@@ -31,7 +31,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from hefen.photo.classes import BONUS, HONORS, SUITED, TILE_CODES, copies_allowed
+from hefen.photo.classes import BACK, BONUS, HONORS, SUITED, TILE_CODES, copies_allowed
 
 #: The artworks of ``shared/tiles``.
 STYLES: tuple[str, ...] = ("samoheen", "xhokir", "fonts")
@@ -128,10 +128,13 @@ class Art:
             for face in faces:
                 self.add(code, face, style)
 
-    def pick(self, rng: np.random.Generator, code: str) -> Face:
+    def pick(self, rng: np.random.Generator, code: str) -> Face | None:
         """A drawing of ``code``: a style first (each style that draws it alike likely), then
         one of that style's drawings, so that a style with many drawings does not crowd out
-        the others."""
+        the others. None for :data:`~hefen.photo.classes.BACK`: a tile face down shows no
+        drawing (:func:`draw_tile` draws its back)."""
+        if code == BACK:
+            return None
         styles = self.styles[code]
         names = sorted(set(styles))
         style = names[rng.integers(len(names))]
@@ -227,7 +230,9 @@ SYMBOL_FONTS = (
 #: The Debian packages of the font styles.
 FONTS_INSTALL = (
     "apt-get install fonts-noto-core fonts-symbola fonts-arphic-ukai fonts-arphic-uming "
-    "fonts-wqy-microhei fonts-arphic-bkai00mp fonts-arphic-bsmi00lp fonts-dejavu-core"
+    "fonts-wqy-microhei fonts-arphic-bkai00mp fonts-arphic-bsmi00lp fonts-dejavu-core "
+    "fonts-cns11643-kai fonts-cns11643-sung fonts-aoyagi-kouzan-t fonts-ipaexfont-mincho "
+    "fonts-hanazono fonts-wqy-zenhei"
 )
 
 
@@ -246,6 +251,9 @@ def _load_drawn(folder: Path, art: Art) -> None:
     for code in drawn.drawable_codes():
         for rgba in drawn.draw_faces(code):
             art.add(code, face_from_rgba(rgba))
+        if code.endswith("h"):
+            for rgba in drawn.printed_faces(code):
+                art.add(code, face_from_rgba(rgba))
 
 
 _LOADERS = {
@@ -373,13 +381,18 @@ class TileLook:
     back_part: float  # fraction of that strip in the back colour
     aspect: float  # face width / height
     ink_scale: float  # symbol size relative to the face
+    engraved: bool = False  # faces cut into the body (a shadow along each stroke)
+    glare: float = 0.0  # how strong a light's reflection on a face may be (0: matt)
+    worn: bool = False  # ink worn or thinly printed: the body shows through
 
     @staticmethod
-    def random(rng: np.random.Generator) -> TileLook:
+    def random(rng: np.random.Generator, real: bool = False) -> TileLook:
+        """A random set; with ``real``, also engraved or worn faces and glare (training
+        crops: the hand photos of the tests and the bench are drawn as before)."""
         body = np.array([246, 243, 232], np.float32) + rng.uniform(-14, 8, 3).astype(np.float32)
         backs = [(30, 120, 70), (30, 80, 160), (220, 170, 40), (230, 120, 40), (200, 200, 200)]
         back = np.array(backs[rng.integers(len(backs))], np.float32) * rng.uniform(0.7, 1.1)
-        return TileLook(
+        look = TileLook(
             body=body,
             back=back,
             thickness=float(rng.choice([0.0, rng.uniform(0.05, 0.35)], p=[0.2, 0.8])),
@@ -387,6 +400,11 @@ class TileLook:
             aspect=float(rng.uniform(0.70, 0.80)),
             ink_scale=float(rng.uniform(0.82, 0.98)),
         )
+        if real:
+            look.engraved = bool(rng.random() < 0.4)
+            look.glare = float(rng.choice([0.0, rng.uniform(0.2, 0.8)], p=[0.5, 0.5]))
+            look.worn = bool(rng.random() < 0.35)
+        return look
 
 
 def draw_face(rng: np.random.Generator, face: Face, look: TileLook, w: int, h: int) -> np.ndarray:
@@ -413,8 +431,34 @@ def draw_face(rng: np.random.Generator, face: Face, look: TileLook, w: int, h: i
     xb, yb = min(w, x0 + sw), min(h, y0 + sh)
     sub_rgb = rgb[ya - y0 : yb - y0, xa - x0 : xb - x0]
     sub_a = alpha[ya - y0 : yb - y0, xa - x0 : xb - x0]
+    if look.worn:  # ink worn or thinly printed: the body shows through
+        sub_a = sub_a * rng.uniform(0.6, 0.9)
     img[ya:yb, xa:xb] = img[ya:yb, xa:xb] * (1 - sub_a) + sub_rgb * sub_a
+    if look.engraved and yb > ya and xb > xa:
+        # an engraved face: the groove's wall catches shadow on one side of each stroke
+        a = np.zeros((h, w), np.float32)
+        a[ya:yb, xa:xb] = sub_a[:, :, 0]
+        dy, dx = (int(v) for v in rng.integers(-1, 2, 2) * max(1, round(h / 60)))
+        wall = np.clip(np.roll(a, (dy or 1, dx), (0, 1)) - a, 0, 1)
+        img *= (1 - 0.45 * wall)[:, :, None]
     # Slight shading towards the rim, as a real tile face curves away.
+    img *= _rim_shade(w, h)
+    return img
+
+
+def draw_back(rng: np.random.Generator, look: TileLook, w: int, h: int) -> np.ndarray:
+    """A tile lying face down, seen from above: its back, ``h`` x ``w`` RGB float32, in the
+    set's back colour with the slight mottle and sheen of plastic, sometimes a pattern."""
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = look.back
+    img *= (1 + 0.06 * _smooth_noise(rng, h, w, 2))[:, :, None]
+    if rng.random() < 0.25:  # a moulded or printed pattern
+        ink = look.back * rng.uniform(0.7, 1.25)
+        m = round(rng.uniform(0.12, 0.25) * w)
+        if rng.random() < 0.5:
+            cv2.rectangle(img, (m, m), (w - 1 - m, h - 1 - m), ink.tolist(), max(1, w // 20))
+        else:
+            cv2.circle(img, (w // 2, h // 2), max(2, w // 2 - m), ink.tolist(), max(1, w // 20))
     img *= _rim_shade(w, h)
     return img
 
@@ -439,21 +483,40 @@ def _rounded_mask(w: int, h: int, radius: float) -> np.ndarray:
     return cv2.resize(big, (w, h), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
 
 
+def _glare(rng: np.random.Generator, img: np.ndarray, strength: float) -> None:
+    """A light's soft reflection on a face: a bright blurred patch, towards white."""
+    h, w = img.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+    rx, ry = rng.uniform(0.15, 0.6) * w, rng.uniform(0.08, 0.4) * h
+    blob = np.exp(-(((xx - cx) / rx) ** 2 + ((yy - cy) / ry) ** 2))
+    a = (strength * rng.uniform(0.3, 1.0) * blob)[:, :, None]
+    img[:] = img * (1 - a) + 255.0 * a
+
+
 def draw_tile(
-    rng: np.random.Generator, face: Face, look: TileLook, w: int, h: int
+    rng: np.random.Generator, face: Face | None, look: TileLook, w: int, h: int
 ) -> tuple[np.ndarray, np.ndarray]:
-    """A whole tile seen from the front: face plus the side strip below it.
+    """A whole tile seen from the front: face plus the side strip below it; with ``face``
+    None, a tile lying face down (its back on top, the ivory face layer below it).
 
     Returns (RGB float32, coverage 0..1), both ``h + thickness`` rows high.
     """
     t = round(h * look.thickness)
     total = h + t
     img = np.empty((total, w, 3), np.float32)
-    img[:h] = draw_face(rng, face, look, w, h)
+    img[:h] = draw_face(rng, face, look, w, h) if face is not None else draw_back(rng, look, w, h)
+    if look.glare and rng.random() < 0.6:
+        _glare(rng, img[:h], look.glare)
     if t:
         body_rows = max(0, round(t * (1 - look.back_part)))
-        img[h : h + body_rows] = look.body * 0.8
-        img[h + body_rows :] = look.back * 0.85
+        if face is None:  # face down: the back's colour first, then the ivory
+            back_rows = t - body_rows
+            img[h : h + back_rows] = look.back * 0.85
+            img[h + back_rows :] = look.body * 0.8
+        else:
+            img[h : h + body_rows] = look.body * 0.8
+            img[h + body_rows :] = look.back * 0.85
     mask = _rounded_mask(w, total, radius=0.09 * w)
     face_mask = _rounded_mask(w, h, radius=0.09 * w)
     # dark seam between face and side
@@ -570,17 +633,43 @@ def _apply(hom: np.ndarray, pts: np.ndarray) -> np.ndarray:
     return cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float64), hom).reshape(-1, 2)
 
 
-def degrade(rng: np.random.Generator, img: np.ndarray, strength: float = 1.0) -> np.ndarray:
-    """Light, blur, noise and JPEG loss; float RGB in, uint8 RGB out."""
+def degrade(
+    rng: np.random.Generator, img: np.ndarray, strength: float = 1.0, real: bool = False
+) -> np.ndarray:
+    """Light, blur, noise and JPEG loss; float RGB in, uint8 RGB out. With ``real``
+    (training crops) also white balance off, a short motion streak and a phone sensor's
+    noise; without it the hand photos of the tests and the bench are drawn as before."""
     h, w = img.shape[:2]
     gain = rng.uniform(0.55, 1.25)
     grad = 1 + strength * 0.25 * _smooth_noise(rng, h, w, 2)
     tint = 1 + rng.uniform(-0.08, 0.08, 3).astype(np.float32) * strength
+    if real and rng.random() < 0.4:  # white balance off: warm indoor light or a cool cast
+        warm = rng.uniform(-0.18, 0.18) * strength
+        tint = tint * np.array([1 + warm, 1.0, 1 - warm], np.float32)
     img = img * (gain * grad)[:, :, None] * tint
     sigma = rng.uniform(0, 1.0) * strength
-    if sigma > 0.3:
+    if real and rng.random() < 0.15 * strength:  # a hand that moved: a short streak
+        length = int(rng.integers(3, 8))
+        line = np.zeros((length, length), np.float32)
+        line[length // 2] = 1.0 / length
+        rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1)
+        streak = np.asarray(cv2.warpAffine(line, rot, (length, length)), np.float32)
+        img = cv2.filter2D(img, -1, streak / max(float(streak.sum()), 1e-6))
+    elif sigma > 0.3:
         img = cv2.GaussianBlur(img, (0, 0), sigma)
-    img += rng.standard_normal(img.shape, dtype=np.float32) * (rng.uniform(0, 7) * strength)
+    if not real:
+        img += rng.standard_normal(img.shape, dtype=np.float32) * (rng.uniform(0, 7) * strength)
+    elif rng.random() < 0.5:
+        # a sensor's noise: stronger in the light (shot noise), partly in colour, and
+        # smoothed a little by the phone's own denoising
+        noise = rng.uniform(0, 7) * strength
+        shot = np.sqrt(np.clip(img, 0, 255) / 255.0) * noise * 1.4
+        grain = rng.standard_normal((h, w, 1), dtype=np.float32) + 0.5 * rng.standard_normal(
+            img.shape, dtype=np.float32
+        )
+        img += cv2.GaussianBlur(grain, (0, 0), 0.6).reshape(img.shape[:2] + (-1,)) * shot
+    else:
+        img += rng.standard_normal(img.shape, dtype=np.float32) * (rng.uniform(0, 7) * strength)
     out = np.clip(img, 0, 255).astype(np.uint8)
     if rng.random() < 0.8:
         quality = int(rng.integers(35, 95))
@@ -710,6 +799,119 @@ def hand_photo(
     return HandPhoto(image=img, groups=[list(g) for g in groups], quads=quads)
 
 
+#: The things drawn on a table beside the tiles, as *not a tile* training cuts.
+THINGS: tuple[str, ...] = ("box", "phone", "card", "chip", "hand", "paper", "cup")
+_SKIN = ((224, 172, 140), (198, 134, 98), (141, 85, 54), (241, 194, 160), (170, 110, 80))
+
+
+def draw_thing(
+    rng: np.random.Generator,
+    canvas: np.ndarray,
+    box: tuple[float, float, float, float],
+    kind: str | None = None,
+) -> str:
+    """Draw something that is not a tile -- a box, a phone, a playing card, a chip, a hand,
+    a sheet of paper or a cup (:data:`THINGS`) -- into ``box`` (x0, y0, x1, y1) of
+    ``canvas`` (RGB float32, drawn in place, nothing outside the box); returns its kind."""
+    kind = kind or str(THINGS[rng.integers(len(THINGS))])
+    x0, y0, x1, y1 = (round(v) for v in box)
+    w, h = max(4, x1 - x0), max(4, y1 - y0)
+    x1, y1 = x0 + w, y0 + h
+    before = canvas.copy()
+    colour = rng.uniform(20, 250, 3).tolist()
+    line = max(1, round(min(w, h) / 30))
+
+    def text(x: int, y: int, size: float, ink: list[float], chars: str, count: int) -> None:
+        word = "".join(str(c) for c in rng.choice(list(chars), count))
+        mask = np.zeros(canvas.shape[:2], np.uint8)  # putText draws on 8 bits only
+        font = int(rng.integers(0, 8))
+        cv2.putText(mask, word, (x, y), font, max(0.2, size), 255, max(1, line), cv2.LINE_AA)
+        a = (mask.astype(np.float32) / 255.0)[:, :, None]
+        canvas[:] = canvas * (1 - a) + np.array(ink, np.float32) * a
+
+    if kind == "box":
+        cv2.rectangle(canvas, (x0, y0), (x1, y1), colour, -1)
+        lit = [min(255.0, c * 1.25 + 20) for c in colour]
+        cv2.rectangle(canvas, (x0, y0), (x1, y0 + h // 6), lit, -1)
+        cv2.rectangle(canvas, (x0, y0), (x1, y1), [c * 0.6 for c in colour], line)
+        if rng.random() < 0.6:
+            ink = rng.uniform(0, 255, 3).tolist()
+            text(x0 + w // 8, y0 + h // 2, min(w, h) / 60, ink, "ABCDEFGHKMRST", 5)
+    elif kind == "phone":
+        r = max(2, round(0.1 * min(w, h)))
+        cv2.rectangle(canvas, (x0 + r, y0), (x1 - r, y1), (18, 18, 22), -1)
+        cv2.rectangle(canvas, (x0, y0 + r), (x1, y1 - r), (18, 18, 22), -1)
+        m = max(2, round(0.06 * min(w, h)))
+        cv2.rectangle(canvas, (x0 + m, y0 + m), (x1 - m, y1 - m), colour, -1)
+        if rng.random() < 0.7:  # icons on the screen
+            n = int(rng.integers(3, 6))
+            step = (w - 2 * m) / n
+            for i in range(n):
+                for j in range(int((h - 2 * m) / step)):
+                    c0 = rng.uniform(0, 255, 3).tolist()
+                    px, py = (
+                        x0 + m + round(i * step + step * 0.2),
+                        y0 + m + round(j * step + step * 0.2),
+                    )
+                    cv2.rectangle(
+                        canvas, (px, py), (px + round(step * 0.6), py + round(step * 0.6)), c0, -1
+                    )
+    elif kind == "card":
+        cv2.rectangle(canvas, (x0, y0), (x1, y1), (240, 240, 236), -1)
+        cv2.rectangle(canvas, (x0, y0), (x1, y1), (150, 150, 150), 1)
+        ink = [200.0, 20.0, 30.0] if rng.random() < 0.5 else [20.0, 20.0, 20.0]
+        text(x0 + w // 12, y0 + h // 6, min(w, h) / 90, ink, "A2345678910JQK", 1)
+        cx, cy, rr = (x0 + x1) // 2, (y0 + y1) // 2, max(2, min(w, h) // 5)
+        if rng.random() < 0.5:
+            cv2.circle(canvas, (cx, cy), rr, ink, -1)
+        else:
+            pts = np.array([[cx, cy - rr], [cx + rr, cy], [cx, cy + rr], [cx - rr, cy]], np.int32)
+            cv2.fillPoly(canvas, [pts], ink)
+    elif kind == "chip":
+        cx, cy, rr = (x0 + x1) // 2, (y0 + y1) // 2, max(3, min(w, h) // 2)
+        cv2.circle(canvas, (cx, cy), rr, colour, -1)
+        for k in range(8):
+            a = 2 * math.pi * k / 8
+            p0 = (round(cx + 0.75 * rr * math.cos(a)), round(cy + 0.75 * rr * math.sin(a)))
+            p1 = (round(cx + rr * math.cos(a)), round(cy + rr * math.sin(a)))
+            cv2.line(canvas, p0, p1, (245, 245, 245), max(2, rr // 5))
+        cv2.circle(canvas, (cx, cy), max(2, rr // 2), [c * 0.8 for c in colour], line)
+    elif kind == "hand":
+        f = rng.uniform(0.8, 1.1)
+        skin = [float(v) * f for v in _SKIN[rng.integers(len(_SKIN))]]
+        palm = (x0 + w // 2, y0 + round(h * 0.7))
+        cv2.ellipse(canvas, palm, (w // 3, h // 4), 0, 0, 360, skin, -1)
+        for k in range(4):
+            fx = x0 + round(w * (0.25 + 0.17 * k))
+            top = y0 + round(h * rng.uniform(0.0, 0.25))
+            cv2.line(canvas, (fx, palm[1]), (fx, top), skin, max(2, w // 9))
+        cv2.line(canvas, palm, (x0 + round(w * 0.05), y0 + round(h * 0.5)), skin, max(2, w // 8))
+    elif kind == "paper":
+        cv2.rectangle(canvas, (x0, y0), (x1, y1), (238, 238, 232), -1)
+        ink = [40.0, 40.0, 40.0] if rng.random() < 0.6 else [30.0, 40.0, 150.0]
+        step = max(4, round(h / rng.uniform(3, 9)))
+        for ly in range(y0 + step, y1 - step // 2, step):
+            if rng.random() < 0.5:
+                cv2.line(
+                    canvas,
+                    (x0 + w // 10, ly),
+                    (x1 - int(rng.integers(w // 10, w // 3 + 1)), ly),
+                    ink,
+                    line,
+                )
+            else:
+                text(x0 + w // 10, ly, step / 40, ink, "abcdefghijklmnop0123456789", 6)
+    else:  # a cup seen from above
+        cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
+        cv2.ellipse(canvas, (cx, cy), (w // 2, h // 2), 0, 0, 360, colour, -1)
+        inside = [60.0, 35.0, 20.0] if rng.random() < 0.6 else [c * 0.5 for c in colour]
+        cv2.ellipse(canvas, (cx, cy), (round(w * 0.4), round(h * 0.4)), 0, 0, 360, inside, -1)
+    ya, yb, xa, xb = max(0, y0), max(0, y1 + 1), max(0, x0), max(0, x1 + 1)
+    before[ya:yb, xa:xb] = canvas[ya:yb, xa:xb]
+    canvas[:] = before
+    return kind
+
+
 def tile_crop(
     rng: np.random.Generator,
     art: Art,
@@ -718,12 +920,14 @@ def tile_crop(
 ) -> np.ndarray:
     """A ``CROP_H`` x ``CROP_W`` grey crop as the recogniser cuts it from a photo.
 
-    With ``code`` a tile code, the crop shows that tile (with the jitter of a real cut); with
-    ``code`` None it is a bad cut -- across two tiles, half a tile, two tiles, or table -- the
-    classifier's "not a tile" class.
+    With ``code`` a tile code (or :data:`~hefen.photo.classes.BACK`), the crop shows that
+    tile (with the jitter of a real cut); with ``code`` None it is a bad cut -- across two
+    tiles, half a tile, two tiles, table, or a thing on the table (:func:`draw_thing`) --
+    the classifier's "not a tile" class. A tile's neighbours are now and then face down.
     """
     target = code or str(rng.choice(TILE_CODES))
-    left, right = (str(c) for c in rng.choice(TILE_CODES, 2))
+    neighbours = TILE_CODES + (BACK,) * 4
+    left, right = (str(c) for c in rng.choice(neighbours, 2))
     groups: list[list[str]] = [[left]]
     if rng.random() < 0.2:
         groups.append([target])
@@ -734,7 +938,14 @@ def tile_crop(
     else:
         groups[-1].append(right)
     scene = layout_scene(
-        rng, art, groups, face_h=64, margin=0.8, gap_range=(0.3, 1.0), tables=tables
+        rng,
+        art,
+        groups,
+        face_h=64,
+        margin=0.8,
+        gap_range=(0.3, 1.0),
+        tables=tables,
+        look=TileLook.random(rng, real=True),
     )
     body = scene.tiles[1].quad.astype(np.float64).copy()
     bw = body[1, 0] - body[0, 0]
@@ -753,8 +964,16 @@ def tile_crop(
     if rng.random() < 0.15:
         cut[[0, 1], 1] -= rng.uniform(0, 0.15) * bh
     if code is None:
-        kind = rng.integers(4)
-        if kind == 0:  # across two tiles
+        kind = rng.integers(5)
+        if kind == 4:  # a thing on the table where the cut is, over the tiles or beside them
+            if rng.random() < 0.5:  # beside or below the tiles
+                cut[:, 1] += rng.choice([-1, 1]) * rng.uniform(1.1, 1.6) * bh
+            c0, c1 = cut.min(0), cut.max(0)
+            size = c1 - c0
+            grow = rng.uniform(0.6, 2.5, 2) * size
+            centre = (c0 + c1) / 2 + rng.uniform(-0.3, 0.3, 2) * size
+            draw_thing(rng, scene.canvas, (*(centre - grow / 2), *(centre + grow / 2)))
+        elif kind == 0:  # across two tiles
             cut[:, 0] += rng.choice([-1, 1]) * rng.uniform(0.3, 0.7) * bw
         elif kind == 1:  # half a tile
             if rng.integers(2):
@@ -763,7 +982,7 @@ def tile_crop(
                 cut[[0, 3], 0] += rng.uniform(0.35, 0.6) * bw
         elif kind == 2:  # two tiles as one
             cut[[1, 2], 0] += rng.uniform(0.8, 1.2) * bw
-        else:  # table beside or below the tiles
+        elif kind == 3:  # table beside or below the tiles
             cut[:, 1] += rng.choice([-1, 1]) * rng.uniform(1.1, 1.6) * bh
     h, w = scene.canvas.shape[:2]
     tile_px = rng.uniform(30, 100)  # tile body height in the photo
@@ -776,7 +995,7 @@ def tile_crop(
     size = (int(hi[0] - lo[0]) + 1, int(hi[1] - lo[1]) + 1)
     flags = cv2.INTER_AREA if tile_px < scene.tile_h else cv2.INTER_LINEAR
     img = cv2.warpPerspective(scene.canvas, hom, size, flags=flags, borderMode=cv2.BORDER_REFLECT)
-    img = degrade(rng, img)
+    img = degrade(rng, img, real=True)
     cut_img = _apply(hom, cut.astype(np.float32)).astype(np.float32)
     dst = np.array([[0, 0], [CROP_W, 0], [CROP_W, CROP_H], [0, CROP_H]], np.float32)
     m = cv2.getPerspectiveTransform(cut_img, dst)
