@@ -257,6 +257,10 @@ def create_app(
         detail = exc.detail if isinstance(exc.detail, str) else "The request failed."
         if not detail.endswith("."):
             detail += "."
+        if exc.status_code == 404 and wants_html(request):
+            page = pages.render(request, "404.html")
+            page.status_code = 404
+            return page
         return JSONResponse({"error": detail}, status_code=exc.status_code, headers=exc.headers)
 
     # ---------------------------------------------------------------- API
@@ -383,6 +387,14 @@ def create_app(
         return {"status": "ok"}
 
     return app
+
+
+def wants_html(request: Request) -> bool:
+    """Whether a request comes from a browser asking for a page (not the API)."""
+    path = request.url.path
+    if path.startswith(("/api/", "/static/", "/ws/")):
+        return False
+    return "text/html" in request.headers.get("accept", "")
 
 
 def score_object(obj: dict[str, Any]) -> dict[str, Any]:
