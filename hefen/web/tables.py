@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import contextlib
 import io
-from urllib.parse import urlencode
 from typing import Annotated, Any
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
