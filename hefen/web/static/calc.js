@@ -417,11 +417,12 @@
     const status = $("status");
     status.classList.remove("warn");
     $("result").hidden = true;
+    $("calc").classList.remove("done");
     $("total").textContent = "";
     st.last = null;
     if (data.table) $("btn-record").disabled = true;
     if (held() + (st.win ? 1 : 0) === 0) { status.textContent = M.start; return; }
-    if (held() < need()) { status.textContent = fmt(M.tiles, { n: held(), need: need() }); return; }
+    if (held() < need()) { status.textContent = ""; return; }  // the count says how many
     if (!st.win) { status.textContent = M.need_win; return; }
     status.textContent = M.scoring;
     clearTimeout(timer);
@@ -449,7 +450,7 @@
   function parseSet(text) {
     const out = [];
     let digits = "";
-    for (const ch of text) {
+    for (const ch of text.replace(/[\[\]()]/g, "")) {  // "[CCC]": a concealed set
       if (/[1-9]/.test(ch)) digits += ch;
       else if ("mpsh".includes(ch) && digits) { for (const d of digits) out.push(d + ch); digits = ""; }
       else if ("ESWNCFP".includes(ch) && !digits) out.push(ch);
@@ -507,13 +508,14 @@
     pay.textContent = "";
     for (const p of res.payments || []) {
       const li = document.createElement("li");
-      li.textContent = M.winds[p.from] + " " + M.pays + " " + M.winds[p.to] + ": " + p.amount;
+      li.textContent = fmt(M.pays_sentence, { payer: M.winds[p.from], payee: M.winds[p.to], amount: p.amount });
       pay.appendChild(li);
     }
     if (!(res.payments || []).length) {
       const li = document.createElement("li"); li.textContent = M.no_payments; pay.appendChild(li);
     }
     $("result").hidden = false;
+    $("calc").classList.add("done");  // the palette steps aside: total, patterns, payments on one screen
     st.last = { hand: obj, result: res };
     if (data.table) {
       const problem = seatsProblem();
