@@ -318,7 +318,7 @@ CHECK = """() => {
     if (!r.width || getComputedStyle(e).visibility === 'hidden') continue;
     if (r.right > w + 0.5 || r.left < -0.5) {
       let clipped = false;
-      for (let p = e.parentElement; p; p = p.parentElement) {
+      for (let p = e.parentElement; p && p !== document.body; p = p.parentElement) {
         const o = getComputedStyle(p).overflowX;
         if (o === 'auto' || o === 'scroll' || o === 'hidden') { clipped = true; break; }
       }
