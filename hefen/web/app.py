@@ -356,6 +356,25 @@ def create_app(
             rows=rules_page.pattern_rows(ruleset, lang, settings),
         )
 
+    @app.get("/rules/{ruleset}/examples/{pattern}.svg", include_in_schema=False)
+    def rules_example(ruleset: str, pattern: str) -> Response:
+        """A pattern's example hand as one SVG (the rules page loads it lazily)."""
+        if rulesets.page_key(ruleset) != ruleset:
+            raise StarletteHTTPException(404, f"No ruleset {ruleset[:20]!r}")
+        example = rules_page.examples.examples(ruleset).get(pattern)
+        if example is None:
+            raise StarletteHTTPException(404, f"No example for {pattern[:40]!r}")
+        picture = svg.hand(
+            example["hand"],
+            example.get("melds", []),
+            example.get("win_tile"),
+            example.get("flowers", []),
+            size=21,
+        )
+        return Response(
+            picture, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"}
+        )
+
     app.include_router(photo.router)
     app.include_router(tables.router)
     tables.table_pages(app)

@@ -207,7 +207,7 @@
       const ul = el("ul", "hand-patterns");
       for (const p of h.result.patterns) {
         ul.appendChild(el("li", "", ((p.names && p.names[lang]) || p.name) + " · " +
-          (p.count > 1 ? p.value + "×" + p.count : p.value) + " " + unitName(h.unit)));
+          (p.count > 1 ? p.value + "×" + p.count : p.value)));
       }
       body.appendChild(ul);
     } else if (h.kind === "win") body.appendChild(el("p", "muted", M.entered));
