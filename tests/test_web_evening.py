@@ -64,6 +64,14 @@ def get(url: str) -> Any:
         return json.loads(r.read())
 
 
+def post(url: str, body: dict[str, Any]) -> Any:
+    req = urllib.request.Request(
+        url, json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read())
+
+
 class Phone:
     """A browser context sized as a phone, watching for console errors and
     failed requests (``allowed``: request paths expected to be refused)."""
@@ -180,9 +188,18 @@ def test_a_whole_evening(server: str, browser: Any, rules: str) -> None:
     host.click("#btn-calc")
     host.wait_for_url(f"**/calc?table={code}")
     tiles = TILES[rs.concealed_size]
-    for t in tiles + ["5m"]:
+    for t in tiles:
         host.click(f'#palette .pt[data-tile="{t}"]')
+    # the full hand before its winning tile: what it waits for, as /api/waits says
+    host.locator("#waits li[data-tile]").first.wait_for()
+    waits = post(f"{server}/api/waits", {"rules": rules, "hand": tiles})["waits"]
+    shown = host.locator("#waits li[data-tile]").evaluate_all("es => es.map(e => e.dataset.tile)")
+    assert shown == [w["tile"] for w in waits] and "5m" in shown
+    if first:
+        shot(host, "calculator-waits.png")
+    host.click('#palette .pt[data-tile="5m"]')
     host.locator("#result").wait_for()
+    assert host.locator("#waits").is_hidden()
     assert host.locator("#btn-record").is_disabled()
     host.select_option("#t_discarder", "2")
     host.wait_for_function("() => !document.getElementById('btn-record').disabled")

@@ -28,10 +28,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from hefen import svg
+from hefen.errors import HandError
 from hefen.scoring import score
 from hefen.web import i18n, photo, play, rules_page, rulesets, tables
 from hefen.web.hub import make_hub
-from hefen.web.models import ErrorOut, ScoreRequest, ScoreResult
+from hefen.web.models import ErrorOut, ScoreRequest, ScoreResult, WaitsOut
 from hefen.web.security import RateLimit, SecurityHeaders, script_json
 
 __all__ = ["MAX_BODY", "create_app"]
@@ -301,6 +302,31 @@ def create_app(
             return JSONResponse({"error": result["error"]}, status_code=422)
         return result
 
+    @app.post(
+        "/api/waits",
+        response_model=WaitsOut,
+        responses={422: {"model": ErrorOut, "description": "Not a ready-hand object"}},
+        tags=["score"],
+    )
+    async def api_waits(request: Request) -> Any:
+        """What a 13- or 16-tile hand waits for: each winning tile, how many
+        copies are unseen and what it is worth by discard and by self-draw
+        (``hefen.analysis.waits``). A hand that is not a hand object, or not
+        the ruleset's size, is 422 with one sentence."""
+        raw = await request.body()
+        try:
+            obj = json.loads(raw) if raw.strip() else None
+        except (ValueError, RecursionError):
+            return JSONResponse({"error": "The request body is not valid JSON."}, status_code=422)
+        if not isinstance(obj, dict):
+            return JSONResponse({"error": "The request body must be a JSON object."}, 422)
+        obj.pop("win_tile", None)
+        try:
+            report = await run_in_threadpool(waits_of, obj)
+        except HandError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=422)
+        return report
+
     @app.get("/api/rulesets", tags=["score"])
     def api_rulesets(request: Request) -> list[dict[str, Any]]:
         """Every ruleset's descriptor (names, unit, hand size, context
@@ -406,6 +432,19 @@ def create_app(
         return {"status": "ok"}
 
     return app
+
+
+def waits_of(obj: dict[str, Any]) -> dict[str, Any]:
+    """``hefen.analysis.waits(obj).to_dict()``; a bad hand raises ``HandError``."""
+    from hefen.analysis import waits
+
+    try:
+        report: dict[str, Any] = waits(obj).to_dict()
+    except HandError:
+        raise
+    except (TypeError, ValueError, KeyError, RecursionError) as exc:
+        raise HandError("The hand object is not valid.") from exc
+    return report
 
 
 def wants_html(request: Request) -> bool:

@@ -418,15 +418,48 @@
     status.classList.remove("warn");
     $("result").hidden = true;
     $("calc").classList.remove("done");
+    $("waits").hidden = true;
     $("total").textContent = "";
     st.last = null;
     if (data.table) $("btn-record").disabled = true;
     if (held() + (st.win ? 1 : 0) === 0) { status.textContent = M.start; return; }
     if (held() < need()) { status.textContent = ""; return; }  // the count says how many
-    if (!st.win) { status.textContent = M.need_win; return; }
+    if (!st.win) { status.textContent = M.need_win; showWaits(); return; }
     status.textContent = M.scoring;
     clearTimeout(timer);
     timer = setTimeout(score, 120);
+  }
+
+  // a full hand without its winning tile: what it waits for and what each wait is worth
+  let waitSeq = 0;
+  async function showWaits() {
+    const mine = ++waitSeq;
+    const obj = handObject();
+    delete obj.win_tile;
+    let res;
+    try {
+      const r = await fetch("/api/waits", {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(obj),
+      });
+      res = await r.json();
+      if (!r.ok) { if (mine === waitSeq) flash(res.error || M.network); return; }
+    } catch (e) { if (mine === waitSeq) flash(M.network); return; }
+    if (mine !== waitSeq || st.win || held() !== need()) return;
+    const list = $("wait-list");
+    list.textContent = "";
+    const value = (r) => (r && r.valid ? r.total + " " + unitName(r.unit) : "—");
+    for (const w of res.waits) {
+      const li = document.createElement("li");
+      li.dataset.tile = w.tile;
+      const t = document.createElement("span"); t.className = "wtile"; t.innerHTML = svgOf(w.tile);
+      const txt = document.createElement("span"); txt.className = "wtext";
+      txt.textContent = tileName(w.tile) + " · " + fmt(M.unseen, { n: w.unseen }) + " · " +
+        M.by_discard + " " + value(w.discard) + " · " + M.by_self_draw + " " + value(w.self_draw);
+      li.append(t, txt);
+      list.appendChild(li);
+    }
+    if (!res.waits.length) { const li = document.createElement("li"); li.className = "muted"; li.textContent = M.no_waits; list.appendChild(li); }
+    $("waits").hidden = false;
   }
 
   async function score() {
