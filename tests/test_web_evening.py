@@ -182,7 +182,7 @@ def test_a_whole_evening(server: str, browser: Any, rules: str) -> None:
     (by_value,) = hands(server, code)
     assert (by_value["winner"], by_value["discarder"], by_value["value"]) == (1, 0, low + 1)
     if first:
-        shot(p1, "table.png")
+        shot(p1, "table-record.png")
 
     # by tiles on Ann's phone: the table's calculator, the discarder asked
     host.click("#btn-calc")
