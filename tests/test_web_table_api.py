@@ -117,3 +117,17 @@ def test_unknown_pages(client: TestClient) -> None:
     assert client.get("/nowhere").json() == {"error": "Not Found."}
     api = client.get("/api/nowhere", headers={"accept": "text/html"})
     assert api.status_code == 404 and api.json() == {"error": "Not Found."}
+
+
+def test_the_rules_reference(client: TestClient) -> None:
+    from hefen.mcr.table import PATTERNS
+
+    page = client.get("/rules/mcr?lang=en").text
+    numbered = [p for p in PATTERNS.values() if p.no is not None]
+    assert len(numbered) == 81 and f"{len(numbered)} patterns, values in points." in page
+    assert 'id="rules-search"' in page and "/static/rules.js" in page
+    # what a pattern leaves out, linked to that pattern's row
+    block = page[page.index('<li id="seven_shifted_pairs"') :]
+    block = block[: block.index("</li>")]
+    assert "Not counted with it" in block and 'href="#seven_pairs"' in block
+    assert 'loading="lazy"' in block
