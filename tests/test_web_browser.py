@@ -113,8 +113,8 @@ def test_four_phones_share_a_table(server: str, browser: Any) -> None:
         page.locator(f'.seat.me[data-seat="{i}"]').wait_for()
     # Bo wins 3 tai off Ann's discard, entered on Bo's phone
     bo = pages[1]
-    bo.select_option("#winner", "1")
-    bo.select_option("#discarder", "0")
+    bo.click('#winner-pick button[data-seat="1"]')  # one tap each
+    bo.click('#discarder-pick button[data-seat="0"]')
     bo.fill("#value", "3")
     bo.click("#btn-value")
     for page in pages:
@@ -125,6 +125,7 @@ def test_four_phones_share_a_table(server: str, browser: Any) -> None:
     shot(pages[2], "table.png")
     # undo on Cy's phone reaches the others too
     pages[2].click("#btn-undo")
+    pages[2].click("#confirm-yes")  # undo asks first
     for page in pages:
         page.locator("#history li[data-hand]").wait_for(state="detached")
         page.locator('.seat[data-seat="1"] .bal', has_text="0").wait_for()

@@ -198,9 +198,18 @@ def test_photo_button_fills_the_hand_and_a_tile_can_be_replaced(server: str, pat
             Path(folder).mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(Path(folder) / "photo.png"))
         # tap the winning tile and replace it with its first alternative: one tap
+        # unsure by confidence or by the margin to the runner-up: as many flagged
+        unsure = page.evaluate(
+            "() => window.hefenCalc.state.photo.filter((e) => e.confidence < 0.8 ||"
+            " e.confidence - (e.alternatives.length ? e.alternatives[0][1] : 0) < 0.9).length"
+        )
+        assert low.count() == unsure
         page.click("#hand .ht.win.rec")
         sheet = page.locator("#photo-pick")
         sheet.wait_for(state="visible")
+        # the sheet names the tile, not its code
+        assert page.locator("#pick-conf").inner_text().startswith("East Wind")
+        assert page.locator("#pick-tile svg").count() == 1
         alternative = page.locator('#pick-alts .pt:not([data-tile$="h"])').first
         new_tile = alternative.get_attribute("data-tile")
         assert new_tile and new_tile != "E"

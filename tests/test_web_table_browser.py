@@ -155,7 +155,7 @@ def test_self_draw_is_an_explicit_choice(server: str, browser: Any) -> None:
     page.click("#btn-value")
     page.locator("#error", has_text="Choose who discarded").wait_for()
     assert get(f"{server}/api/tables/{code}")["hands"] == []
-    page.select_option("#discarder", "self")
+    page.click('#discarder-pick button[data-seat="self"]')  # one tap
     page.click("#btn-value")
     page.locator("#history li[data-hand]").wait_for()
     (hand,) = get(f"{server}/api/tables/{code}")["hands"]

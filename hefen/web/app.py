@@ -29,10 +29,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from hefen import svg
+from hefen.errors import HandError
 from hefen.scoring import score
 from hefen.web import i18n, photo, play, rules_page, rulesets, tables
 from hefen.web.hub import make_hub
-from hefen.web.models import ErrorOut, ScoreRequest, ScoreResult
+from hefen.web.models import ErrorOut, ScoreRequest, ScoreResult, WaitsOut
 from hefen.web.security import RateLimit, SecurityHeaders, redact_logs, script_json
 
 __all__ = ["MAX_BODY", "create_app"]
@@ -273,6 +274,10 @@ def create_app(
         detail = exc.detail if isinstance(exc.detail, str) else "The request failed."
         if not detail.endswith("."):
             detail += "."
+        if exc.status_code == 404 and wants_html(request):
+            page = pages.render(request, "404.html")
+            page.status_code = 404
+            return page
         return JSONResponse({"error": detail}, status_code=exc.status_code, headers=exc.headers)
 
     # ---------------------------------------------------------------- API
@@ -312,6 +317,31 @@ def create_app(
         if result.get("valid") is False and not is_hand_shape(obj):
             return JSONResponse({"error": result["error"]}, status_code=422)
         return result
+
+    @app.post(
+        "/api/waits",
+        response_model=WaitsOut,
+        responses={422: {"model": ErrorOut, "description": "Not a ready-hand object"}},
+        tags=["score"],
+    )
+    async def api_waits(request: Request) -> Any:
+        """What a 13- or 16-tile hand waits for: each winning tile, how many
+        copies are unseen and what it is worth by discard and by self-draw
+        (``hefen.analysis.waits``). A hand that is not a hand object, or not
+        the ruleset's size, is 422 with one sentence."""
+        raw = await request.body()
+        try:
+            obj = json.loads(raw) if raw.strip() else None
+        except (ValueError, RecursionError):
+            return JSONResponse({"error": "The request body is not valid JSON."}, status_code=422)
+        if not isinstance(obj, dict):
+            return JSONResponse({"error": "The request body must be a JSON object."}, 422)
+        obj.pop("win_tile", None)
+        try:
+            report = await run_in_threadpool(waits_of, obj)
+        except HandError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=422)
+        return report
 
     @app.get("/api/rulesets", tags=["score"])
     def api_rulesets(request: Request) -> list[dict[str, Any]]:
@@ -368,6 +398,25 @@ def create_app(
             rows=rules_page.pattern_rows(ruleset, lang, settings),
         )
 
+    @app.get("/rules/{ruleset}/examples/{pattern}.svg", include_in_schema=False)
+    def rules_example(ruleset: str, pattern: str) -> Response:
+        """A pattern's example hand as one SVG (the rules page loads it lazily)."""
+        if rulesets.page_key(ruleset) != ruleset:
+            raise StarletteHTTPException(404, f"No ruleset {ruleset[:20]!r}")
+        example = rules_page.examples.examples(ruleset).get(pattern)
+        if example is None:
+            raise StarletteHTTPException(404, f"No example for {pattern[:40]!r}")
+        picture = svg.hand(
+            example["hand"],
+            example.get("melds", []),
+            example.get("win_tile"),
+            example.get("flowers", []),
+            size=21,
+        )
+        return Response(
+            picture, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"}
+        )
+
     app.include_router(photo.router)
     app.include_router(tables.router)
     tables.table_pages(app)
@@ -399,6 +448,27 @@ def create_app(
         return {"status": "ok"}
 
     return app
+
+
+def waits_of(obj: dict[str, Any]) -> dict[str, Any]:
+    """``hefen.analysis.waits(obj).to_dict()``; a bad hand raises ``HandError``."""
+    from hefen.analysis import waits
+
+    try:
+        report: dict[str, Any] = waits(obj).to_dict()
+    except HandError:
+        raise
+    except (TypeError, ValueError, KeyError, RecursionError) as exc:
+        raise HandError("The hand object is not valid.") from exc
+    return report
+
+
+def wants_html(request: Request) -> bool:
+    """Whether a request comes from a browser asking for a page (not the API)."""
+    path = request.url.path
+    if path.startswith(("/api/", "/static/", "/ws/")):
+        return False
+    return "text/html" in request.headers.get("accept", "")
 
 
 def score_object(obj: dict[str, Any]) -> dict[str, Any]:

@@ -118,3 +118,22 @@ class ScoreResult(BaseModel):
 
 class ErrorOut(BaseModel):
     error: str = Field(description="What is wrong, in one sentence.")
+
+
+class WaitOut(BaseModel):
+    """One tile that completes the hand: its unseen copies and what it scores."""
+
+    model_config = ConfigDict(extra="allow")
+
+    tile: str
+    unseen: int
+    discard: dict[str, Any] | None = None
+    self_draw: dict[str, Any] | None = None
+
+
+class WaitsOut(BaseModel):
+    """``hefen.analysis.waits(...).to_dict()``: every wait of a ready hand."""
+
+    model_config = ConfigDict(extra="allow")
+
+    waits: list[WaitOut]

@@ -25,6 +25,11 @@ class PatternRow:
     default_value: int | None
     example: dict[str, Any] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    #: the patterns this one leaves uncounted, and those it counts with it: (id, name)
+    excludes: list[tuple[str, str]] = field(default_factory=list)
+    implies: list[tuple[str, str]] = field(default_factory=list)
+    #: a numbered pattern of the ruleset's list (MCR's 81), not a combination ruling
+    numbered: bool = True
 
     @property
     def changed(self) -> bool:
@@ -106,6 +111,13 @@ def pattern_rows(rules: str, lang: str, options: dict[str, Any]) -> list[Pattern
     if isinstance(table, dict) and order:
         specs = [table[pid] for pid in order if pid in table]
     ex = examples.examples(rules)
+    names = {spec.id: _name(spec, lang)[0] for spec in specs}
+    rank = {spec.id: i for i, spec in enumerate(specs)}
+
+    def named(ids: Any) -> list[tuple[str, str]]:
+        found = [i for i in (ids or ()) if i in names]
+        return [(i, names[i]) for i in sorted(found, key=lambda i: rank[i])]
+
     rows = []
     for spec in specs:
         value = r.pattern_value(spec, options)
@@ -113,5 +125,11 @@ def pattern_rows(rules: str, lang: str, options: dict[str, Any]) -> list[Pattern
         name, en = _name(spec, lang)
         group = getattr(spec, "group", None)
         extra = {"limit": value is None and group == "limit"}
-        rows.append(PatternRow(spec.id, name, en, value, default, ex.get(spec.id), extra))
+        row = PatternRow(spec.id, name, en, value, default, ex.get(spec.id), extra)
+        row.excludes = named(getattr(spec, "excludes", ()))
+        row.implies = named(
+            set(getattr(spec, "implies", ()) or ()) | set(getattr(spec, "absorbs", ()) or ())
+        )
+        row.numbered = not hasattr(spec, "no") or spec.no is not None
+        rows.append(row)
     return rows

@@ -14,6 +14,7 @@ import contextlib
 import io
 import ipaddress
 from typing import Annotated, Any
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -82,7 +83,7 @@ class RecordWin(BaseModel):
     winner: int = Field(ge=0, le=3)
     discarder: int | None = Field(None, ge=0, le=3, description="None: self-draw")
     hand: dict[str, Any] | None = None
-    value: int | None = Field(None, ge=0)
+    value: int | None = Field(None, description="checked by the ruleset: its minimum and limit")
     version: int | None = Field(None, description=SEEN)
 
 
@@ -90,6 +91,27 @@ class Draw(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     version: int | None = Field(None, description=SEEN)
+
+
+class Rename(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seat: int = Field(ge=0, le=3)
+    name: str
+    version: int | None = Field(None, description=SEEN)
+
+
+class TransferOut(BaseModel):
+    payer: int
+    payee: int
+    amount: int | float
+
+
+class SettlementOut(BaseModel):
+    """The final balances and the fewest transfers that settle them."""
+
+    balances: list[int | float]
+    transfers: list[TransferOut]
 
 
 class Undo(BaseModel):
@@ -108,7 +130,7 @@ class Correct(BaseModel):
     winner: int | None = Field(None, ge=0, le=3)
     discarder: int | None = Field(None, ge=0, le=3)
     hand: dict[str, Any] | None = None
-    value: int | None = Field(None, ge=0)
+    value: int | None = Field(None, description="checked by the ruleset: its minimum and limit")
     version: int | None = Field(None, description=SEEN)
 
 
@@ -509,6 +531,95 @@ async def correct(
     return hand_answer(record, table, 200)
 
 
+@router.post("/{code}/rename", response_model=TableOut)
+async def rename_seat(
+    code: str,
+    body: Rename,
+    request: Request,
+    store: Store,
+    creds: Creds,
+) -> Any:
+    """Rename a seat's player: by that player or the host."""
+    from hefen.table import TableError
+
+    token = token_of(creds)
+    state = await run_in_threadpool(load, store, code)
+    actor = actor_of(store, state, token)
+    if not actor.host and actor.seat != body.seat:
+        raise HTTPException(403, "Only the seat's own player or the host can rename this seat")
+    try:
+        new = await run_in_threadpool(store.rename_seat, state.code, token, body.seat, body.name)
+    except TableError as exc:
+        raise table_error(exc) from exc
+    return await changed(request, new)
+
+
+@router.get("/{code}/settlement", response_model=SettlementOut)
+async def settlement(code: str, store: Store) -> Any:
+    """The balances now and the fewest transfers that settle them."""
+    from hefen.table.transfers import transfers
+
+    state = await run_in_threadpool(load, store, code)
+    moves = transfers(state.balances)
+    return {
+        "balances": list(state.balances),
+        "transfers": [{"payer": p, "payee": q, "amount": a} for p, q, a in moves],
+    }
+
+
+@router.get(
+    "/{code}/export.{fmt}",
+    response_class=Response,
+    responses={200: {"content": {"text/csv": {}, "application/json": {}}}},
+)
+async def export(code: str, fmt: str, store: Store) -> Response:
+    """The table as CSV (one row per hand) or JSON (everything, with the event log)."""
+    state = await run_in_threadpool(load, store, code)
+    if fmt not in ("csv", "json"):
+        raise HTTPException(404, f"Export as csv or json, not {fmt[:20]!r}")
+    if fmt == "csv":
+        text = await run_in_threadpool(store.export_csv, state.code)
+        media = "text/csv; charset=utf-8"
+    else:
+        text = await run_in_threadpool(store.export_json, state.code)
+        media = "application/json"
+    name = f"hefen-{state.code}.{fmt}"
+    return Response(
+        text, media_type=media, headers={"Content-Disposition": f'attachment; filename="{name}"'}
+    )
+
+
+@router.get(
+    "/{code}/hands/{hand_id}/tiles.svg",
+    response_class=Response,
+    responses={200: {"content": {"image/svg+xml": {}}, "description": "The hand's tiles"}},
+)
+async def hand_tiles(code: str, hand_id: int, store: Store) -> Response:
+    """A hand scored from its tiles, drawn as one SVG (hefen.svg.hand)."""
+    from hefen import svg
+    from hefen.table import TableError
+
+    state = await run_in_threadpool(load, store, code)
+    try:
+        record = state.hand(hand_id)
+    except TableError as exc:
+        raise table_error(exc, 404) from exc
+    if not record.hand:
+        raise HTTPException(404, f"Hand {record.number} was entered by its value, not its tiles")
+    h = record.hand
+    try:
+        picture = svg.hand(
+            h.get("hand", []),
+            h.get("melds", []),
+            h.get("win_tile"),
+            h.get("flowers", []),
+            size=22,
+        )
+    except (ValueError, TypeError, KeyError) as exc:
+        raise HTTPException(404, f"Hand {record.number} cannot be drawn") from exc
+    return Response(picture, media_type="image/svg+xml")
+
+
 @router.get(
     "/{code}/qr.svg",
     response_class=Response,
@@ -582,7 +693,8 @@ def table_pages(app: FastAPI) -> None:
         try:
             return RedirectResponse(f"/t/{normalize_code(code)}", status_code=303)
         except TableError:
-            return RedirectResponse("/?bad_code=1", status_code=303)
+            query = urlencode({"bad_code": str(code)[:32]})
+            return RedirectResponse(f"/?{query}", status_code=303)
 
     @app.get("/t/{code}", response_class=HTMLResponse, include_in_schema=False, name="table_page")
     async def table_page(code: str, request: Request) -> Response:

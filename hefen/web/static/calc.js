@@ -88,6 +88,17 @@
 
   // ---------------------------------------------------------------- photo
   const LOW = 0.8;  // below this confidence a recognised tile is marked for checking
+  const MARGIN = 0.9;  // ... and so is one whose runner-up comes this close (8s read 6s at 0.92)
+  const runnerUp = (e) => (e.alternatives && e.alternatives.length ? e.alternatives[0][1] : 0);
+  const unsure = (e) => !e.checked && (e.confidence < LOW || e.confidence - runnerUp(e) < MARGIN);
+  const plural = (one, many, n) => fmt(n === 1 ? one : many, { n: n });
+  // a tile's name in the page's language (M.tile_words from the catalogue)
+  function tileName(code) {
+    const w = M.tile_words;
+    if (w.honors[code]) return w.honors[code];
+    if (code.length === 2 && w.suits[code[1]]) return fmt(w.suits[code[1]], { n: code[0] });
+    return code;
+  }
   // The player's own set, remembered on this device (hefen.photo.memory's file format):
   // each tile the player corrects is taught with what it looked like to the model, so the
   // next photo reads that tile as corrected.
@@ -116,7 +127,7 @@
   function showMemory() {
     const m = loadMemory();
     $("photo-memory").hidden = !m;
-    if (m) $("memory-count").textContent = fmt(M.memory_count, { n: m.tiles.length });
+    if (m) $("memory-count").textContent = plural(M.memory_count_one, M.memory_count, m.tiles.length);
   }
   $("btn-forget").addEventListener("click", () => saveMemory(null));
   showMemory();
@@ -151,9 +162,10 @@
     }));
     setMode("tile");
     changed();
-    const low = st.photo.filter((e) => e.confidence < LOW).length;
+    const low = st.photo.filter(unsure).length;
     const note = $("photo-note");
-    note.textContent = fmt(M.photo_done, { n: rec.tiles.length }) + (low ? " · " + fmt(M.photo_check, { n: low }) : "");
+    note.textContent = plural(M.photo_done_one, M.photo_done, rec.tiles.length) +
+      (low ? " · " + plural(M.photo_check_one, M.photo_check, low) : "");
     note.hidden = false;
   }
   // take the tile at `where` ({role, index}) out of the hand
@@ -177,6 +189,7 @@
     }
     e.tile = code;
     e.confidence = 1;  // the player's own choice
+    e.checked = true;
     st.hand.sort((a, b) => rank(a) - rank(b));
     st.flowers.sort((a, b) => rank(a) - rank(b));
     changed();
@@ -185,15 +198,17 @@
   function openPicker(e, where) {
     picking = { entry: e, where: where };
     $("pick-tile").innerHTML = svgOf(e.tile);
-    $("pick-conf").textContent = e.tile + " · " + M.sure + ": " + Math.round(e.confidence * 100) + "%";
+    $("pick-conf").textContent = tileName(e.tile) + (e.checked ? "" : " · " + M.sure + ": " + Math.round(e.confidence * 100) + "%") +
+      (!e.checked && unsure(e) && e.confidence >= LOW ? " · " + fmt(M.close_call, { tile: tileName(e.alternatives[0][0]) }) : "");
     const alts = $("pick-alts");
     alts.textContent = "";
     for (const [code, p] of e.alternatives) {
       const b = document.createElement("button");
       b.type = "button"; b.className = "pt"; b.dataset.tile = code;
       b.innerHTML = svgOf(code);
+      b.setAttribute("aria-label", tileName(code));
       const pct = document.createElement("span");
-      pct.textContent = Math.round(p * 100) + "%";
+      pct.textContent = tileName(code) + " " + Math.round(p * 100) + "%";
       b.appendChild(pct);
       alts.appendChild(b);
     }
@@ -279,8 +294,8 @@
     // a tile read from a photo opens the replace sheet; others are taken out by a tap
     const tileButton = (t, cls, where, e, remove, label) => {
       if (!e) return add(svgOf(t), cls, remove, label);
-      const b = add(svgOf(t), cls + " rec" + (e.confidence < LOW ? " low" : ""),
-        () => openPicker(e, where), t + " " + Math.round(e.confidence * 100) + "%");
+      const b = add(svgOf(t), cls + " rec" + (unsure(e) ? " low" : ""),
+        () => openPicker(e, where), tileName(t) + " " + Math.round(e.confidence * 100) + "%");
       b.dataset.tile = t;
       return b;
     };
@@ -402,15 +417,49 @@
     const status = $("status");
     status.classList.remove("warn");
     $("result").hidden = true;
+    $("calc").classList.remove("done");
+    $("waits").hidden = true;
     $("total").textContent = "";
     st.last = null;
     if (data.table) $("btn-record").disabled = true;
     if (held() + (st.win ? 1 : 0) === 0) { status.textContent = M.start; return; }
-    if (held() < need()) { status.textContent = fmt(M.tiles, { n: held(), need: need() }); return; }
-    if (!st.win) { status.textContent = M.need_win; return; }
+    if (held() < need()) { status.textContent = ""; return; }  // the count says how many
+    if (!st.win) { status.textContent = M.need_win; showWaits(); return; }
     status.textContent = M.scoring;
     clearTimeout(timer);
     timer = setTimeout(score, 120);
+  }
+
+  // a full hand without its winning tile: what it waits for and what each wait is worth
+  let waitSeq = 0;
+  async function showWaits() {
+    const mine = ++waitSeq;
+    const obj = handObject();
+    delete obj.win_tile;
+    let res;
+    try {
+      const r = await fetch("/api/waits", {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(obj),
+      });
+      res = await r.json();
+      if (!r.ok) { if (mine === waitSeq) flash(res.error || M.network); return; }
+    } catch (e) { if (mine === waitSeq) flash(M.network); return; }
+    if (mine !== waitSeq || st.win || held() !== need()) return;
+    const list = $("wait-list");
+    list.textContent = "";
+    const value = (r) => (r && r.valid ? r.total + " " + unitName(r.unit) : "—");
+    for (const w of res.waits) {
+      const li = document.createElement("li");
+      li.dataset.tile = w.tile;
+      const t = document.createElement("span"); t.className = "wtile"; t.innerHTML = svgOf(w.tile);
+      const txt = document.createElement("span"); txt.className = "wtext";
+      txt.textContent = tileName(w.tile) + " · " + fmt(M.unseen, { n: w.unseen }) + " · " +
+        M.by_discard + " " + value(w.discard) + " · " + M.by_self_draw + " " + value(w.self_draw);
+      li.append(t, txt);
+      list.appendChild(li);
+    }
+    if (!res.waits.length) { const li = document.createElement("li"); li.className = "muted"; li.textContent = M.no_waits; list.appendChild(li); }
+    $("waits").hidden = false;
   }
 
   async function score() {
@@ -434,7 +483,7 @@
   function parseSet(text) {
     const out = [];
     let digits = "";
-    for (const ch of text) {
+    for (const ch of text.replace(/[\[\]()]/g, "")) {  // "[CCC]": a concealed set
       if (/[1-9]/.test(ch)) digits += ch;
       else if ("mpsh".includes(ch) && digits) { for (const d of digits) out.push(d + ch); digits = ""; }
       else if ("ESWNCFP".includes(ch) && !digits) out.push(ch);
@@ -492,13 +541,14 @@
     pay.textContent = "";
     for (const p of res.payments || []) {
       const li = document.createElement("li");
-      li.textContent = M.winds[p.from] + " " + M.pays + " " + M.winds[p.to] + ": " + p.amount;
+      li.textContent = fmt(M.pays_sentence, { payer: M.winds[p.from], payee: M.winds[p.to], amount: p.amount });
       pay.appendChild(li);
     }
     if (!(res.payments || []).length) {
       const li = document.createElement("li"); li.textContent = M.no_payments; pay.appendChild(li);
     }
     $("result").hidden = false;
+    $("calc").classList.add("done");  // the palette steps aside: total, patterns, payments on one screen
     st.last = { hand: obj, result: res };
     if (data.table) {
       const problem = seatsProblem();

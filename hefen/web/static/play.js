@@ -23,8 +23,14 @@
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
       const ruleset = $("ruleset").value;
-      const names = [0, 1, 2, 3].map((i) => form.elements["name" + i].value.trim() || null);
       const bots = [0, 1, 2, 3].map((i) => form.elements["bot" + i].value || null);
+      // an empty name is the page's own words: "Strong bot 2", "强机器人 2", "Player 1"
+      const names = [0, 1, 2, 3].map((i) => {
+        const input = form.elements["name" + i];
+        const pick = form.elements["bot" + i];
+        return input.value.trim() ||
+          (bots[i] ? pick.selectedOptions[0].textContent.trim() + " " + (i + 1) : input.placeholder) || null;
+      });
       const seat = form.elements.seat.value === "" ? null : Number(form.elements.seat.value);
       const options = hefen.readOptions(form, ruleset);
       try {
@@ -239,7 +245,7 @@
     const pays = el("ul", "payments");
     pays.dataset.testid = "payments";
     if (!out.payments.length) pays.appendChild(el("li", "muted", M.no_payments));
-    out.payments.forEach((p) => pays.appendChild(el("li", "", name(p.from) + " " + M.pays + " " + name(p.to) + " " + p.amount)));
+    out.payments.forEach((p) => pays.appendChild(el("li", "", fmt(M.pays_sentence, { payer: name(p.from), payee: name(p.to), amount: p.amount }))));
     body.appendChild(pays);
     $("btn-next").hidden = !(state.table.status === "between" && mySeat() !== null);
   }
