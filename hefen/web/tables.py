@@ -72,6 +72,9 @@ class SeatOnly(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     seat: int = Field(ge=0, le=3)
+    version: int | None = Field(
+        None, description=SEEN + " (not checked: a seat change never clashes)"
+    )
 
 
 class RecordWin(BaseModel):
@@ -98,7 +101,7 @@ class Rename(BaseModel):
 
     seat: int = Field(ge=0, le=3)
     name: str
-    version: int | None = Field(None, description=SEEN)
+    version: int | None = Field(None, description=SEEN + " (not checked: a rename never clashes)")
 
 
 class TransferOut(BaseModel):
