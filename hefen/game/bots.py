@@ -572,10 +572,11 @@ class ExpertBot(StrongBot):
       in hand (no one can hold them), honours by the copies left, and a
       flush in the making (two or more exposed sets of one suit: that
       suit's tiles and honours are dangerous, the other suits much less);
-    * a seat is a threat when it declared ready, shows three sets, shows a
-      flush or two dragon pungs (a big hand), or shows two sets late;
-    * it folds a hand two or more from ready against any threat, and a hand
-      one from ready against a big hand late in the wall;
+    * a seat is a threat as for the strong bot (declared ready, three
+      sets shown, or two late); a big hand (declared ready, three sets, a
+      flush in the making, two dragon pungs) makes it fold even a hand one
+      from ready in the last twelve tiles; farther hands fold against any
+      threat;
     * it never breaks a ready hand whose wait wins (all rulesets), unless
       it folds;
     * it declares 天聽/地聽 with two or more unseen winning tiles.
@@ -595,21 +596,13 @@ class ExpertBot(StrongBot):
             or _flush_suit(game, s) is not None
         )
 
-    def _threats(self, game: Game, seat: int) -> list[int]:
-        out = []
-        for s in game.after(seat):
-            exposed = sum(1 for m in game.players[s].melds if not m.concealed)
-            if self._big(game, s) or (exposed >= 2 and game.wall_remaining < 30):
-                out.append(s)
-        return out
-
     def _fold(self, game: Game, seat: int, threats: list[int], best_sh: int) -> bool:
         if not threats:
             return False
         if best_sh >= 2:
             return True
         return (
-            best_sh == 1 and game.wall_remaining < 24 and any(self._big(game, s) for s in threats)
+            best_sh == 1 and game.wall_remaining < 12 and any(self._big(game, s) for s in threats)
         )
 
     def _danger(self, game: Game, threats: list[int], t: int, unseen: list[int]) -> float:
