@@ -290,3 +290,25 @@ def test_a_locked_kong_that_changes_the_wait_is_refused() -> None:
 def test_locked_kongs_need_a_declared_ready_hand() -> None:
     with pytest.raises(ValueError, match="declared-ready"):
         GameSettings("hk", locked_kongs=True)
+
+
+# ------------------------------------------------------------------ four kongs
+def test_taiwan_four_kongs_end_the_hand_and_the_dead_wall_holds() -> None:
+    hands = [
+        "1m 1m 1m 1m 2m 2m 2m 2m 3m 3m 3m 3m 4m 4m 4m 4m",
+        "1p 2p 3p 4p 5p 6p 7p 8p 9p 1s 2s 3s 4s 5s 6s 7s",
+        "E E E S S S W W W N N N C C C 8s",
+        "1p 2p 3p 4p 5p 6p 7p 8p 9p 1s 2s 3s 4s 5s 6s 7s",
+    ]
+    wall = arranged_wall(hands, draws="5m", back="6m 7m 8m 5m", flowers=True)
+    game = Game(GameSettings("tw"), "kongs", wall=wall)
+    pass_all(game)  # nobody is ready after the deal here, but pass any declaration
+    assert game.turn == 0 and game.phase == "discard"
+    left = game.tail - game.head
+    for t in ("1m", "2m", "3m", "4m"):
+        game.apply(Action(0, "kong", T(t)[0]))
+    o = game.outcome
+    assert o is not None and o.reason == "four kongs" and o.winners == (0,)
+    assert o.dealer_passes
+    assert game.tail - game.head == left - 4 >= game.settings.kept_back
+    assert sorted(game.tile_locations()) == sorted(full_set(True))
