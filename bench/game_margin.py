@@ -27,8 +27,9 @@ from typing import Any
 from hefen.game import Game, GameSettings, make_bot
 from hefen.ruleset import DEFAULT_RULESET, ruleset_keys
 
-# per seating: (money a − b, wins a − b, deal-ins a − b, [a win values], [b win values])
-Seating = tuple[float, float, float, list[float], list[float]]
+# per seating: (money a − b, wins a − b, deal-ins a − b, [a win values], [b win values],
+# 1.0 for an exhaustive draw)
+Seating = tuple[float, float, float, list[float], list[float], float]
 
 
 def play(
@@ -69,6 +70,7 @@ def play(
         (deal_ins[0] - deal_ins[1]) / 2,
         values[0],
         values[1],
+        1.0 if out.kind == "draw" else 0.0,
     )
 
 
@@ -126,6 +128,8 @@ def main() -> None:
         f"(mean value {sum(vb) / max(1, len(vb)):.1f}); {n} seeds × 2 seatings "
         f"({time.perf_counter() - started:.0f} s)"
     )
+    draws = sum(x[5] + y[5] for x, y in results) / (2 * n)
+    print(f"{args.rules}: draw rate {draws:.3f} of hands (both seatings)")
 
 
 if __name__ == "__main__":

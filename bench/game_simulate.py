@@ -37,7 +37,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f"{'rules':<6}{'bot':<8}{'hands/s':>10}{'actions/hand':>14}")
     for rules in ruleset_keys():
-        for bot in ("simple", "strong"):
+        for bot in ("simple", "strong", "expert"):
             rate, per = bench(rules, bot, args.hands, args.seed)
             print(f"{rules:<6}{bot:<8}{rate:>10.1f}{per:>14.1f}", flush=True)
 

@@ -346,6 +346,11 @@ class Ruleset:
         )
         return Settlement(s.payments, tuple(notes) + s.notes)
 
+    def false_win_penalty(self, options: Mapping[str, Any]) -> int | None:
+        """What a false declarer pays each other player when the table plays
+        ``false_win="penalty"``; ``None`` where the ruleset states no penalty."""
+        return None
+
     # -- the deal ------------------------------------------------------
     def first_position(self) -> Position:
         """Where the table stands before its first hand."""

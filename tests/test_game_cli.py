@@ -53,3 +53,15 @@ def test_replay_of_a_broken_file_fails_with_a_sentence(
     bad.write_text('{"type": "action", "seat": 0, "kind": "discard", "tile": "1m"}\n')
     assert main(["replay", str(bad)]) == 1
     assert "before any hand header" in capsys.readouterr().err
+
+
+def test_simulate_takes_the_house_rules(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = tmp_path / "tw.jsonl"
+    argv = ["simulate", "--rules", "tw", "--games", "1", "--hands", "1", "--bots", "simple"]
+    code = main([*argv, "--dead-wall", "8", "--locked-kongs", "--record", str(record)])
+    assert code == 0
+    header = json.loads(record.read_text().splitlines()[0])
+    assert header["settings"]["dead_wall"] == 8 and header["settings"]["locked_kongs"] is True
+    capsys.readouterr()
+    assert main([*argv, "--false-win", "penalty"]) == 2
+    assert "no penalty" in capsys.readouterr().err

@@ -66,6 +66,34 @@ def register(subparsers: Any) -> None:
     s.add_argument(
         "--multiple-winners", action="store_true", help="several seats may win on one discard"
     )
+    s.add_argument(
+        "--dead-wall",
+        type=whole,
+        default=None,
+        metavar="N",
+        help="tiles kept back at the end of the wall (default: the ruleset's, TW 16)",
+    )
+    s.add_argument(
+        "--winners-pass-deal",
+        action="store_true",
+        help="with several winners, the dealer among them does not keep the deal",
+    )
+    s.add_argument(
+        "--rob-concealed-kong",
+        action="store_true",
+        help="Thirteen Orphans may rob a concealed kong",
+    )
+    s.add_argument(
+        "--false-win",
+        choices=("refuse", "penalty"),
+        default="refuse",
+        help="a false win is refused (default) or ends the hand with a penalty",
+    )
+    s.add_argument(
+        "--locked-kongs",
+        action="store_true",
+        help="TW: a declared-ready hand may kong when its wait does not change",
+    )
     s.add_argument("--json", action="store_true", help="one JSON line per hand on stdout")
     s.add_argument("--record", metavar="FILE", help="write the game record of the first game")
     s.set_defaults(func=run_simulate)
@@ -143,7 +171,16 @@ def run_simulate(args: argparse.Namespace) -> int:
         return 2
     try:
         options = parse_settings(args.rules, args.options, json_ok=True)
-        settings = GameSettings(args.rules, options=options, multiple_winners=args.multiple_winners)
+        settings = GameSettings(
+            args.rules,
+            options=options,
+            multiple_winners=args.multiple_winners,
+            dead_wall=args.dead_wall,
+            dealer_among_winners_keeps=not args.winners_pass_deal,
+            rob_concealed_kong=args.rob_concealed_kong,
+            false_win=args.false_win,
+            locked_kongs=args.locked_kongs,
+        )
     except (ValueError, TypeError, TableError) as e:
         print(f"hefen simulate: {e}", file=sys.stderr)
         return 2

@@ -33,7 +33,7 @@ from ..hand import Context, Hand
 from ..tiles import DRAGONS, NUM_KINDS, WINDS
 from .engine import Action, Game, GameSettings, Meld
 
-__all__ = ["Bot", "SimpleBot", "StrongBot", "BOTS", "make_bot"]
+__all__ = ["Bot", "SimpleBot", "StrongBot", "ExpertBot", "BOTS", "make_bot"]
 
 
 class Bot(Protocol):
@@ -174,6 +174,12 @@ class StrongBot:
 
     name = "strong"
 
+    #: never break a ready hand whose wait already wins (off: the old play,
+    #: kept for measuring the change, bench/ready_breaks.py)
+    keep_ready: bool = True
+    #: how many unseen winning tiles a wait needs before 天聽/地聽 is declared
+    ready_waits: int = 4
+
     def __init__(self, seed: int = 0, exact: bool = False) -> None:
         self.rng = random.Random(seed)
         self.exact = exact
@@ -273,6 +279,10 @@ class StrongBot:
                 out.append(s)
         return out
 
+    def _fold(self, game: Game, seat: int, threats: list[int], best_sh: int) -> bool:
+        """Whether to give up the hand and discard the safest tile."""
+        return bool(threats) and best_sh >= 2
+
     def _danger(self, game: Game, threats: list[int], t: int, unseen: list[int]) -> float:
         danger = 0.0
         for s in threats:
@@ -364,7 +374,27 @@ class StrongBot:
         return self._turn(game, seat, legal)
 
     def _good_wait(self, game: Game, seat: int, tiles: list[int]) -> bool:
-        return self._winning_waits(game, seat, tiles, self._unseen(game, seat)) >= 4
+        return self._winning_waits(game, seat, tiles, self._unseen(game, seat)) >= self.ready_waits
+
+    def _ready_keeps(
+        self, game: Game, seat: int, tiles: list[int], scored: list[tuple[int, int]]
+    ) -> dict[int, int]:
+        """The discards that keep a ready hand whose wait wins (meets the
+        table's minimum), with their unseen winning tiles; empty unless one
+        has two or more."""
+        if not self.keep_ready:
+            return {}
+        unseen = self._unseen(game, seat)
+        out: dict[int, int] = {}
+        for sh, t in scored:
+            if sh != 0:
+                continue
+            rest = list(tiles)
+            rest.remove(t)
+            n = self._winning_waits(game, seat, rest, unseen)
+            if n > 0:
+                out[t] = n
+        return out if out and max(out.values()) >= 2 else {}
 
     def _best_discard(
         self,
@@ -388,9 +418,15 @@ class StrongBot:
             rest.remove(t)
             scored.append((shape.shanten(_counts(rest)), t))
         best_sh = min(sh for sh, _ in scored)
-        fold = bool(threats) and best_sh >= 2
+        fold = self._fold(game, seat, threats, best_sh)
         out: list[tuple[tuple[float, ...], int]] = []
         bins: dict[int, float] = {}
+        if hk and not fold and n_melds == len(game.players[seat].melds):
+            # a ready hand that already wins enough stays ready: the value
+            # plans choose only among the discards that keep it
+            keeps = self._ready_keeps(game, seat, tiles, scored)
+            if keeps:
+                scored = [(sh, t) for sh, t in scored if t in keeps]
         if hk and not fold:
             # the expected value first: only the best candidates go further
             for _, t in scored:
@@ -517,7 +553,122 @@ class StrongBot:
         return best[1] if best is not None else passing
 
 
-BOTS: tuple[str, ...] = ("simple", "strong", "strong-exact")
+def _flush_suit(game: Game, s: int) -> int | None:
+    """The suit (0–2) of a seat whose exposed sets, two or more, are all of
+    one suit or honours: a flush in the making; ``None`` otherwise."""
+    exposed = [m for m in game.players[s].melds if not m.concealed]
+    suits = {m.tiles[0] // 9 for m in exposed if m.tiles[0] < 27}
+    if len(exposed) >= 2 and len(suits) == 1:
+        return next(iter(suits))
+    return None
+
+
+class ExpertBot(StrongBot):
+    """The strong bot's analysis with a reading of the table:
+
+    * danger is read per threatening seat from its river (its own discards
+      are safe: genbutsu), suji-like neighbours (a tile three away from two
+      of its discards on both sides), tiles whose every copy is visible or
+      in hand (no one can hold them), honours by the copies left, and a
+      flush in the making (two or more exposed sets of one suit: that
+      suit's tiles and honours are dangerous, the other suits much less);
+    * a seat is a threat as for the strong bot (declared ready, three
+      sets shown, or two late); a big hand (declared ready, three sets, a
+      flush in the making, two dragon pungs) makes it fold even a hand one
+      from ready in the last twelve tiles; farther hands fold against any
+      threat;
+    * it never breaks a ready hand whose wait wins (all rulesets), unless
+      it folds;
+    * it declares 天聽/地聽 with two or more unseen winning tiles.
+    """
+
+    name = "expert"
+    ready_waits = 2
+
+    def _big(self, game: Game, s: int) -> bool:
+        p = game.players[s]
+        exposed = [m for m in p.melds if not m.concealed]
+        dragons = sum(1 for m in exposed if m.kind != "chow" and m.tiles[0] in DRAGONS)
+        return (
+            bool(p.declared_ready)
+            or len(exposed) >= 3
+            or dragons >= 2
+            or _flush_suit(game, s) is not None
+        )
+
+    def _fold(self, game: Game, seat: int, threats: list[int], best_sh: int) -> bool:
+        if not threats:
+            return False
+        if best_sh >= 2:
+            return True
+        return (
+            best_sh == 1 and game.wall_remaining < 12 and any(self._big(game, s) for s in threats)
+        )
+
+    def _danger(self, game: Game, threats: list[int], t: int, unseen: list[int]) -> float:
+        danger = 0.0
+        for s in threats:
+            river = {x for x, _ in game.players[s].discards}
+            if t in river:
+                continue
+            d = 1.0 + unseen[t] / 4
+            if unseen[t] == 0:
+                d *= 0.15  # every other copy is in sight: only a wait on the last
+            if t < 27:
+                r = t % 9
+                low = t - 3 if r >= 3 else None
+                high = t + 3 if r <= 5 else None
+                sides = [x for x in (low, high) if x is not None]
+                if sides and all(x in river for x in sides):
+                    d *= 0.35
+                elif any(x in river for x in sides):
+                    d *= 0.7
+                if r in (0, 8):
+                    d *= 0.7
+            else:
+                d *= 0.25 + 0.2 * unseen[t]
+            suit = _flush_suit(game, s)
+            if suit is not None:
+                if t >= 27:
+                    d *= 1.5
+                elif t // 9 == suit:
+                    d *= 2.5
+                else:
+                    d *= 0.2
+            if game.players[s].declared_ready:
+                d *= 1.5
+            danger += d
+        return danger
+
+    def _best_discard(
+        self,
+        game: Game,
+        seat: int,
+        tiles: list[int],
+        candidates: list[int],
+        melds: list[Meld],
+    ) -> tuple[int, tuple[float, ...]]:
+        if not game.ruleset.plays_for_value and melds is game.players[seat].melds:
+            shape = self._shape(game, melds)
+            scored = []
+            for t in dict.fromkeys(candidates):
+                rest = list(tiles)
+                rest.remove(t)
+                scored.append((shape.shanten(_counts(rest)), t))
+            threats = self._threats(game, seat)
+            if not self._fold(game, seat, threats, min(sh for sh, _ in scored)):
+                keeps = self._ready_keeps(game, seat, tiles, scored)
+                if keeps:
+                    unseen = self._unseen(game, seat)
+                    tile = max(
+                        keeps,
+                        key=lambda x: (keeps[x], -self._danger(game, threats, x, unseen), x),
+                    )
+                    return tile, (0.0, -float(keeps[tile]), 0.0)
+        return super()._best_discard(game, seat, tiles, candidates, melds)
+
+
+BOTS: tuple[str, ...] = ("simple", "strong", "strong-exact", "expert")
 
 
 def make_bot(name: str, seed: int = 0) -> SimpleBot | StrongBot:
@@ -530,4 +681,6 @@ def make_bot(name: str, seed: int = 0) -> SimpleBot | StrongBot:
         return StrongBot(seed)
     if name == "strong-exact":
         return StrongBot(seed, exact=True)
+    if name == "expert":
+        return ExpertBot(seed)
     raise ValueError(f"Unknown bot {name!r} (use {', '.join(BOTS)}).")

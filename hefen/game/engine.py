@@ -41,6 +41,9 @@ from ..result import Result
 from ..ruleset import DEFAULT_RULESET, REGISTRY, Ruleset, find_ruleset, ruleset_keys
 from ..tiles import NUM_KINDS, WINDS, is_bonus, tile_from_str, tile_to_str
 
+#: the thirteen kinds of Thirteen Orphans (terminals and honours)
+ORPHANS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+
 __all__ = [
     "Action",
     "ActionKind",
@@ -51,6 +54,8 @@ __all__ = [
     "Win",
     "forms_for",
 ]
+
+FALSE_WIN_RULES: tuple[str, ...] = ("refuse", "penalty")
 
 ActionKind = Literal["discard", "win", "kong", "pung", "chow", "pass", "ready"]
 ACTION_KINDS: tuple[str, ...] = ("discard", "win", "kong", "pung", "chow", "pass", "ready")
@@ -119,12 +124,30 @@ class GameSettings:
     with the eight bonus tiles (default on for every ruleset; Taiwan always
     does). ``multiple_winners``: several seats may win on one discard; off,
     the first claimant in turn order after the discarder wins (head bump).
+
+    House rules (docs/game.md gives each with its default):
+    ``dead_wall``: tiles kept back at the end of the wall, never drawn in
+    play (``None``: the ruleset's, Taiwan 16, elsewhere 0).
+    ``dealer_among_winners_keeps``: when several seats win on one discard
+    and the dealer is one of them, the dealer keeps the deal.
+    ``rob_concealed_kong``: a seat whose Thirteen Orphans completes with a
+    concealed kong's tile may rob it (Hong Kong house rule).
+    ``false_win``: ``"refuse"`` a win that is not one (the action is illegal)
+    or ``"penalty"``: the hand ends and the false declarer pays each other
+    player the ruleset's penalty (:meth:`Ruleset.false_win_penalty`).
+    ``locked_kongs``: a declared-ready (天聽/地聽) hand may make a kong with
+    the tile it drew when its wait does not change.
     """
 
     rules: str = DEFAULT_RULESET
     options: Mapping[str, Any] = field(default_factory=dict)
     flowers: bool = True
     multiple_winners: bool = False
+    dead_wall: int | None = None
+    dealer_among_winners_keeps: bool = True
+    rob_concealed_kong: bool = False
+    false_win: str = "refuse"
+    locked_kongs: bool = False
 
     def __post_init__(self) -> None:
         if self.rules not in REGISTRY:
@@ -133,6 +156,28 @@ class GameSettings:
             )
         if self.ruleset.flowers_always and not self.flowers:
             raise ValueError(f"{self.ruleset.name()} mahjong always plays with the eight flowers.")
+        dead = self.dead_wall
+        if dead is not None and (
+            isinstance(dead, bool) or not isinstance(dead, int) or not 0 <= dead <= 40
+        ):
+            raise ValueError(
+                f"The dead wall must be a whole number of tiles from 0 to 40, not {dead!r}."
+            )
+        if self.false_win not in FALSE_WIN_RULES:
+            raise ValueError(
+                f"false_win must be one of {', '.join(FALSE_WIN_RULES)}, not {self.false_win!r}."
+            )
+        if self.false_win == "penalty" and self.ruleset.false_win_penalty({}) is None:
+            raise ValueError(f"{self.ruleset.name()} mahjong states no penalty for a false win.")
+        if self.locked_kongs and not self.ruleset.declared_ready:
+            raise ValueError(
+                f"locked_kongs needs a declared-ready hand, which {self.ruleset.name()} mahjong has not."
+            )
+
+    @property
+    def kept_back(self) -> int:
+        """The tiles kept back at the end of the wall."""
+        return self.ruleset.dead_wall if self.dead_wall is None else self.dead_wall
 
     @property
     def ruleset(self) -> Ruleset:
@@ -152,6 +197,11 @@ class GameSettings:
             "options": dict(self.options),
             "flowers": self.flowers,
             "multiple_winners": self.multiple_winners,
+            "dead_wall": self.dead_wall,
+            "dealer_among_winners_keeps": self.dealer_among_winners_keeps,
+            "rob_concealed_kong": self.rob_concealed_kong,
+            "false_win": self.false_win,
+            "locked_kongs": self.locked_kongs,
         }
 
     @classmethod
@@ -161,6 +211,11 @@ class GameSettings:
             options=dict(obj.get("options") or {}),
             flowers=bool(obj.get("flowers", True)),
             multiple_winners=bool(obj.get("multiple_winners", False)),
+            dead_wall=obj.get("dead_wall"),
+            dealer_among_winners_keeps=bool(obj.get("dealer_among_winners_keeps", True)),
+            rob_concealed_kong=bool(obj.get("rob_concealed_kong", False)),
+            false_win=str(obj.get("false_win", "refuse")),
+            locked_kongs=bool(obj.get("locked_kongs", False)),
         )
 
 
@@ -190,7 +245,9 @@ class Win:
 class Outcome:
     """How the hand ended. ``payments`` are (from seat, to seat, amount)."""
 
-    kind: Literal["win", "draw"]
+    #: ``false_win``: a false declaration ended the hand (``discarder`` is
+    #: the false declarer, who pays the penalty in ``payments``)
+    kind: Literal["win", "draw", "false_win"]
     wins: tuple[Win, ...] = ()
     discarder: int | None = None
     payments: tuple[tuple[int, int, int | float], ...] = ()
@@ -280,6 +337,8 @@ class Game:
         self.last_discard: tuple[int, int] | None = None  # (seat, tile)
         self.last_discard_is_last = False
         self.kong_in_progress: tuple[int, int] | None = None  # (seat, tile) being added
+        #: the kong in progress is a concealed one (robbed only for Thirteen Orphans)
+        self.kong_concealed = False
         self.flower_in_progress: tuple[int, int, str] | None = None  # (seat, flower, source)
         self.any_call = False
         self.discard_count = 0
@@ -294,7 +353,8 @@ class Game:
     # ------------------------------------------------------------------ basics
     @property
     def wall_remaining(self) -> int:
-        return self.tail - self.head
+        """Tiles still to be drawn in play (the dead wall kept back excluded)."""
+        return max(0, self.tail - self.head - self.settings.kept_back)
 
     def next_seat(self, seat: int) -> int:
         return self.order[(self.order.index(seat) + 1) % 4]
@@ -340,8 +400,11 @@ class Game:
                     self._end_flower_win(seat, None)
                     return
             sevens = [s for s in self.order if len(self.players[s].flowers) == 7]
-            if sevens:
-                owner = next(s for s in self.order if s != sevens[0] and self.players[s].flowers)
+            owner = next(
+                (s for s in self.order if sevens and s != sevens[0] and self.players[s].flowers),
+                None,
+            )
+            if sevens and owner is not None:
                 eighth = self.players[owner].flowers[-1]
                 self.flower_in_progress = (owner, eighth, "deal")
                 self.phase = "rob_flower"
@@ -436,11 +499,16 @@ class Game:
 
     def _waits(self, seat: int, concealed: list[int]) -> bool:
         """Whether ``concealed`` (a waiting hand's size) is one tile from complete."""
+        return bool(self._wait_set(concealed, len(self.players[seat].melds), first=True))
+
+    def _wait_set(self, concealed: list[int], n_melds: int, *, first: bool = False) -> set[int]:
+        """The kinds that complete ``concealed`` with ``n_melds`` melds (only
+        the first found when ``first``)."""
         c = [0] * NUM_KINDS
         for t in concealed:
             c[t] += 1
         forms = self.ruleset.decompose_forms
-        n_melds = len(self.players[seat].melds)
+        out: set[int] = set()
         for t in range(NUM_KINDS):
             if c[t] >= 4:
                 continue
@@ -448,8 +516,27 @@ class Game:
             done = is_complete(tuple(c), n_melds, forms)
             c[t] -= 1
             if done:
-                return True
-        return False
+                out.add(t)
+                if first:
+                    break
+        return out
+
+    def _locked_kongs(self, seat: int) -> list[Action]:
+        """The kongs a declared-ready hand may make with its drawn tile: an
+        added kong, or a concealed one that leaves its wait as it was."""
+        p = self.players[seat]
+        t = self.drawn
+        if not self.settings.locked_kongs or t is None or self.wall_remaining == 0:
+            return []
+        if any(m.kind == "pung" and m.first == t for m in p.melds):
+            return [Action(seat, "kong", t)]
+        if p.concealed.count(t) == 4:
+            before = list(p.concealed)
+            before.remove(t)
+            after = [x for x in p.concealed if x != t]
+            if self._wait_set(before, len(p.melds)) == self._wait_set(after, len(p.melds) + 1):
+                return [Action(seat, "kong", t)]
+        return []
 
     def _complete_with(self, seat: int, concealed: list[int], tile: int) -> bool:
         c = [0] * NUM_KINDS
@@ -596,7 +683,7 @@ class Game:
                 return out  # a locked hand cannot refuse its win
         if p.declared_ready:
             assert drawn is not None
-            return out + [Action(seat, "discard", drawn)]
+            return out + [Action(seat, "discard", drawn)] + self._locked_kongs(seat)
         kinds = sorted(set(p.concealed))
         out.extend(Action(seat, "discard", t) for t in kinds)
         if drawn is not None and self.wall_remaining > 0:
@@ -701,6 +788,8 @@ class Game:
     def apply(self, action: Action) -> None:
         """Take ``action``; an illegal one raises :class:`IllegalAction` and
         changes nothing."""
+        if action.kind == "win" and self._false_win(action):
+            return
         self.check(action)
         self.actions.append(action)
         self.log.append(("act", action))
@@ -710,6 +799,31 @@ class Game:
             self.responses[action.seat] = action
             if all(s in self.responses for s in self.pending):
                 self._resolve()
+
+    def _false_win(self, action: Action) -> bool:
+        """Under ``false_win="penalty"``, a seat to act that declares a win it
+        does not have ends the hand and pays the penalty."""
+        if self.settings.false_win != "penalty" or self.phase == "end":
+            return False
+        if action.seat not in self.to_act() or action in self.legal_actions(action.seat):
+            return False
+        self.actions.append(action)
+        self.log.append(("act", action))
+        amount = self.ruleset.false_win_penalty(self.settings.options)
+        assert amount is not None  # GameSettings refuses the setting otherwise
+        if self.kong_in_progress is not None:
+            self.players[self.kong_in_progress[0]].concealed.append(self.kong_in_progress[1])
+            self.kong_in_progress = None
+            self.kong_concealed = False
+        self.outcome = Outcome(
+            "false_win",
+            (),
+            action.seat,
+            tuple((action.seat, s, amount) for s in self.after(action.seat)),
+            reason="false win",
+        )
+        self._finish()
+        return True
 
     def _apply_turn(self, a: Action) -> None:
         p = self.players[a.seat]
@@ -741,6 +855,15 @@ class Game:
             t = a.tile
             self.any_call = True
             if p.concealed.count(t) == 4:
+                robbers = self._orphan_robbers(a.seat, t)
+                if robbers:
+                    p.concealed.remove(t)
+                    self.kong_in_progress = (a.seat, t)
+                    self.kong_concealed = True
+                    self.phase = "rob"
+                    self.pending = robbers
+                    self.responses = {}
+                    return
                 for _ in range(4):
                     p.concealed.remove(t)
                 p.melds.append(Meld.kong(t, concealed=True))
@@ -767,11 +890,33 @@ class Game:
             return
         raise AssertionError(a)  # pragma: no cover - check() refused everything else
 
+    def _orphan_robbers(self, seat: int, t: int) -> dict[int, list[Action]]:
+        """The seats that may rob a concealed kong of ``t``: only with the
+        house rule on, and only for Thirteen Orphans."""
+        if not self.settings.rob_concealed_kong or t not in ORPHANS:
+            return {}
+        out: dict[int, list[Action]] = {}
+        for s in self.after(seat):
+            q = self.players[s]
+            if q.melds or set(q.concealed) | {t} != set(ORPHANS):
+                continue
+            if self.can_win(s, t, self_drawn=False, discarder=seat, robbing=True):
+                out[s] = [Action(s, "win"), *([] if q.declared_ready else [Action(s, "pass")])]
+        return out
+
     def _finish_added_kong(self) -> None:
         assert self.kong_in_progress is not None
         seat, t = self.kong_in_progress
         self.kong_in_progress = None
         p = self.players[seat]
+        if self.kong_concealed:
+            self.kong_concealed = False
+            for _ in range(3):
+                p.concealed.remove(t)
+            p.melds.append(Meld.kong(t, concealed=True))
+            p.meld_from.append(None)
+            self._after_kong(seat)
+            return
         i = next(i for i, m in enumerate(p.melds) if m.kind == "pung" and m.first == t)
         p.melds[i] = Meld.kong(t)
         self._after_kong(seat)
@@ -902,6 +1047,9 @@ class Game:
         if not self_drawn:
             if robbing:
                 self.kong_in_progress = None
+                if self.kong_concealed:
+                    # the three left of the robbed concealed kong stay in its owner's hand
+                    self.kong_concealed = False
             else:
                 assert discarder is not None
                 river = self.players[discarder].discards

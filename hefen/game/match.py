@@ -117,8 +117,12 @@ class Match:
         pos = self.position
         assert pos is not None
         state = fold(self.events)
-        if outcome.kind == "draw":
+        if outcome.kind in ("draw", "false_win"):
             payload = {"outcome": plan_outcome(state, pos, state.settings, draw=True)}
+            # a false win's penalty is settled with the drawn hand it ends in
+            payload["outcome"]["payments"] = [
+                {"from": f, "to": t, "amount": a} for f, t, a in outcome.payments
+            ]
         else:
             first = outcome.wins[0]
             result = first.result.to_dict()
@@ -156,6 +160,8 @@ class Match:
         self.events.append(Event(seq, "hand_recorded", "", "engine", payload))
         self.played.append(HandPlayed(pos.hand_number, pos, game))
         winner = outcome.wins[0].seat if outcome.wins else None
+        if self.settings.dealer_among_winners_keeps and pos.dealer in outcome.winners:
+            winner = pos.dealer  # the dealer among several winners keeps the deal
         if outcome.dealer_passes and winner == pos.dealer:
             winner = game.next_seat(pos.dealer)  # the deal passes (TW four kongs)
         self.position = self.settings.ruleset.next_position(

@@ -498,6 +498,12 @@ class HongKong(Ruleset):
         amount = payment_amount(value, options)
         return amount if discarder is not None else (amount + 1) // 2
 
+    def false_win_penalty(self, options: Mapping[str, Any]) -> int | None:
+        """A false declarer pays as for a limit hand: each other player gets
+        a self-drawn limit hand's share (half the table cap's amount)."""
+        opts = self.resolve_options(options)
+        return (payment_amount(int(opts["cap"]), opts) + 1) // 2
+
     def settlement_notes(
         self, value: int, payments: tuple[Payment, ...], options: Mapping[str, Any]
     ) -> tuple[str, ...]:

@@ -570,6 +570,11 @@ class MCR(Ruleset):
         self-draw, from each opponent)."""
         return BASE + (value if discarder is None or payer == discarder else 0)
 
+    def false_win_penalty(self, options: Any) -> int | None:
+        """The competition rules' 错和: the false declarer pays each of the
+        other three players 10 points."""
+        return FALSE_WIN_POINTS
+
     def first_position(self) -> Position:
         return mcr_position(0)
 
@@ -583,5 +588,8 @@ class MCR(Ruleset):
     ) -> Position:
         return mcr_position(position.hand_number)
 
+
+#: what a false declarer pays each other player (competition rules)
+FALSE_WIN_POINTS = 10
 
 RULESET = MCR()

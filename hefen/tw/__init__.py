@@ -462,6 +462,9 @@ class Taiwanese(Ruleset):
     declared_ready = ("tian_ting", "di_ting")
     flower_wins = True
     four_kongs_win = True
+    #: Taiwanese tables keep the last sixteen tiles back (a table may change
+    #: it with the game setting ``dead_wall``)
+    dead_wall = 16
     rules_doc = "rules-tw.md"
     earthly_self_drawn = True
 

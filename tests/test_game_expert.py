@@ -1,0 +1,97 @@
+"""The expert bot and the strong bot's ready hands: legal play in every
+ruleset, ready hands kept, 天聽 declared, danger read from the table."""
+
+from __future__ import annotations
+
+import pytest
+
+from hefen.game import Game, GameSettings, make_bot
+from hefen.game.bots import BOTS, ExpertBot, StrongBot
+from hefen.game.engine import full_set
+from hefen.hand import Meld
+from hefen.tiles import tiles_from_str
+
+
+def T(s: str) -> list[int]:
+    return tiles_from_str(s.split())
+
+
+def arranged_wall(hands: list[str], draws: str = "", flowers: bool = False) -> list[int]:
+    front = [t for h in hands for t in T(h)] + T(draws)
+    rest = full_set(flowers)
+    for t in front:
+        rest.remove(t)
+    rest.sort(key=lambda t: (t >= 34, t))
+    return front + rest
+
+
+@pytest.mark.parametrize("rules", ["mcr", "hk", "tw"])
+def test_the_expert_bot_plays_legal_hands(rules: str) -> None:
+    assert "expert" in BOTS and isinstance(make_bot("expert"), ExpertBot)
+    for seed in range(2):
+        game = Game(GameSettings(rules), f"expert/{seed}")
+        bots = [make_bot("expert" if s % 2 == 0 else "strong", s) for s in range(4)]
+
+        while game.phase != "end":
+            s = game.to_act()[0]
+            a = bots[s].choose(game, s)
+            assert a in game.legal_actions(s)
+            game.apply(a)
+        assert game.outcome is not None
+        assert sorted(game.tile_locations()) == sorted(full_set(True))
+
+
+def _ready_after(bot: StrongBot, game: Game, seat: int, tile: int) -> int:
+    """Unseen winning tiles after discarding ``tile`` (0: not ready on a winning wait)."""
+    rest = list(game.players[seat].concealed)
+    rest.remove(tile)
+    if bot._shanten(game, seat, rest) != 0:
+        return 0
+    return bot._winning_waits(game, seat, rest, bot._unseen(game, seat))
+
+
+@pytest.mark.parametrize("name", ["strong", "expert"])
+def test_a_ready_hand_whose_wait_wins_is_kept_in_hong_kong(name: str) -> None:
+    # the issue's hand: 4m4m 8m8m 9m9m9m 3p3p4p 1s1s2s2s; 9m keeps seven pairs on 4p
+    hands = [
+        "4m 4m 8m 8m 9m 9m 9m 3p 3p 1s 1s 2s 2s",
+        "1m 2m 3m 5m 6m 7m 2p 5p 6p 7p 3s 4s 5s",
+        "E E S S W W N N C C F F P",
+        "1p 1p 6s 6s 7s 7s 8s 8s 9s 9s 5m 6m 7m",
+    ]
+    game = Game(GameSettings("hk", flowers=False), "ready", wall=arranged_wall(hands, draws="4p"))
+    bot = make_bot(name)
+    assert isinstance(bot, StrongBot)
+    a = bot.choose(game, 0)
+    assert a.kind == "discard" and a.tile is not None
+    assert _ready_after(bot, game, 0, a.tile) >= 2
+
+
+def test_the_expert_declares_ready_on_fewer_winning_tiles_than_strong() -> None:
+    hands = [
+        "1m 1m 9m 9m E E S S W W N N C C F F",
+        "1m 2m 3m 4m 5m 6m 7m 8m 9m 1s 1s 1s 2p 3p 4p 5s",  # ready on 5s alone: 3 left
+        "2s 2s 3s 3s 4s 4s 6s 6s 7s 7s 8s 8s 9s 9s 2m 3m",
+        "P P 4p 5p 6p 6p 7p 7p 8p 8p 9p 9p 5m 6m 7m 7m",
+    ]
+    wall = arranged_wall(hands, draws="F 9s C", flowers=True)
+    game = Game(GameSettings("tw"), "tenpai", wall=wall)
+    assert game.phase == "declare" and 1 in game.to_act()
+    assert make_bot("expert").choose(game, 1).kind == "ready"
+    assert make_bot("strong").choose(game, 1).kind == "pass"
+
+
+def test_the_expert_reads_a_flush_in_the_making() -> None:
+    game = Game(GameSettings("mcr", flowers=False), "flush")
+    p = game.players[1]
+    p.melds = [Meld.pung(T("3p")[0]), Meld.chow(T("5p")[0])]
+    p.meld_from = [0, 0]
+    bot = ExpertBot()
+    assert bot._big(game, 1)  # a flush in the making is a big hand
+    unseen = bot._unseen(game, 0)
+    pin, sou, honour = T("2p")[0], T("2s")[0], T("E")[0]
+    d = {t: bot._danger(game, [1], t, unseen) for t in (pin, sou, honour)}
+    assert d[pin] > d[honour] > d[sou]
+    # a threat's own discard is safe
+    game.players[1].discards.append((pin, False))
+    assert bot._danger(game, [1], pin, bot._unseen(game, 0)) == 0.0
