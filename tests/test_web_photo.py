@@ -291,7 +291,7 @@ def test_a_corrected_tile_is_remembered_for_the_next_photo_until_forgotten(
         page.click('#pick-all .pt[data-tile="W"]')
         page.locator("#photo-pick").wait_for(state="hidden")
         memory.wait_for(state="visible")
-        assert "1 tiles of your set remembered" in memory.inner_text()
+        assert "1 tile of your set remembered" in memory.inner_text()
         # the next photo of the set reads every such East as West
         upload()
         read = page.evaluate(state)

@@ -509,6 +509,8 @@ async def correct(
     stays in the audit trail). ``version``: the table the phone saw."""
     from hefen.table import TableError
 
+    if not body.draw and body.winner is None:
+        raise HTTPException(400, "A corrected win needs its winner")
     key = write_key(idem)
     token = token_of(creds)
     state = await run_in_threadpool(load, store, code)
