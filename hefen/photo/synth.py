@@ -271,10 +271,11 @@ def check_styles(styles: tuple[str, ...] | list[str], tiles_dir: Path | None = N
     from hefen.photo import drawn
 
     root = tiles_dir or default_tiles_dir()
-    for style in styles:
+    for style in styles:  # a name that is no style is said first, whatever is installed
         if style not in _LOADERS:
             names = ", ".join(_LOADERS)
             raise ValueError(f"there is no art style {style!r}; the styles are {names}")
+    for style in styles:
         if style == "symbols":
             missing = [str(f) for f in SYMBOL_FONTS if not f.exists()]
         elif style == "drawn":
