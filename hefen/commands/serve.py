@@ -28,6 +28,7 @@ import socket
 import sys
 from typing import Any, TextIO
 
+from ..addresses import is_loopback
 from .args import port
 
 __all__ = ["register", "lan_addresses", "is_loopback", "url_of", "bind", "startup_lines"]
@@ -38,19 +39,6 @@ ANY = ("0.0.0.0", "::", "")
 #: private addresses a UDP socket is "connected" to (no packet is sent) to
 #: learn which interface, and so which address, the machine uses on its network
 _PROBES = ("10.255.255.255", "192.168.255.255", "172.31.255.255")
-
-
-def is_loopback(host: str | None) -> bool:
-    """Whether ``host`` (a name or an address) is this machine only."""
-    if not host:
-        return True
-    h = host.strip("[]").lower()
-    if h == "localhost" or h.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(h).is_loopback
-    except ValueError:
-        return False
 
 
 def _usable(addr: str) -> bool:

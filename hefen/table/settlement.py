@@ -22,7 +22,7 @@ from typing import Any
 from hefen.errors import HandError
 from hefen.position import WINDS
 from hefen.result import Payment
-from hefen.ruleset import find_ruleset
+from hefen.ruleset import find_ruleset, ruleset_keys
 from hefen.table.errors import TableError
 
 __all__ = ["WINDS", "Amount", "Payment", "check_value", "settle", "to_amount", "to_fraction"]
@@ -50,13 +50,7 @@ def _ruleset(ruleset: str) -> Any:
     try:
         return find_ruleset(ruleset)
     except HandError as exc:
-        raise TableError(f"Unknown ruleset {ruleset!r}; use {', '.join(_keys())}.") from exc
-
-
-def _keys() -> tuple[str, ...]:
-    from hefen.ruleset import ruleset_keys
-
-    return ruleset_keys()
+        raise TableError(f"Unknown ruleset {ruleset!r}; use {', '.join(ruleset_keys())}.") from exc
 
 
 def check_value(ruleset: str, value: Any, options: Mapping[str, Any]) -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import ipaddress
 from typing import Annotated, Any
 from urllib.parse import urlencode
 
@@ -24,6 +23,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import URL
 from starlette.exceptions import HTTPException
 
+from hefen.addresses import is_loopback
 from hefen.web import rulesets
 from hefen.web.hub import Hub
 from hefen.web.models import ErrorOut
@@ -234,18 +234,6 @@ async def changed(request: Request, state: Any) -> dict[str, Any]:
     return data
 
 
-def _loopback(host: str | None) -> bool:
-    if not host:
-        return True
-    h = host.strip("[]").lower()
-    if h == "localhost" or h.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(h).is_loopback
-    except ValueError:
-        return False
-
-
 def join_url(request: Request, code: str) -> str:
     """The link (and QR code) other phones open to join table ``code``: under
     the configured public URL (``--public-url`` / ``HEFEN_PUBLIC_URL``), else
@@ -257,7 +245,7 @@ def join_url(request: Request, code: str) -> str:
         return public.rstrip("/") + str(request.app.url_path_for("table_page", code=code))
     url = request.url_for("table_page", code=code)
     lan = getattr(state, "lan_url", "") or ""
-    if _loopback(url.hostname) and lan:
+    if is_loopback(url.hostname) and lan:
         base = URL(lan)
         return str(url.replace(scheme=base.scheme, netloc=base.netloc))
     return str(url)
