@@ -3,7 +3,7 @@
 The CLI's messages live in ``hefen/locale/{zh,hi}/LC_MESSAGES/cli.po`` and
 are compiled to ``cli.mo`` with Babel (``pybabel compile -D cli -d
 hefen/locale``; ``pybabel extract -k N_ -o hefen/locale/cli.pot
-hefen/i18n.py hefen/commands`` finds them); both are committed, and
+hefen/i18n.py hefen/commands hefen/analysis`` finds them); both are committed, and
 ``tests/test_cli_i18n.py`` checks that the ``.mo`` files say what the ``.po``
 files say and that every message is translated. English is the source
 language, so it needs no catalog. (The web app's catalog is
@@ -39,6 +39,9 @@ __all__ = [
     "NOTES",
     "N_",
     "display_width",
+    "full_stop",
+    "separator",
+    "aside",
     "ljust",
     "rjust",
     "translate_note",
@@ -72,6 +75,10 @@ NOTES: tuple[str, ...] = (
         "The dealer ({dealer}) pays for {extra} more tai: 1 for the dealer and {repeat} "
         "for each of {streak} repeats."
     ),
+    # the analysis' notes on a wait (hefen.analysis)
+    N_("the last copy"),
+    N_("every other copy is visible on the table; none is left to win on"),
+    N_("all four {tile} are already in your own hand or melds; no copy is left to win on"),
 )
 
 
@@ -105,6 +112,33 @@ def translate_note(note: str, lang: str) -> str:
         if m:
             return translations(lang).gettext(template).format(**m.groupdict())
     return note
+
+
+def full_stop(lang: str) -> str:
+    """The sentence's end in ``lang``: 。 in Chinese, । in Hindi, . in English.
+
+    >>> full_stop("zh"), full_stop("hi"), full_stop("en")
+    ('。', '।', '.')
+    """
+    return {"zh": "。", "hi": "।"}.get(lang, ".")
+
+
+def separator(lang: str) -> str:
+    """Between the clauses of one line: full-width ； in Chinese, ; otherwise.
+
+    >>> separator("zh"), separator("hi")
+    ('；', '; ')
+    """
+    return "；" if lang == "zh" else "; "
+
+
+def aside(text: str, lang: str) -> str:
+    """``text`` in brackets after what it qualifies (full-width in Chinese).
+
+    >>> aside("the last copy", "en"), aside("最后一张", "zh")
+    (' (the last copy)', '（最后一张）')
+    """
+    return f"（{text}）" if lang == "zh" else f" ({text})"
 
 
 def _cells(ch: str) -> int:

@@ -130,3 +130,61 @@ def test_a_bad_hand_says_so_in_the_language_asked() -> None:
     assert p.returncode == 2 and p.stdout == ""
     err = p.stderr.strip()
     assert err.startswith(_catalog("zh")["Not a valid hand:"]) and "\n" not in err
+
+
+ANALYSES = [
+    ("waits", "1112345678999p", "mcr"),  # nine waits, the last copy noted
+    ("waits", "123m456p789s1111p", "mcr"),  # 1p held four times: not a real wait
+    ("waits", "123m456p78s1199pE", "mcr"),  # not ready
+    ("shanten", "123m456p78s1199pE", "mcr"),
+    ("shanten", "123m456p789s11pEE", "hk"),
+    ("advise", "123m456p78s1199pE +C", "mcr"),
+    ("advise", "123m456p789s111p23sEE +E", "tw"),
+]
+
+
+def _analyse(lang: str, kind: str, hand: str, rules: str) -> str:
+    p = subprocess.run(
+        [sys.executable, "-m", "hefen.cli", kind, hand, "--rules", rules, "--lang", lang],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
+    assert p.returncode == 0, p.stderr
+    return p.stdout
+
+
+@pytest.mark.parametrize(("kind", "hand", "rules"), ANALYSES)
+@pytest.mark.parametrize("lang", ["zh", "hi"])
+def test_analysis_commands_answer_in_the_language_asked(
+    lang: str, kind: str, hand: str, rules: str
+) -> None:
+    """``hefen waits|shanten|advise --lang zh|hi``: every sentence, label, form,
+    note and pattern name in the language asked; only tile codes stay."""
+    english = _analyse("en", kind, hand, rules)
+    text = _analyse(lang, kind, hand, rules)
+    assert len(text.splitlines()) == len(english.splitlines())
+    words = set(re.findall(r"[A-Za-z]{2,}", text)) - {"hefen", "shanten"}
+    assert not words, (words, text)
+    # the numbers are the English answer's (the same analysis, other words;
+    # pattern names, in brackets, may hold numbers of their own)
+    def numbers(t: str) -> list[str]:
+        return sorted(re.findall(r"\d+", re.sub(r"\[[^]]*\]", "", t)))
+
+    assert numbers(text) == numbers(english)
+
+
+def test_every_analysis_message_is_in_the_template() -> None:
+    """The analysis' sentences are extracted into the CLI catalog (a message
+    added to the code but not to ``cli.pot`` would stay English)."""
+    from babel.messages.extract import extract_from_dir
+
+    with open(LOCALE_DIR / "cli.pot", "rb") as f:
+        template = {m.id for m in read_po(f) if m.id}
+    found = set()
+    for *_, message, _comments, _context in extract_from_dir(
+        str(ROOT / "hefen" / "analysis"), keywords={"_": None, "N_": None}
+    ):
+        found.add(message if isinstance(message, str) else message[0])
+    assert found and found <= template, sorted(found - template)

@@ -23,6 +23,7 @@ from typing import Any
 
 from ..errors import safe_repr
 from ..hand import Hand, HandError
+from ..i18n import N_, aside, full_stop, separator, translate_note, translations
 from ..result import Result
 from ..ruleset import DEFAULT_RULESET, REGISTRY, find_ruleset
 from ..scoring import score
@@ -44,12 +45,17 @@ __all__ = [
 ]
 
 FORM_NAMES = {
-    "standard": "sets and a pair",
-    "seven_pairs": "seven pairs",
-    "thirteen_orphans": "thirteen orphans",
-    "honors_knitted": "honours and knitted tiles",
-    "knitted_straight": "knitted straight with a set and a pair",
+    "standard": N_("sets and a pair"),
+    "seven_pairs": N_("seven pairs"),
+    "thirteen_orphans": N_("thirteen orphans"),
+    "honors_knitted": N_("honours and knitted tiles"),
+    "knitted_straight": N_("knitted straight with a set and a pair"),
 }
+
+
+def _gettext(lang: str) -> Any:
+    """The CLI catalog's ``gettext`` for ``lang`` (:mod:`hefen.i18n`; English: the identity)."""
+    return translations(lang).gettext
 
 
 def allow_four_in_seven_pairs(rules: str, options: Mapping[str, Any]) -> bool:
@@ -263,20 +269,33 @@ class ShantenReport:
             "forms": list(self.forms),
         }
 
-    def describe(self) -> str:
-        forms = ", ".join(FORM_NAMES[f] for f in self.forms)
+    def describe(self, lang: str = "en") -> str:
+        """The report in words, in ``lang`` (en, zh, hi).
+
+        >>> print(shanten({"hand": "1m 2m 3m 4p 5p 6p 7s 8s 9s 1p 1p E E".split()}).describe("zh"))
+        听牌（向听数 0），最佳形式：面子加雀头。
+        2 种和牌张，尚未见到 4 张：1p(2) E(2)
+        """
+        _ = _gettext(lang)
+        forms = ", ".join(_(FORM_NAMES[f]) for f in self.forms)
         if self.shanten < 0:
-            return f"Complete hand ({forms})."
-        head = "Ready" if self.shanten == 0 else f"{self.shanten} away from ready"
-        lines = [f"{head} (shanten {self.shanten}), best form: {forms}."]
+            return _("Complete hand ({forms}).").format(forms=forms)
+        if self.shanten == 0:
+            head = _("Ready (shanten {shanten}), best form: {forms}.")
+        else:
+            head = _("{shanten} away from ready (shanten {shanten}), best form: {forms}.")
+        lines = [head.format(shanten=self.shanten, forms=forms)]
         if self.useful:
-            what = "winning" if self.shanten == 0 else "useful"
+            if self.shanten == 0:
+                what = _("{kinds} winning tile kinds, {unseen} unseen copies: ")
+            else:
+                what = _("{kinds} useful tile kinds, {unseen} unseen copies: ")
             lines.append(
-                f"{len(self.useful)} {what} tile kinds, {self.unseen_total} unseen copies: "
+                what.format(kinds=len(self.useful), unseen=self.unseen_total)
                 + " ".join(f"{tile_to_str(t)}({n})" for t, n in self.useful)
             )
         else:
-            lines.append("No tile lowers it: every copy the hand needs is already in it.")
+            lines.append(_("No tile lowers it: every copy the hand needs is already in it."))
         return "\n".join(lines)
 
 
@@ -329,28 +348,38 @@ class Wait:
             d["note"] = self.note
         return d
 
-    def describe(self) -> str:
+    def describe(self, lang: str = "en") -> str:
+        _ = _gettext(lang)
         code = tile_to_str(self.tile)
+        note = translate_note(self.note, lang) if self.note else ""
         if not self.real:
-            return f"{code}: not a real wait — {self.note}"
-        parts = [f"{code}: {self.unseen} unseen"]
-        for label, r in (("on a discard", self.discard), ("self-drawn", self.self_draw)):
-            parts.append(f"{label} {_result_words(r)}")
-        line = "; ".join(parts)
-        if self.note:
-            line += f" ({self.note})"
+            return _("{tile}: not a real wait — {note}").format(tile=code, note=note)
+        parts = [_("{tile}: {unseen} unseen").format(tile=code, unseen=self.unseen)]
+        for label, r in ((_("on a discard"), self.discard), (_("self-drawn"), self.self_draw)):
+            parts.append(f"{label} {_result_words(r, lang)}")
+        line = separator(lang).join(parts)
+        if note:
+            line += aside(note, lang)
         return line
 
 
-def _result_words(r: Result | None) -> str:
+def _result_words(r: Result | None, lang: str = "en") -> str:
+    _ = _gettext(lang)
     if r is None:
-        return "not scored"
+        return _("not scored")
     if not r.valid:
-        return f"cannot be scored ({r.error})"
-    pats = ", ".join(p.name + (f" x{p.count}" if p.count > 1 else "") for p in r.patterns)
-    words = f"{r.total} {r.unit}" + (" (limit)" if r.limit else "")
+        return _("cannot be scored ({error})").format(error=r.error)
+    pats = ", ".join(
+        (p.names.get(lang, p.name) if p.names else p.name) + (f" x{p.count}" if p.count > 1 else "")
+        for p in r.patterns
+    )
+    try:
+        unit = find_ruleset(r.rules).unit_name(lang)
+    except HandError:
+        unit = r.unit
+    words = f"{r.total} {unit}" + (" " + _("(limit)") if r.limit else "")
     if not r.winning:
-        words += " — complete but below the table minimum, not a win"
+        words += _(" — complete but below the table minimum, not a win")
     return words + (f" [{pats}]" if pats else "")
 
 
@@ -376,24 +405,34 @@ class WaitsReport:
             return 0.0
         return sum(w.unseen * w.value() for w in self.real_waits) / n
 
-    def describe(self) -> str:
+    def describe(self, lang: str = "en") -> str:
+        """The report in words, in ``lang`` (en, zh, hi)."""
+        _ = _gettext(lang)
         if self.shanten > 0 and self.waits:
             lines = [
-                "Not really ready: the shape is complete with "
-                + ", ".join(tile_to_str(w.tile) for w in self.waits)
-                + f", but no such tile is left, so the hand is {self.shanten} away from ready."
+                _(
+                    "Not really ready: the shape is complete with {tiles}, but no such tile "
+                    "is left, so the hand is {shanten} away from ready."
+                ).format(
+                    tiles=", ".join(tile_to_str(w.tile) for w in self.waits),
+                    shanten=self.shanten,
+                )
             ]
-            return "\n".join(lines + ["  " + w.describe() for w in self.waits])
+            return "\n".join(lines + ["  " + w.describe(lang) for w in self.waits])
         if self.shanten > 0:
-            return f"Not ready: the hand is {self.shanten} away from ready (see 'hefen shanten')."
+            return _(
+                "Not ready: the hand is {shanten} away from ready (see 'hefen shanten')."
+            ).format(shanten=self.shanten)
         if self.shanten < 0:
-            return "The hand is already complete."
+            return _("The hand is already complete.")
         live = sum(w.unseen for w in self.real_waits)
         kinds = len(self.real_waits)
-        lines = [
-            f"Ready: {kinds} winning tile kind{'s' if kinds != 1 else ''}, {live} unseen copies."
-        ]
-        lines += ["  " + w.describe() for w in self.waits]
+        if kinds == 1:
+            head = _("Ready: {kinds} winning tile kind, {unseen} unseen copies.")
+        else:
+            head = _("Ready: {kinds} winning tile kinds, {unseen} unseen copies.")
+        lines = [head.format(kinds=kinds, unseen=live)]
+        lines += ["  " + w.describe(lang) for w in self.waits]
         return "\n".join(lines)
 
 
@@ -517,34 +556,54 @@ class DiscardOption:
             d["average"] = round(self.average or 0.0, 2)
         return d
 
-    def describe(self, unit: str) -> str:
+    def describe(self, unit: str, lang: str = "en") -> str:
+        _ = _gettext(lang)
         code = tile_to_str(self.tile)
         if self.shanten < 0:
-            return f"Discard {code}: impossible, the hand is already complete — declare the win."
+            return _(
+                "Discard {tile}: impossible, the hand is already complete — declare the win."
+            ).format(tile=code)
         kinds = len(self.useful)
         if self.shanten == 0:
-            head = f"Discard {code}: ready"
-            ws = ", ".join(f"{tile_to_str(t)} ({n} left)" for t, n in self.useful) or "nothing"
-            line = f"{head}, waiting on {ws}; {self.unseen} live tiles"
+            ws = ", ".join(
+                _("{tile} ({n} left)").format(tile=tile_to_str(t), n=n) for t, n in self.useful
+            ) or _("nothing")
+            line = _("Discard {tile}: ready, waiting on {waits}; {live} live tiles").format(
+                tile=code, waits=ws, live=self.unseen
+            )
             if self.waits is not None:
                 real = [w for w in self.waits.real_waits if w.unseen]
                 if real and self.best:
-                    line += (
-                        f"; a discard win is worth up to {self.best} {unit}, "
-                        f"{self.average or 0:.1f} on average over the live tiles"
-                    )
+                    line += _(
+                        "; a discard win is worth up to {best} {unit}, "
+                        "{average} on average over the live tiles"
+                    ).format(best=self.best, unit=unit, average=f"{self.average or 0:.1f}")
                 elif real:
-                    line += "; but no live winning tile reaches the table minimum"
+                    line += _("; but no live winning tile reaches the table minimum")
                 dead = [w for w in self.waits.waits if not w.real]
                 for w in dead:
-                    line += f"; {tile_to_str(w.tile)} would not be a real wait (all four are yours)"
-            return line + "."
-        steps = "1 tile" if self.shanten == 1 else f"{self.shanten} tiles"
+                    line += _("; {tile} would not be a real wait (all four are yours)").format(
+                        tile=tile_to_str(w.tile)
+                    )
+            return line + full_stop(lang)
+        if self.shanten == 1:
+            steps = _(
+                "Discard {tile}: 1 tile from ready; {kinds} kinds of useful tiles, "
+                "{unseen} unseen copies"
+            )
+        else:
+            steps = _(
+                "Discard {tile}: {shanten} tiles from ready; {kinds} kinds of useful tiles, "
+                "{unseen} unseen copies"
+            )
         return (
-            f"Discard {code}: {steps} from ready; {kinds} kinds of useful tiles, "
-            f"{self.unseen} unseen copies"
-            + (f" ({' '.join(tile_to_str(t) for t, _ in self.useful)})" if self.useful else "")
-            + "."
+            steps.format(tile=code, shanten=self.shanten, kinds=kinds, unseen=self.unseen)
+            + (
+                aside(" ".join(tile_to_str(t) for t, _n in self.useful), lang)
+                if self.useful
+                else ""
+            )
+            + full_stop(lang)
         )
 
 
@@ -557,47 +616,54 @@ class Advice:
     def to_dict(self) -> dict[str, Any]:
         return {"complete": self.complete, "options": [o.to_dict() for o in self.options]}
 
-    def describe(self) -> str:
-        unit = find_ruleset(self.rules).unit
+    def describe(self, lang: str = "en") -> str:
+        """The ranked discards in words, in ``lang`` (en, zh, hi)."""
+        _ = _gettext(lang)
+        unit = find_ruleset(self.rules).unit_name(lang)
         lines = []
         if self.complete:
-            lines.append("This hand is already complete: declare the win (self-drawn).")
+            lines.append(_("This hand is already complete: declare the win (self-drawn)."))
         if not self.options:
             return "\n".join(lines)
         best = self.options[0]
         ties = [o for o in self.options if o.key()[:4] == best.key()[:4]]
-        reason = _why(best, self.options)
+        reason = _why(best, self.options, lang)
         if len(ties) > 1:
             lines.append(
-                "Best: discard any of "
-                + ", ".join(tile_to_str(o.tile) for o in ties)
-                + f" — {reason}"
+                _("Best: discard any of {tiles} — {reason}").format(
+                    tiles=", ".join(tile_to_str(o.tile) for o in ties), reason=reason
+                )
             )
         else:
-            lines.append(f"Best: discard {tile_to_str(best.tile)} — {reason}")
-        lines += ["  " + o.describe(unit) for o in self.options]
+            lines.append(
+                _("Best: discard {tile} — {reason}").format(
+                    tile=tile_to_str(best.tile), reason=reason
+                )
+            )
+        lines += ["  " + o.describe(unit, lang) for o in self.options]
         return "\n".join(lines)
 
 
-def _why(best: DiscardOption, opts: tuple[DiscardOption, ...]) -> str:
+def _why(best: DiscardOption, opts: tuple[DiscardOption, ...], lang: str = "en") -> str:
+    _ = _gettext(lang)
     others = [o for o in opts if o.tile != best.tile]
     if not others:
-        return "it is the only choice."
+        return _("it is the only choice.")
     if all(o.shanten > best.shanten for o in others):
         return (
-            "it is the only discard that keeps the hand ready."
+            _("it is the only discard that keeps the hand ready.")
             if best.shanten == 0
-            else "it keeps the hand closest to ready."
+            else _("it keeps the hand closest to ready.")
         )
     same = [o for o in others if o.shanten == best.shanten]
     if all(o.unseen < best.unseen for o in same):
-        return f"it leaves the most unseen useful tiles ({best.unseen})."
+        return _("it leaves the most unseen useful tiles ({unseen}).").format(unseen=best.unseen)
     if best.shanten == 0 and best.average is not None:
-        return (
-            f"as many live tiles as the alternatives, and the most valuable waits "
-            f"(average {best.average:.1f}, best {best.best})."
-        )
-    return "no other discard does better."
+        return _(
+            "as many live tiles as the alternatives, and the most valuable waits "
+            "(average {average}, best {best})."
+        ).format(average=f"{best.average:.1f}", best=best.best)
+    return _("no other discard does better.")
 
 
 def advise(obj: Hand | Situation | Mapping[str, Any], *, scored: bool = True) -> Advice:

@@ -25,6 +25,7 @@ from ..hand import HandError
 from ..notation import parse_tiles
 from ..tiles import tile_to_str
 from .score import (
+    LANGS,
     FlagError,
     add_context_flags,
     error_line,
@@ -80,13 +81,13 @@ def _run(kind: str) -> Callable[[argparse.Namespace], int]:
         try:
             obj = _object(args, drawn=kind == "advise")
             if kind == "waits":
-                text = waits(obj).describe()
+                text = waits(obj).describe(args.lang)
             elif kind == "shanten":
-                text = shanten(obj).describe()
+                text = shanten(obj).describe(args.lang)
             else:
-                text = advise(obj).describe()
+                text = advise(obj).describe(args.lang)
         except HandError as e:
-            print(error_line(e), file=sys.stderr)
+            print(error_line(e, args.lang), file=sys.stderr)
             return 2
         print(text)
         return 0
@@ -140,6 +141,12 @@ def register(sub: Any) -> None:
             "--visible",
             default="",
             help="tiles seen outside your hand (discards, others' melds), e.g. 1p1pE",
+        )
+        p.add_argument(
+            "--lang",
+            choices=LANGS,
+            default="en",
+            help="language of the answer: en (English, default), zh (中文), hi (हिन्दी)",
         )
         add_context_flags(p)
         p.set_defaults(func=_run(kind))
