@@ -235,13 +235,16 @@ class TableState:
     def to_dict(self) -> dict[str, Any]:
         """The state as plain JSON-ready data (no secrets); an online game's
         table also has ``game`` (its bots and length)."""
+        return self._to_dict([h.to_dict() for h in self.hands])
+
+    def _to_dict(self, hands: list[dict[str, Any]]) -> dict[str, Any]:
         data: dict[str, Any] = {
             "code": self.code,
             "ruleset": self.ruleset,
             "created_at": self.created_at,
             "settings": self.settings.to_dict(),
             "seats": [s.to_dict() for s in self.seats],
-            "hands": [h.to_dict() for h in self.hands],
+            "hands": hands,
             "balances": list(self.balances),
             "next": self.next.to_dict(),
             "version": self.version,
@@ -256,9 +259,7 @@ class TableState:
         a join, not an encoding, after each new hand."""
         kept: str | None = self.__dict__.get("_as_json")
         if kept is None:
-            data = self.to_dict()
-            data["hands"] = []
-            head = json.dumps(data, ensure_ascii=False)
+            head = json.dumps(self._to_dict([]), ensure_ascii=False)
             hands = ", ".join(h.to_json() for h in self.hands)
             marker = '"hands": []'
             at = head.index(marker)

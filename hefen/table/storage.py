@@ -259,6 +259,32 @@ class _Cached:
         self.folder = core.Folder(events)
 
 
+# The statements of the hot path, built once: SQLAlchemy keeps a built
+# statement's cache key, so executing one costs no construction and no
+# compile (a statement built per call spends most of a write's CPU on that).
+_TABLE_ID = sa.select(tables_table.c.id).where(tables_table.c.code == sa.bindparam("code"))
+_TABLE_ID_LOCKED = _TABLE_ID.with_for_update()
+_EVENTS_AFTER = (
+    sa.select(
+        events_table.c.seq,
+        events_table.c.kind,
+        events_table.c.at,
+        events_table.c.actor,
+        events_table.c.payload,
+    )
+    .where(
+        events_table.c.table_id == sa.bindparam("table_id"),
+        events_table.c.seq > sa.bindparam("after"),
+    )
+    .order_by(events_table.c.seq)
+)
+_INSERT_EVENT = events_table.insert()
+_INSERT_KEY = keys_table.insert()
+_KEY_USED = sa.select(keys_table.c.seq, keys_table.c.secret).where(
+    keys_table.c.table_id == sa.bindparam("table_id"), keys_table.c.key == sa.bindparam("key")
+)
+
+
 class TableStore:
     """Tables kept in a database. Thread-safe; share one per process.
 
@@ -285,26 +311,14 @@ class TableStore:
         self.engine.dispose()
 
     def _table_id(self, conn: Connection, code: str, *, lock: bool = False) -> int:
-        query = sa.select(tables_table.c.id).where(tables_table.c.code == code)
-        if lock and conn.dialect.name == "postgresql":
-            query = query.with_for_update()
-        table_id = conn.execute(query).scalar_one_or_none()
+        query = _TABLE_ID_LOCKED if lock and conn.dialect.name == "postgresql" else _TABLE_ID
+        table_id = conn.execute(query, {"code": code}).scalar_one_or_none()
         if table_id is None:
             raise TableError(f"There is no table with the code {code}.")
         return int(table_id)
 
     def _rows(self, conn: Connection, table_id: int, after: int) -> list[Event]:
-        rows = conn.execute(
-            sa.select(
-                events_table.c.seq,
-                events_table.c.kind,
-                events_table.c.at,
-                events_table.c.actor,
-                events_table.c.payload,
-            )
-            .where(events_table.c.table_id == table_id, events_table.c.seq > after)
-            .order_by(events_table.c.seq)
-        ).all()
+        rows = conn.execute(_EVENTS_AFTER, {"table_id": table_id, "after": after}).all()
         return [Event(r.seq, r.kind, r.at, r.actor, dict(r.payload)) for r in rows]
 
     def _current(
@@ -392,20 +406,26 @@ class TableStore:
                     kind, payload, actor = planned
                     event = Event(state.version + 1, kind, _now(), actor, payload)
                     conn.execute(
-                        events_table.insert().values(
-                            table_id=table_id,
-                            seq=event.seq,
-                            kind=event.kind,
-                            actor=event.actor,
-                            at=event.at,
-                            payload=event.payload,
-                        )
+                        _INSERT_EVENT,
+                        {
+                            "table_id": table_id,
+                            "seq": event.seq,
+                            "kind": event.kind,
+                            "actor": event.actor,
+                            "at": event.at,
+                            "payload": event.payload,
+                        },
                     )
                     if key is not None:
                         conn.execute(
-                            keys_table.insert().values(
-                                table_id=table_id, key=key, seq=event.seq, secret=secret, at=_now()
-                            )
+                            _INSERT_KEY,
+                            {
+                                "table_id": table_id,
+                                "key": key,
+                                "seq": event.seq,
+                                "secret": secret,
+                                "at": _now(),
+                            },
                         )
                 return Written(state, self._remember(code, table_id, [event]), event, secret=secret)
             except IntegrityError:
@@ -418,11 +438,7 @@ class TableStore:
 
     def _repeat(self, conn: Connection, code: str, table_id: int, key: str) -> Written | None:
         """The change an idempotency key already made on this table, if any."""
-        row = conn.execute(
-            sa.select(keys_table.c.seq, keys_table.c.secret).where(
-                keys_table.c.table_id == table_id, keys_table.c.key == key
-            )
-        ).one_or_none()
+        row = conn.execute(_KEY_USED, {"table_id": table_id, "key": key}).one_or_none()
         if row is None:
             return None
         seq = int(row.seq)
