@@ -384,6 +384,13 @@ class Ruleset:
         return dealer_position(self.key, index, passes, 0, in_round)
 
     # -- for clients ---------------------------------------------------
+    def definitions(self, lang: str = "en") -> dict[str, str]:
+        """Each pattern's definition in ``lang`` (pattern id → one or two
+        sentences), from ``definitions.tsv`` beside the ruleset's module
+        (columns ``id`` and one per language); {} where it has none. The
+        file is read on first use, never when a hand is scored."""
+        return dict(_definitions(type(self).__module__).get(lang, {}))
+
     def describe(self, lang: str = "en", translate: Callable[[str], str] = str) -> dict[str, Any]:
         """A JSON descriptor of this ruleset for pages and clients (the JS never
         names a ruleset: it reads this)."""
@@ -406,6 +413,26 @@ class Ruleset:
             "flowers_always": self.flowers_always,
             "dealer_repeats": self.dealer_repeats,
         }
+
+
+@cache
+def _definitions(module: str) -> dict[str, dict[str, str]]:
+    """``definitions.tsv`` of the package of ``module``, by language then id."""
+    import csv
+    import sys
+    from importlib import resources
+
+    package = sys.modules[module].__package__ or module
+    path = resources.files(package).joinpath("definitions.tsv")
+    if not path.is_file():
+        return {}
+    out: dict[str, dict[str, str]] = {}
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for row in csv.DictReader(lines, delimiter="\t", quoting=csv.QUOTE_NONE):
+        for lang, text in row.items():
+            if lang != "id" and text:
+                out.setdefault(lang, {})[row["id"]] = text
+    return out
 
 
 def ruleset_keys() -> tuple[str, ...]:

@@ -148,3 +148,41 @@ def test_hindi_page_renders(server: str, browser: Any) -> None:
     assert names and all(re.search(r"[\u0900-\u097F]", n) for n in names)
     shot(page, "calculator-hi.png")
     ctx.close()
+
+
+def test_rules_search_finds_a_pattern_by_its_definition(server: str, browser: Any) -> None:
+    """The search box filters the patterns by the words of their definitions
+    too (docs/screenshots/rules-zh.png)."""
+    ctx = phone(browser)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server}/rules/mcr?lang=en")
+    page.fill("#rules-search", "upside down")
+    page.wait_for_function(
+        "() => document.querySelectorAll('#rules-list > li:not([hidden])').length === 1"
+    )
+    assert page.locator("#rules-list > li:not([hidden])").get_attribute("id") == "reversible_tiles"
+    page.goto(f"{server}/rules/mcr?lang=zh")
+    # 颠倒 ("upside down") is in Reversible Tiles' definition, not in its name 推不倒
+    page.fill("#rules-search", "颠倒")
+    page.wait_for_function(
+        "() => document.querySelectorAll('#rules-list > li:not([hidden])').length === 1"
+    )
+    shown = page.locator("#rules-list > li:not([hidden])")
+    assert shown.get_attribute("id") == "reversible_tiles"
+    assert "上下颠倒" in shown.locator(".pdef").inner_text()
+    page.fill("#rules-search", "456")
+    page.wait_for_function(
+        "() => !document.getElementById('pure_straight').hidden"
+        " && document.getElementById('big_four_winds').hidden"
+    )
+    ids = page.locator("#rules-list > li:not([hidden])").evaluate_all("els => els.map(e => e.id)")
+    assert "pure_straight" in ids and "mixed_straight" in ids and len(ids) < 10, ids
+    # nothing wider than the phone
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], width
+    page.locator("#rules-search").scroll_into_view_if_needed()
+    shot(page, "rules-zh.png")
+    assert not errors, errors
+    ctx.close()

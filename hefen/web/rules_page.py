@@ -1,6 +1,6 @@
 """The rules reference pages: every pattern of a ruleset with its value, its
-name in the page's language and an example hand, with the table's settings
-marked where they change a value."""
+name and definition in the page's language and an example hand, with the
+table's settings marked where they change a value."""
 
 from __future__ import annotations
 
@@ -30,6 +30,8 @@ class PatternRow:
     implies: list[tuple[str, str]] = field(default_factory=list)
     #: a numbered pattern of the ruleset's list (MCR's 81), not a combination ruling
     numbered: bool = True
+    #: what the hand must hold or how it was won, in the page's language
+    definition: str = ""
 
     @property
     def changed(self) -> bool:
@@ -111,6 +113,7 @@ def pattern_rows(rules: str, lang: str, options: dict[str, Any]) -> list[Pattern
     if isinstance(table, dict) and order:
         specs = [table[pid] for pid in order if pid in table]
     ex = examples.examples(rules)
+    definitions = r.definitions(lang)
     names = {spec.id: _name(spec, lang)[0] for spec in specs}
     rank = {spec.id: i for i, spec in enumerate(specs)}
 
@@ -131,5 +134,6 @@ def pattern_rows(rules: str, lang: str, options: dict[str, Any]) -> list[Pattern
             set(getattr(spec, "implies", ()) or ()) | set(getattr(spec, "absorbs", ()) or ())
         )
         row.numbered = not hasattr(spec, "no") or spec.no is not None
+        row.definition = definitions.get(spec.id, "")
         rows.append(row)
     return rows
