@@ -228,3 +228,28 @@ def test_a_move_sent_twice_with_its_key_is_played_once(store: Any) -> None:
     j2 = client.post(f"/api/play/{two['code']}/join", json={"seat": 1}, headers=jk)
     assert j1.status_code == j2.status_code == 200, (j1.text, j2.text)
     assert j1.json()["token"] == j2.json()["token"]
+
+
+def test_a_key_names_one_action_and_is_refused_for_another(store: Any) -> None:
+    """A key that recorded a hand, sent again with an undo (found by the
+    schemathesis run: the undo answered 500), is refused in one sentence and
+    undoes nothing; the same key with the same action is still a repeat."""
+
+    async def body(client: httpx.AsyncClient) -> None:
+        code, tokens = await _table(client)
+        key = str(uuid.uuid4())
+        first = await client.post(
+            f"/api/tables/{code}/hands", json={"winner": 0, "value": 3}, headers=auth(tokens[0], key)
+        )
+        assert first.status_code == 201, first.text
+        undo = await client.post(f"/api/tables/{code}/undo", json={}, headers=auth(tokens[1], key))
+        assert undo.status_code == 400, undo.text
+        assert "already used for another change" in undo.json()["error"]
+        again = await client.post(
+            f"/api/tables/{code}/hands", json={"winner": 0, "value": 3}, headers=auth(tokens[0], key)
+        )
+        assert again.status_code in (200, 201) and again.json()["hand"] == first.json()["hand"]
+        table = (await client.get(f"/api/tables/{code}")).json()
+        assert len(table["hands"]) == 1
+
+    run(store, body)

@@ -378,7 +378,13 @@ class TableStore:
         return table_id, [Event(r.seq, r.kind, r.at, r.actor, dict(r.payload)) for r in rows]
 
     def _append(
-        self, code: Any, plan: Plan, key: str | None = None, secret: str | None = None
+        self,
+        code: Any,
+        plan: Plan,
+        key: str | None = None,
+        secret: str | None = None,
+        *,
+        kind: str | None = None,
     ) -> Written:
         """Run ``plan`` on the current state and append its event atomically.
 
@@ -389,6 +395,8 @@ class TableStore:
         in the same transaction; a key already stored for the table is a
         repeat: nothing is planned or written, the earlier change is returned
         (``secret``: what the first request was given, e.g. a seat token).
+        ``kind``: the kind of event the change writes; a key that made a
+        change of another kind is refused (a key names one action).
         """
         code = normalize_code(code)
         key = check_key(key)
@@ -399,6 +407,12 @@ class TableStore:
                     if key is not None:
                         done = self._repeat(conn, code, table_id, key)
                         if done is not None:
+                            if kind is not None and done.event is not None:
+                                if done.event.kind != kind:
+                                    raise TableError(
+                                        "This Idempotency-Key was already used for another "
+                                        "change on this table; send a new key for a new action."
+                                    )
                             return done
                     planned = plan(state)
                     if planned is None:
@@ -600,7 +614,9 @@ class TableStore:
             payload = core.plan_join(state, seat, name, core.hash_token(token))
             return "player_joined", payload, f"seat:{payload['seat']}"
 
-        done = self._append(code, plan, key, secret=token if key is not None else None)
+        done = self._append(
+            code, plan, key, secret=token if key is not None else None, kind="player_joined"
+        )
         assert done.event is not None
         return JoinedSeat(
             code=done.state.code,
@@ -618,7 +634,7 @@ class TableStore:
             actor = core.authorize(state, token)
             return "seat_released", core.plan_release(state, actor, seat), actor.label
 
-        return self._append(code, plan, key).state
+        return self._append(code, plan, key, kind="seat_released").state
 
     def rename_seat(self, code: Any, token: str, seat: int, name: str) -> TableState:
         """Change a seat's player name; by the seat's player or the host."""
@@ -688,7 +704,7 @@ class TableStore:
             )
             return "hand_recorded", payload, actor.label
 
-        done = self._append(code, plan, key)
+        done = self._append(code, plan, key, kind="hand_recorded")
         assert done.event is not None
         return done.state.hand(done.event.seq)
 
@@ -703,7 +719,7 @@ class TableStore:
             stale(state, expect)
             return "hand_recorded", core.plan_record(state, draw=True), actor.label
 
-        done = self._append(code, plan, key)
+        done = self._append(code, plan, key, kind="hand_recorded")
         assert done.event is not None
         return done.state.hand(done.event.seq)
 
@@ -728,7 +744,7 @@ class TableStore:
             payload = core.plan_undo(state, hand_id)
             return "hand_undone", payload, actor.label
 
-        done = self._append(code, plan, key)
+        done = self._append(code, plan, key, kind="hand_undone")
         assert done.event is not None
         return done.before.hand(done.event.payload["hand"])
 
@@ -767,7 +783,7 @@ class TableStore:
             )
             return "hand_corrected", payload, actor.label
 
-        done = self._append(code, plan, key)
+        done = self._append(code, plan, key, kind="hand_corrected")
         assert done.event is not None
         return done.state.hand(done.event.payload["hand"])
 
