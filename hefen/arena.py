@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import queue
 import shlex
+import shutil
 import subprocess
 import threading
 import time
@@ -61,12 +62,14 @@ class External:
     json_protocol: bool = False
     timeout: float = 5.0
     #: extra seconds the first answer of each start may take (the program's start-up)
-    startup: float = 10.0
+    startup: float = 5.0
     requests: list[str] = field(default_factory=list)
     responses: list[str] = field(default_factory=list)
     _proc: subprocess.Popen[str] | None = None
     _lines: queue.Queue[str | None] | None = None
     _keep: bool = False
+    #: the request whose turn is not read to its end yet
+    _open_turn: str | None = None
 
     def _start(self) -> None:
         try:
@@ -111,7 +114,12 @@ class External:
             ) from None
 
     def ask(self, request: str) -> str:
-        """Send ``request`` and return the program's answer (raises :class:`Offence`)."""
+        """Send ``request`` and return the program's answer (raises :class:`Offence`).
+
+        The answer is its first line; the rest of the turn (the keep-running
+        mark, or the program's end) is read before the next request, so an
+        illegal answer is judged at once."""
+        self._end_turn()
         self.requests.append(request)
         fresh = not self._keep
         if fresh:
@@ -140,17 +148,24 @@ class External:
                     f"the program's answer {first[:60]!r} is not a JSON object with a response.",
                     "illegal",
                 ) from None
-        # the rest of the turn: a keep-running mark, or the end of the program
+        self._open_turn = request
+        self.responses.append(answer.strip())
+        return answer.strip()
+
+    def _end_turn(self) -> None:
+        """Read the rest of the last turn: the keep-running mark or the end."""
+        request, self._open_turn = self._open_turn, None
+        if request is None:
+            return
+        deadline = time.monotonic() + self.timeout
         while True:
             more = self._line(deadline, request)
             if more is None:
                 self._keep = False
-                break
+                return
             if more.strip() == KEEP_RUNNING:
                 self._keep = True
-                break
-        self.responses.append(answer.strip())
-        return answer.strip()
+                return
 
     def close(self) -> None:
         if self._proc is not None:
@@ -163,7 +178,7 @@ class External:
                         stream.close()
                 except OSError:  # pragma: no cover
                     pass
-        self._proc, self._keep = None, False
+        self._proc, self._keep, self._open_turn = None, False, None
 
 
 @dataclass
@@ -254,22 +269,40 @@ class _Narrator:
         if a.kind == "discard":
             self.after_discard = True
             return f"3 {who} PLAY {to_botzone(a.tile or 0)}", 1, not mine
-        if a.kind in ("pung", "chow"):
-            if i + 1 >= len(g.log):
-                return None, 0, False  # the discard that goes with the claim is still to come
-            nxt = g.log[i + 1][1]
-            out = to_botzone(nxt.tile or 0)
-            self.after_discard = True
-            if a.kind == "pung":
-                self.pungs[a.seat].add(a.tile or 0)
-                return f"3 {who} PENG {out}", 2, not mine
-            return f"3 {who} CHI {to_botzone((a.tile or 0) + 1)} {out}", 2, not mine
-        # a kong: of the last discard, added to a pung, or concealed
+        if self.after_discard and a.kind in ("pung", "chow", "kong"):
+            return self._claim(i)
+        # a kong on the seat's own turn: added to a pung, or concealed
         t = a.tile or 0
-        claimed, self.after_discard = self.after_discard, False
-        if not claimed and t in self.pungs[a.seat]:
+        if t in self.pungs[a.seat]:
             return f"3 {who} BUGANG {to_botzone(t)}", 1, not mine
         return f"3 {who} GANG", 1, False
+
+    def _claim(self, i: int) -> tuple[str | None, int, bool]:
+        """The request of the claim that won the last discard: the answers
+        to the discard run from ``i`` until the winner's discard (a pung or
+        a chow) or its replacement draw (a kong)."""
+        g, log = self.game, self.game.log
+        answers = ("pass", "pung", "chow", "kong", "win")
+        j = i
+        while j < len(log) and log[j][0] == "act" and log[j][1].kind in answers:
+            j += 1
+        if j == len(log):
+            # still answering, or a win ended the hand: nothing to tell yet
+            return None, (j - i if g.phase == "end" else 0), False
+        nxt = log[j]
+        seat = nxt[1].seat if nxt[0] == "act" else nxt[1]
+        claim = next((e[1] for e in log[i:j] if e[1].seat == seat and e[1].kind != "pass"), None)
+        if claim is None:  # pragma: no cover - the engine gives the turn to a claimant
+            return None, j - i, False
+        who, mine = _bz_id(g, seat), seat == self.seat
+        if claim.kind == "kong":
+            self.after_discard = False
+            return f"3 {who} GANG", j - i, False
+        out = to_botzone(nxt[1].tile or 0)
+        if claim.kind == "pung":
+            self.pungs[seat].add(claim.tile or 0)
+            return f"3 {who} PENG {out}", j + 1 - i, not mine
+        return f"3 {who} CHI {to_botzone((claim.tile or 0) + 1)} {out}", j + 1 - i, not mine
 
     def _decide(self, request: str, answer: str) -> list[Action]:
         """The actions an answer to a decision request stands for."""
@@ -435,11 +468,18 @@ class Arena:
     json_protocol: bool = False
     timeout: float = 5.0
     say: Callable[[str], None] = print
+    #: extra seconds for the first answer after each start of the program
+    startup: float = 5.0
 
     def run(self) -> ArenaReport:
-        argv = shlex.split(self.command)
+        try:
+            argv = shlex.split(self.command)
+        except ValueError as e:
+            raise ValueError(f"--cmd is not a command line ({str(e).lower()}).") from None
         if not argv:
             raise ValueError("--cmd needs a command line to start.")
+        if shutil.which(argv[0]) is None:
+            raise ValueError(f"--cmd starts {argv[0]!r}, which is not a program found here.")
         report = ArenaReport(self.command, self.against)
         started = time.perf_counter()
         settings = GameSettings("mcr")
@@ -459,7 +499,7 @@ class Arena:
         base = play_hand(base_game, self._bots(number))
         margin = 0.0
         for seat in range(4):
-            ext = External(argv, self.json_protocol, self.timeout)
+            ext = External(argv, self.json_protocol, self.timeout, self.startup)
             res = play_hand(match.new_game(), self._bots(number), seat, ext)
             mine = res[seat]
             if mine.offence:

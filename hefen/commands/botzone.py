@@ -72,6 +72,12 @@ def register(subparsers: Any) -> None:
         default=5.0,
         help="seconds the program may take per turn (default 5)",
     )
+    a.add_argument(
+        "--startup",
+        type=_seconds,
+        default=5.0,
+        help="extra seconds for the first answer after each start (default 5)",
+    )
     a.add_argument("--json", action="store_true", help="print the report as one JSON object")
     a.set_defaults(func=run_arena)
 
@@ -105,6 +111,7 @@ def run_arena(args: argparse.Namespace) -> int:
         args.json_protocol,
         args.timeout,
         say,
+        args.startup,
     )
     try:
         report = arena.run()
