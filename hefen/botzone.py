@@ -41,7 +41,7 @@ hand is worth 8 points without its flowers.
 >>> to_botzone(tile_from_str("1m")), to_botzone(tile_from_str("C")), from_botzone("J3")
 ('W1', 'J1', 33)
 >>> parse_request("3 2 CHI B3 W1")
-Request(kind='event', player=2, verb='CHI', tiles=(10, 0), numbers=())
+Request(kind='event', player=2, verb='CHI', tiles=(11, 0), numbers=())
 """
 
 from __future__ import annotations
