@@ -130,7 +130,11 @@ class External:
                 obj = {"requests": self.requests, "responses": self.responses}
                 self._write(json.dumps(obj) + "\n", close=True)
             else:
-                turns = [x for pair in zip(self.requests, [*self.responses, ""]) for x in pair]
+                turns = [
+                    x
+                    for pair in zip(self.requests, [*self.responses, ""], strict=True)
+                    for x in pair
+                ]
                 self._write(f"{n}\n" + "\n".join(turns[: 2 * n - 1]) + "\n")
         else:
             self._write(request + "\n")
@@ -233,7 +237,9 @@ class _Narrator:
     def _pass(self, request: str) -> None:
         answer = self.ext.ask(request)
         if answer != "PASS":
-            raise Offence(f"the program answered {answer!r} to {request!r}, where only PASS is legal.")
+            raise Offence(
+                f"the program answered {answer!r} to {request!r}, where only PASS is legal."
+            )
 
     def flush(self) -> None:
         """Send every finished event of the log (a claim waits for its discard)."""
@@ -416,7 +422,9 @@ class ArenaReport:
     base_wins: int = 0
     ext_deal_ins: int = 0
     base_deal_ins: int = 0
-    offences: dict[str, int] = field(default_factory=lambda: {"illegal": 0, "crash": 0, "timeout": 0})
+    offences: dict[str, int] = field(
+        default_factory=lambda: {"illegal": 0, "crash": 0, "timeout": 0}
+    )
     seconds: float = 0.0
 
     @property

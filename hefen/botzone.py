@@ -38,6 +38,7 @@ concealed kong is recorded as a concealed meld whose tile nobody reads
 ``legal_actions``, so it only declares ``HU`` when ``hefen.score`` says the
 hand is worth 8 points without its flowers.
 
+>>> from hefen.tiles import tile_from_str
 >>> to_botzone(tile_from_str("1m")), to_botzone(tile_from_str("C")), from_botzone("J3")
 ('W1', 'J1', 33)
 >>> parse_request("3 2 CHI B3 W1")
@@ -50,13 +51,14 @@ import copy
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, TextIO
 
 from .errors import safe_repr
 from .game.bots import make_bot
 from .game.engine import Action, Game, GameSettings, Player
 from .hand import Meld
-from .tiles import WINDS, tile_from_str
+from .tiles import WINDS
 
 __all__ = [
     "BotzoneError",
@@ -128,7 +130,9 @@ class Request:
 
 def _number(word: str, low: int, high: int, what: str) -> int:
     if not word.isdigit() or not low <= int(word) <= high:
-        raise BotzoneError(f"{what} must be a whole number from {low} to {high}, not {safe_repr(word)}.")
+        raise BotzoneError(
+            f"{what} must be a whole number from {low} to {high}, not {safe_repr(word)}."
+        )
     return int(word)
 
 
@@ -164,7 +168,9 @@ def parse_request(line: str) -> Request:
         player = _number(words[1], 0, 3, "The player")
         verb = words[2].upper()
         if verb not in _VERB_TILES:
-            raise BotzoneError(f"{safe_repr(words[2])} is not a Botzone event ({', '.join(VERBS)}).")
+            raise BotzoneError(
+                f"{safe_repr(words[2])} is not a Botzone event ({', '.join(VERBS)})."
+            )
         if len(words) != 3 + _VERB_TILES[verb]:
             raise BotzoneError(f"3 ID {verb} names {_VERB_TILES[verb]} tile(s).")
         return Request("event", player, verb, tuple(from_botzone(w) for w in words[3:]))
@@ -225,6 +231,8 @@ class Driver:
 
     def _update(self, req: Request) -> None:
         self.turns += 1
+        if self.game is not None and self.game.kong_in_progress is not None:
+            self._settle_kong(self.game)
         if req.kind == "seat":
             self.me, self.quan = req.numbers
             self.game = None
@@ -393,10 +401,14 @@ class Driver:
         if action.kind == "win":
             return "HU"
         if action.kind == "kong" and t is not None:
-            return f"GANG {to_botzone(t)}" if p.concealed.count(t) == 4 else f"BUGANG {to_botzone(t)}"
+            return (
+                f"GANG {to_botzone(t)}" if p.concealed.count(t) == 4 else f"BUGANG {to_botzone(t)}"
+            )
         if action.kind == "discard" and t is not None:
             return f"PLAY {to_botzone(t)}"
-        raise BotzoneError(f"The bot chose {action}, which Botzone has no word for.")  # pragma: no cover
+        raise BotzoneError(
+            f"The bot chose {action}, which Botzone has no word for."
+        )  # pragma: no cover
 
     def _claim(self, game: Game, discarder: int) -> str:
         assert game.last_discard is not None
@@ -431,7 +443,7 @@ class Driver:
         return discard.tile
 
     def _rob(self, game: Game, seat: int) -> str:
-        kong_seat, tile, i = self._robbed
+        _, tile, _ = self._robbed
         answer = "PASS"
         if seat != self.me and game.can_win(
             self.me, tile, self_drawn=False, discarder=seat, robbing=True
@@ -441,12 +453,14 @@ class Driver:
             game.responses = {}
             if self._bot.choose(game, self.me).kind == "win":
                 answer = "HU"
-        # the kong stands (a robbed one ends the hand anyway)
-        p = game.players[kong_seat]
-        p.melds[i] = Meld.kong(tile)
-        game.kong_in_progress = None
-        game.phase, game.pending, game.responses = "between", {}, {}
+            game.phase, game.pending, game.responses = "between", {}, {}
         return answer
+
+    def _settle_kong(self, game: Game) -> None:
+        """The added kong stands: the next request came (a robbed one ends the hand)."""
+        kong_seat, tile, i = self._robbed
+        game.players[kong_seat].melds[i] = Meld.kong(tile)
+        game.kong_in_progress = None
 
 
 # ---------------------------------------------------------------------- the two forms
@@ -528,9 +542,9 @@ def run(
         if line is None:
             return 0
         if as_json:
-            answer(_safe(say, lambda: _json_next(driver, line)), True)
+            answer(_safe(say, partial(_json_next, driver, line)), True)
         else:
-            answer(_safe(say, lambda: _simple_next(driver, line, stdin)), False)
+            answer(_safe(say, partial(_simple_next, driver, line, stdin)), False)
     return 0
 
 

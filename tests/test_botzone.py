@@ -13,7 +13,15 @@ from pathlib import Path
 import pytest
 
 from hefen.arena import Arena
-from hefen.botzone import KEEP_RUNNING, BotzoneError, Driver, from_botzone, parse_request, run, to_botzone
+from hefen.botzone import (
+    KEEP_RUNNING,
+    BotzoneError,
+    Driver,
+    from_botzone,
+    parse_request,
+    run,
+    to_botzone,
+)
 from hefen.tiles import tile_from_str
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -184,7 +192,9 @@ def test_the_arena_plays_an_external_hefen_bot_to_a_margin_of_zero() -> None:
 
 
 def test_an_external_program_that_answers_garbage_is_penalised() -> None:
-    garbage = f"{sys.executable} -c \"import sys\nfor _ in sys.stdin: print('GARBAGE', flush=True)\""
+    garbage = (
+        f"{sys.executable} -c \"import sys\nfor _ in sys.stdin: print('GARBAGE', flush=True)\""
+    )
     p = _arena("--cmd", garbage, "--against", "simple", "--games", "1", "--hands", "1", "--json")
     assert p.returncode == 0, p.stderr
     report = json.loads(p.stdout)
@@ -220,3 +230,44 @@ def test_a_crash_and_a_timeout_are_penalised() -> None:
 def test_bad_arena_arguments_are_one_sentence(args: list[str], said: str) -> None:
     p = _arena(*args)
     assert p.returncode == 2 and said in p.stderr and p.stderr.count("\n") == 1
+
+
+class _Recorder:
+    """An in-process Botzone seat for :func:`play_hand`: a driver that
+    answers in keep-running fashion and records every turn."""
+
+    def __init__(self, bot: str) -> None:
+        self.driver = Driver(bot)
+        self.turns: list[tuple[str, str]] = []
+
+    def ask(self, request: str) -> str:
+        answer = self.driver.respond(request)
+        self.turns.append((request, answer))
+        return answer
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_replayed_history_answers_as_the_running_bot_did() -> None:
+    """Every turn of real hands (claims, kongs, flowers among them), answered
+    again from the whole history as the JSON and simple forms give it."""
+    from typing import Any
+
+    from hefen.arena import play_hand
+    from hefen.game import GameSettings, Match, make_bot
+
+    verbs: set[str] = set()
+    for number in range(2):
+        match = Match(GameSettings("mcr"), f"arena/replay/{number}", hands=1)
+        rec: Any = _Recorder("strong")
+        result = play_hand(match.new_game(), [make_bot("strong", s) for s in range(4)], 1, rec)
+        assert result[1].offence is None
+        requests = [r for r, _ in rec.turns]
+        responses = [a for _, a in rec.turns]
+        verbs |= {r.split()[2] for r in requests if r.startswith("3 ")}
+        for i in range(2, len(requests), 3):
+            from hefen.botzone import replay
+
+            assert replay(Driver("strong"), requests[: i + 1], responses[:i]) == responses[i]
+    assert {"DRAW", "PLAY", "PENG"} <= verbs
