@@ -67,6 +67,7 @@ class External:
     responses: list[str] = field(default_factory=list)
     _proc: subprocess.Popen[str] | None = None
     _lines: queue.Queue[str | None] | None = None
+    _pump: threading.Thread | None = None
     _keep: bool = False
     #: the request whose turn is not read to its end yet
     _open_turn: str | None = None
@@ -86,12 +87,16 @@ class External:
         lines: queue.Queue[str | None] = queue.Queue()
 
         def pump(out: IO[str]) -> None:
-            for line in out:
-                lines.put(line.rstrip("\r\n"))
+            try:
+                for line in out:
+                    lines.put(line.rstrip("\r\n"))
+            except (OSError, ValueError):  # pragma: no cover - closed under it
+                pass
             lines.put(None)
 
         assert proc.stdout is not None
-        threading.Thread(target=pump, args=(proc.stdout,), daemon=True).start()
+        self._pump = threading.Thread(target=pump, args=(proc.stdout,), daemon=True)
+        self._pump.start()
         self._proc, self._lines = proc, lines
 
     def _write(self, text: str, close: bool = False) -> None:
@@ -176,6 +181,8 @@ class External:
             if self._proc.poll() is None:
                 self._proc.kill()
             self._proc.wait()
+            if self._pump is not None:
+                self._pump.join(timeout=1.0)  # the pipe's end stops it
             for stream in (self._proc.stdin, self._proc.stdout):
                 try:
                     if stream is not None:
