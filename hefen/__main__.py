@@ -4,4 +4,5 @@ import sys
 
 from .cli import main
 
-sys.exit(main())
+if __name__ == "__main__":  # pragma: no cover - run by ``python -m hefen``
+    sys.exit(main())

@@ -94,7 +94,12 @@ _VERB_TILES: dict[str, int] = {
 
 
 class BotzoneError(ValueError):
-    """A request or response that is not Botzone's; the message is one sentence."""
+    """A request or response that is not Botzone's; the message is one
+    sentence. ``answer`` is what to answer instead (``PASS`` unless said)."""
+
+    def __init__(self, message: str, answer: str = "PASS") -> None:
+        super().__init__(message)
+        self.answer = answer
 
 
 def to_botzone(tile: int) -> str:
@@ -219,7 +224,16 @@ class Driver:
         """Take in a request and answer it with the bot's move."""
         req = parse_request(line)
         self._update(req)
-        answer = self._answer(req)
+        try:
+            answer = self._answer(req)
+        except Exception as e:  # the bot failed: a legal answer all the same
+            answer = f"PLAY {to_botzone(req.tiles[0])}" if req.kind == "draw" else "PASS"
+            self.last_response = answer
+            raise BotzoneError(
+                f"The bot could not answer {line.strip()!r} ({type(e).__name__}); "
+                f"it answers {answer}.",
+                answer,
+            ) from None
         self.last_response = answer
         return answer
 
@@ -491,6 +505,7 @@ def _safe(say: Any, turn: Any) -> str:
         return str(turn())
     except BotzoneError as e:
         say(str(e))
+        return e.answer
     except Exception as e:  # pragma: no cover - a last guard: never a traceback
         say(f"The request could not be followed ({type(e).__name__}: {e}).")
     return "PASS"

@@ -271,3 +271,78 @@ def test_a_replayed_history_answers_as_the_running_bot_did() -> None:
 
             assert replay(Driver("strong"), requests[: i + 1], responses[:i]) == responses[i]
     assert {"DRAW", "PLAY", "PENG"} <= verbs
+
+
+TSUMOGIRI = """
+import json, sys
+KEEP = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
+def answer(req):
+    w = req.split()
+    return "PLAY " + w[1] if w[0] == "2" else "PASS"
+mode = sys.argv[1]
+first = sys.stdin.readline()
+if mode == "json":
+    obj = json.loads(first)
+    assert len(obj["requests"]) == len(obj["responses"]) + 1
+    print(json.dumps({"response": answer(obj["requests"][-1])}))
+    sys.exit()
+n = int(first)
+lines = [sys.stdin.readline().strip() for _ in range(2 * n - 1)]
+print(answer(lines[-1]), flush=True)
+if mode == "keep":
+    print(KEEP, flush=True)
+    for line in sys.stdin:
+        print(answer(line.strip()))
+        print(KEEP, flush=True)
+"""
+
+
+@pytest.fixture
+def tsumogiri(tmp_path: Path) -> Path:
+    """A tiny legal Botzone program: it discards what it draws, passes the rest."""
+    path = tmp_path / "tsumogiri.py"
+    path.write_text(TSUMOGIRI, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("mode", ["keep", "simple", "json"])
+def test_the_arena_talks_each_form(tsumogiri: Path, mode: str) -> None:
+    from hefen.arena import External
+
+    ext = External([sys.executable, str(tsumogiri), mode], json_protocol=mode == "json")
+    deal = "1 0 0 0 0 W1 W2 W3 B4 B5 B6 T7 T8 T9 F1 F1 J1 J2"
+    try:
+        got = [ext.ask(r) for r in ("0 1 0", deal, "3 0 DRAW", "3 0 PLAY J3", "2 W9")]
+    finally:
+        ext.close()
+    assert got == ["PASS"] * 4 + ["PLAY W9"]
+    assert len(ext.requests) == len(ext.responses) == 5
+
+
+def test_a_legal_program_of_its_own_plays_without_penalty(tsumogiri: Path) -> None:
+    cmd = f"{sys.executable} {tsumogiri} keep"
+    report = Arena(cmd, "simple", 1, 2, seed=1, say=lambda m: None).run()
+    assert report.walls == 2 and sum(report.offences.values()) == 0
+    assert report.margins and all(isinstance(m, float) for m in report.margins)
+
+
+def test_the_botzone_bot_loads_no_table_store_nor_web_app() -> None:
+    code = (
+        "import sys, hefen.botzone\n"
+        "bad = [m for m in sys.modules if m.startswith(('sqlalchemy', 'fastapi', 'hefen.table'))]\n"
+        "assert not bad, bad"
+    )
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV)
+    assert p.returncode == 0, p.stderr
+
+
+def test_a_bot_that_fails_still_answers_legally(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hefen.game.bots import SimpleBot
+
+    def broken(self: object, game: object, seat: int) -> None:
+        raise RuntimeError("broken")
+
+    monkeypatch.setattr(SimpleBot, "choose", broken)
+    out, err = _run("1\n" + "\n".join([*STRAIGHT[:2], "2 W5"]) + "\n", keep_running=True)
+    assert out.split("\n")[::2][:3] == ["PASS", "PASS", "PLAY W5"]
+    assert "could not answer '2 W5'" in err and err.count("\n") == 1
