@@ -141,8 +141,8 @@ class External:
                     for x in pair
                 ]
                 self._write(f"{n}\n" + "\n".join(turns[: 2 * n - 1]) + "\n")
-        else:
-            self._write(request + "\n")
+        else:  # kept running: the request alone (JSON: as a JSON string)
+            self._write((json.dumps(request) if self.json_protocol else request) + "\n")
         deadline = time.monotonic() + self.timeout + (self.startup if fresh else 0.0)
         first = self._line(deadline, request)
         if first is None:

@@ -50,7 +50,7 @@ def register(subparsers: Any) -> None:
         "arena",
         help="judge an external Botzone MCR program against hefen bots (duplicate)",
         description="Play an external Botzone-protocol program in each seat of the same "
-        "walls against hefen bots, and print its margin with a 95%% interval.",
+        "walls against hefen bots, and print its margin with a 95% interval.",
     )
     a.add_argument("--cmd", required=True, help="the program's command line, in quotes")
     a.add_argument(
