@@ -34,7 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from .botzone import KEEP_RUNNING, to_botzone
+from .botzone import KEEP_RUNNING, RULES, to_botzone
 from .game.bots import make_bot
 from .game.engine import Action, Game, GameSettings, IllegalAction
 from .game.match import Match, interval, seat_changes
@@ -364,6 +364,9 @@ class _Narrator:
             raise bad("an added kong is answered with PASS or HU")
         assert g.last_discard is not None
         last = g.last_discard[1]
+        if verb in ("PENG", "CHI", "GANG") and g.wall_remaining == 0:
+            # Botzone's judge lets the last discard be claimed, hefen's rules do not
+            return [Action(x, "pass")] if legal else []
         if verb == "GANG" and len(words) == 1:
             return [need(Action(x, "kong", last))]
         if verb == "PENG" and len(words) == 2:
@@ -497,7 +500,7 @@ class Arena:
             raise ValueError(f"--cmd starts {argv[0]!r}, which is not a program found here.")
         report = ArenaReport(self.command, self.against)
         started = time.perf_counter()
-        settings = GameSettings("mcr")
+        settings = GameSettings(RULES)
         for g in range(self.games):
             match = Match(settings, f"arena/{self.seed}/{g}", hands=self.hands)
             while not match.finished:

@@ -64,12 +64,16 @@ __all__ = [
     "BotzoneError",
     "Driver",
     "KEEP_RUNNING",
+    "RULES",
     "Request",
     "from_botzone",
     "parse_request",
     "run",
     "to_botzone",
 ]
+
+#: the ruleset of Botzone's Chinese Standard Mahjong: the protocol is MCR's
+RULES = "mcr"
 
 #: what a long-running Botzone bot prints after each response
 KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
@@ -266,7 +270,7 @@ class Driver:
         quan = self.quan
         if quan is None:
             raise BotzoneError("The deal (request 1) came before the seat (request 0).")
-        game = Game(GameSettings("mcr", dead_wall=0), 0, dealer=0, round_wind=WINDS[quan])
+        game = Game(GameSettings(RULES, dead_wall=0), 0, dealer=0, round_wind=WINDS[quan])
         game.players = [Player() for _ in range(4)]
         hand, flowers = list(req.tiles[:13]), list(req.tiles[13:])
         game.players[self.me].concealed = hand
