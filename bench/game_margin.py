@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from hefen.game import Game, GameSettings, make_bot
+from hefen.game.match import interval, seat_changes
 from hefen.ruleset import DEFAULT_RULESET, ruleset_keys
 
 # per seating: (money a − b, wins a − b, deal-ins a − b, [a win values], [b win values],
@@ -48,10 +48,7 @@ def play(
         game.apply(bots[seat].choose(game, seat))
     out = game.outcome
     assert out is not None
-    change = [0.0] * 4
-    for f, t, amount in out.payments:
-        change[f] -= amount
-        change[t] += amount
+    change = seat_changes(out.payments)
     side_a = {0, 2} if a_even else {1, 3}
     wins = [0.0, 0.0]  # a, b
     deal_ins = [0.0, 0.0]
@@ -77,13 +74,6 @@ def play(
 def seed_result(args: tuple[str, int, str, str, dict[str, Any]]) -> tuple[Seating, Seating]:
     rules, seed, a, b, options = args
     return play(rules, seed, True, a, b, options), play(rules, seed, False, a, b, options)
-
-
-def interval(xs: list[float]) -> tuple[float, float]:
-    n = len(xs)
-    mean = sum(xs) / n
-    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1)) if n > 1 else 0.0
-    return mean, 1.96 * sd / math.sqrt(n)
 
 
 def main() -> None:

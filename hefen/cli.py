@@ -33,6 +33,8 @@ COMMANDS: dict[str, str] = {
     "serve": "hefen.commands.serve",
     "replay": "hefen.commands.game",
     "simulate": "hefen.commands.game",
+    "botzone": "hefen.commands.botzone",
+    "arena": "hefen.commands.botzone",
 }
 
 #: Every command module, each once, in the order of the help listing.

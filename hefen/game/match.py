@@ -28,7 +28,8 @@ is imported where a match first builds or folds its events.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -39,7 +40,7 @@ from .engine import Game, GameSettings
 if TYPE_CHECKING:  # pragma: no cover
     from ..table.core import Event, TableState
 
-__all__ = ["Match", "HandPlayed"]
+__all__ = ["Match", "HandPlayed", "interval", "seat_changes"]
 
 
 @dataclass(frozen=True)
@@ -203,3 +204,26 @@ def play_out(game: Game, choose: Callable[[Game, int], Any]) -> None:
 
 def winds_of(game: Game) -> list[str]:
     return [tile_to_str(w) for w in game.seat_winds]
+
+
+def seat_changes(payments: Sequence[tuple[int, int, int | float]]) -> list[float]:
+    """What each seat gained (or lost) through ``payments`` (from, to, amount)."""
+    change = [0.0] * 4
+    for frm, to, amount in payments:
+        change[frm] -= amount
+        change[to] += amount
+    return change
+
+
+def interval(xs: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``xs`` and the half-width of its 95% interval,
+    1.96 · sd / √n (0 for a single value).
+
+    >>> mean, half = interval([1.0, 3.0])
+    >>> mean, round(half, 2)
+    (2.0, 1.96)
+    """
+    n = len(xs)
+    mean = sum(xs) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1)) if n > 1 else 0.0
+    return mean, 1.96 * sd / math.sqrt(n)
