@@ -247,6 +247,8 @@ class GameTable:
             view = None
             if game is not None:
                 view = game.public_view() if seat is None else game.view(seat)
+                for s, claims in enumerate(meld_claims(game)):
+                    view["seats"][s]["claims"] = claims
             return {
                 "type": "state",
                 "seat": seat,
@@ -254,6 +256,60 @@ class GameTable:
                 "game": view,
                 "step": 0 if game is None else len(game.actions),
             }
+
+
+def meld_claims(game: Any) -> list[list[dict[str, Any] | None]]:
+    """Per seat, per meld (in the order of its ``melds``): the discard it
+    claimed, ``{"from": seat, "tile": code}``, or ``None`` for a kong made
+    from the hand. Public: everyone saw the claim. The engine keeps who
+    each meld came from (``meld_from``); the tile taken (which of a chow's
+    three) is read from the game's log: after each discard, the claims the
+    seats answered with, of which a pung or kong beats a chow."""
+    from hefen.tiles import tile_to_str
+
+    taken: list[list[int]] = [[], [], [], []]
+    last: tuple[int, int] | None = None
+    answers: dict[int, Any] = {}
+
+    def close() -> None:
+        nonlocal last
+        if last is not None:
+            discarder, tile = last
+            order = game.after(discarder)
+            calls = [answers[s] for s in order if s in answers]
+            claim = next((a for a in calls if a.kind in ("pung", "kong")), None) or next(
+                (a for a in calls if a.kind == "chow"), None
+            )
+            if claim is not None:
+                taken[claim.seat].append(tile)
+        last = None
+        answers.clear()
+
+    for entry in game.log:
+        a = entry[1] if entry[0] == "act" else None
+        if a is None:
+            close()
+        elif a.kind in ("discard", "ready"):
+            close()
+            last = (a.seat, a.tile)
+        elif last is not None and a.seat != last[0] and a.seat not in answers:
+            answers[a.seat] = a
+        else:
+            close()
+    close()  # a claim just taken (its claimer has not moved yet)
+    out: list[list[dict[str, Any] | None]] = []
+    for s, p in enumerate(game.players):
+        tiles = iter(taken[s])
+        row: list[dict[str, Any] | None] = []
+        for frm in p.meld_from:
+            tile = next(tiles, None) if frm is not None else None
+            row.append(
+                None
+                if frm is None
+                else {"from": frm, "tile": None if tile is None else tile_to_str(tile)}
+            )
+        out.append(row)
+    return out
 
 
 def _human_seats(t: GameTable) -> list[int]:
