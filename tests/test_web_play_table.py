@@ -213,6 +213,7 @@ def test_a_whole_hand_from_the_table_at_360_portrait(server: str, browser: Any) 
                 break
             page.locator("#btn-next").click()
             page.locator("#result").wait_for(state="hidden")
+        page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(Path(SHOTS) / "play-result.png"))
     assert not problems, problems
     ctx.close()
