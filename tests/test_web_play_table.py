@@ -228,7 +228,7 @@ def test_the_table_in_landscape_does_not_overflow(
     check_table(page)
     check_layout(page)
     # a few discards, then the screen is looked at again
-    for _ in range(4):
+    for _ in range(8 if SHOTS else 4):
         page.wait_for_function(
             "() => !document.querySelector('#result').hidden"
             " || document.querySelectorAll('#my-hand .ht.can, #calls button').length > 0"
