@@ -53,7 +53,7 @@ from starlette.exceptions import HTTPException
 from hefen.web import rulesets
 from hefen.web.models import ErrorOut
 
-__all__ = ["GameTable", "PlayManager", "SeatFeed", "play_pages", "router"]
+__all__ = ["GameTable", "PlayManager", "SeatFeed", "meld_claims", "play_pages", "router", "table_view"]
 
 BotName = Literal["simple", "strong"]
 DEFAULT_DELAY = 0.8  # seconds before each bot move
@@ -246,9 +246,7 @@ class GameTable:
             game = self.game
             view = None
             if game is not None:
-                view = game.public_view() if seat is None else game.view(seat)
-                for s, claims in enumerate(meld_claims(game)):
-                    view["seats"][s]["claims"] = claims
+                view = table_view(game, seat)
             return {
                 "type": "state",
                 "seat": seat,
@@ -256,6 +254,16 @@ class GameTable:
                 "game": view,
                 "step": 0 if game is None else len(game.actions),
             }
+
+
+def table_view(game: Any, seat: int | None) -> dict[str, Any]:
+    """The hand as ``seat`` sees it (``None``: a spectator): the engine's
+    ``view(seat)`` or ``public_view()``, each seat with its melds' ``claims``
+    (:func:`meld_claims`, public: the table shows each claimed tile turned)."""
+    view: dict[str, Any] = game.public_view() if seat is None else game.view(seat)
+    for s, claims in enumerate(meld_claims(game)):
+        view["seats"][s]["claims"] = claims
+    return view
 
 
 def meld_claims(game: Any) -> list[list[dict[str, Any] | None]]:
