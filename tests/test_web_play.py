@@ -358,7 +358,9 @@ def test_each_meld_says_which_discard_it_claimed() -> None:
                         continue
                     assert claim is not None and claim["from"] == frm != s
                     assert claim["tile"] in meld.to_dict()["tiles"]
-                    river = [d["tile"] for d in game.view(0)["seats"][frm]["discards"] if d["claimed"]]
+                    river = [
+                        d["tile"] for d in game.view(0)["seats"][frm]["discards"] if d["claimed"]
+                    ]
                     assert claim["tile"] in river
                     calls += 1
         public = table_view(game, None)

@@ -209,7 +209,10 @@ def test_a_whole_hand_from_the_table_at_360_portrait(server: str, browser: Any) 
     if SHOTS:  # the result screenshot shows a win: play on until one comes (or the match ends)
         for _ in range(6):
             play_hand(page)
-            if page.locator("#result .patterns li").count() or page.locator("#btn-next").is_hidden():
+            if (
+                page.locator("#result .patterns li").count()
+                or page.locator("#btn-next").is_hidden()
+            ):
                 break
             page.locator("#btn-next").click()
             page.locator("#result").wait_for(state="hidden")

@@ -53,7 +53,15 @@ from starlette.exceptions import HTTPException
 from hefen.web import rulesets
 from hefen.web.models import ErrorOut
 
-__all__ = ["GameTable", "PlayManager", "SeatFeed", "meld_claims", "play_pages", "router", "table_view"]
+__all__ = [
+    "GameTable",
+    "PlayManager",
+    "SeatFeed",
+    "meld_claims",
+    "play_pages",
+    "router",
+    "table_view",
+]
 
 BotName = Literal["simple", "strong"]
 DEFAULT_DELAY = 0.8  # seconds before each bot move
