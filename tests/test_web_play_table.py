@@ -25,7 +25,7 @@ SHOTS = os.environ.get("HEFEN_SCREENSHOTS")
 
 NO_OVERFLOW = "() => document.documentElement.scrollWidth <= window.innerWidth"
 # the hand's tiles and the action buttons: each box's height, for the 44 px rule
-TARGETS = """() => Array.from(document.querySelectorAll('#my-hand .ht, #calls button, #btn-next'))
+TARGETS = """() => Array.from(document.querySelectorAll('#my-hand .ht, #calls button, #btn-next, #btn-fold'))
   .filter((e) => e.offsetParent !== null).map((e) => e.getBoundingClientRect().height)"""
 HAND_WIDTHS = """() => Array.from(document.querySelectorAll('#my-hand .ht'))
   .map((e) => e.getBoundingClientRect().width)"""
@@ -203,6 +203,12 @@ def test_a_whole_hand_from_the_table_at_360_portrait(server: str, browser: Any) 
     page.locator("#btn-next").wait_for()
     assert page.locator("#board .river .t.last").count() == 0  # the hand is over
     check_layout(page)
+    # the sheet folds down to its title to show the table under it, and opens again
+    page.click("#btn-fold")
+    page.locator("#result-body").wait_for(state="hidden")
+    assert page.locator("#btn-next").is_visible()
+    page.click("#btn-fold")
+    page.locator("#result-body").wait_for()
     page.locator("#btn-next").click()
     page.locator("#result").wait_for(state="hidden")
     page.locator("#my-hand .ht").first.wait_for()

@@ -269,7 +269,12 @@
     const box = $("result");
     const out = g && g.outcome;
     box.hidden = !out;
-    if (!out) return;
+    if (!out) {  // the next result opens unfolded
+      box.classList.remove("folded");
+      $("btn-fold").textContent = M.show_table;
+      $("btn-fold").setAttribute("aria-expanded", "true");
+      return;
+    }
     let title = M.draw;
     if (out.result === "win") {
       title = out.winners.map((w) => (out.discarder === null ? fmt(M.self_drawn, { winner: name(w) })
@@ -388,6 +393,12 @@
   }
 
   $("btn-next").addEventListener("click", () => send({ type: "next" }));
+  // the result sheet folds down to its title, to look at the table under it
+  $("btn-fold").addEventListener("click", () => {
+    const folded = $("result").classList.toggle("folded");
+    $("btn-fold").textContent = folded ? M.show_result : M.show_table;
+    $("btn-fold").setAttribute("aria-expanded", String(!folded));
+  });
   $("btn-start").addEventListener("click", () => send({ type: "start" }));
   render();
   connect();
