@@ -256,7 +256,9 @@
         codes = [0, 1, 2].map((d) => String(n + d) + a.tile.slice(1));
       } else if (a.kind === "pung" && a.tile) codes = [a.tile, a.tile, a.tile];
       else if (a.kind === "kong" && a.tile) codes = [a.tile, a.tile, a.tile, a.tile];
-      else if (a.kind === "win") codes = [g.phase === "discard" ? g.drawn : claimed].filter(Boolean);
+      else if (a.kind === "win") {  // the drawn tile, or the discard (a robbed kong's tile is not in the view)
+        codes = [g.phase === "discard" ? g.drawn : g.phase === "respond" ? claimed : null].filter(Boolean);
+      }
       else if (a.tile) codes = [a.tile];
       if (codes.length) b.appendChild(tilesEl(codes, "ct"));
       b.addEventListener("click", () => send({ type: "act", kind: a.kind, tile: a.tile || null }));
