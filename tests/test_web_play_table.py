@@ -130,6 +130,8 @@ def play_hand(page: Any, shoot: bool = False) -> None:
                 kind = b.get_attribute("data-kind")
                 shown = b.locator(".t").count()
                 assert shown == {"chow": 3, "pung": 3, "kong": 4, "pass": 0}.get(kind, shown), kind
+                if kind in ("chow", "pung", "kong"):  # the discard taken is outlined
+                    assert b.locator(f'.t.from[data-tile="{last}"]').count() == 1
                 if kind in ("pung", "kong", "win") and last:  # a robbed kong has no discard
                     assert b.locator(f'.t[data-tile="{last}"]').count() == shown
             take = page.locator("#calls button", has_text=re.compile("^(Win|Pung|Chow|Kong)"))

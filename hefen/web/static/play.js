@@ -260,7 +260,13 @@
         codes = [g.phase === "discard" ? g.drawn : g.phase === "respond" ? claimed : null].filter(Boolean);
       }
       else if (a.tile) codes = [a.tile];
-      if (codes.length) b.appendChild(tilesEl(codes, "ct"));
+      if (codes.length) {
+        const ts = tilesEl(codes, "ct");
+        // the discard the call takes, outlined as in its river
+        const k = g.phase === "respond" && a.kind !== "ready" ? codes.indexOf(claimed) : -1;
+        if (k >= 0) ts.children[k].classList.add("from");
+        b.appendChild(ts);
+      }
       b.addEventListener("click", () => send({ type: "act", kind: a.kind, tile: a.tile || null }));
       calls.appendChild(b);
     });
