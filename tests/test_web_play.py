@@ -14,6 +14,7 @@ from starlette.websockets import WebSocketDisconnect
 from hefen.game import Game, replay
 from hefen.game.record import game_from_header, hand_header
 from hefen.web import create_app
+from hefen.web.play import meld_claims, table_view
 
 BOTS3 = [None, "simple", "simple", "simple"]
 
@@ -133,7 +134,7 @@ def test_human_sees_only_their_own_tiles_in_every_message(app: Any, client: Test
         assert msg["seat"] == 0
         view = msg["game"]
         # exactly what the engine lets seat 0 see at that point of the hand
-        assert view == as_json(at_step(game, msg["step"]).view(0))
+        assert view == as_json(table_view(at_step(game, msg["step"]), 0))
         for s in (1, 2, 3):
             assert "concealed" not in view["seats"][s]
             for m in view["seats"][s]["melds"]:
@@ -158,7 +159,7 @@ def test_human_sees_only_their_own_tiles_in_every_message(app: Any, client: Test
         window = slice(start, start + len(hidden))
         twin.players[s].concealed, twin.wall[window] = list(twin.wall[window]), hidden
         start += len(hidden)
-    assert as_json(twin.view(0)) == turn["game"]
+    assert as_json(table_view(twin, 0)) == turn["game"]
     # the hand ended with payments that sum to zero, recorded in the ledger
     final = messages[-1]
     net = [0.0] * 4
@@ -197,7 +198,7 @@ def test_spectator_sees_only_public_information(app: Any, client: TestClient) ->
         view = msg["game"]
         assert "legal_actions" not in view and "drawn" not in view and "seat" not in view
         assert all("concealed" not in p for p in view["seats"])
-        assert view == as_json(at_step(game, msg["step"]).public_view())
+        assert view == as_json(table_view(at_step(game, msg["step"]), None))
     # the public page carries only the public view too
     page = client.get(f"/play/{code}").text
     assert '"legal_actions"' not in page and '"concealed":' not in page
@@ -332,3 +333,37 @@ def test_pages_render(client: TestClient) -> None:
     page = client.get(f"/play/{made['code']}?lang=zh").text
     assert "下一局" in page and "<svg" in page
     assert "ABCDEF" in client.get("/play/ABCDEF").text
+
+
+def test_each_meld_says_which_discard_it_claimed() -> None:
+    """``claims`` (per seat, per meld) names the discarder and the tile taken,
+    as everyone saw it: the tile is the discard the claim answered, it lies
+    in the meld and is marked claimed in the discarder's river; a kong from
+    the hand has none. Checked after every move of bot-played hands."""
+    from hefen.game import GameSettings, make_bot
+
+    calls = 0
+    for rules, seed in (("mcr", 0), ("hk", 1), ("tw", 2)):
+        game = Game(GameSettings(rules), seed=seed)
+        bots = [make_bot("strong", seed=s) for s in range(4)]
+        while game.phase != "end":
+            seat = game.to_act()[0]
+            game.apply(bots[seat].choose(game, seat))
+            claims = meld_claims(game)
+            for s, p in enumerate(game.players):
+                assert len(claims[s]) == len(p.melds)
+                for claim, meld, frm in zip(claims[s], p.melds, p.meld_from, strict=True):
+                    if frm is None:
+                        assert claim is None
+                        continue
+                    assert claim is not None and claim["from"] == frm != s
+                    assert claim["tile"] in meld.to_dict()["tiles"]
+                    river = [
+                        d["tile"] for d in game.view(0)["seats"][frm]["discards"] if d["claimed"]
+                    ]
+                    assert claim["tile"] in river
+                    calls += 1
+        public = table_view(game, None)
+        assert [p["claims"] for p in public["seats"]] == meld_claims(game)
+        assert "concealed" not in json.dumps([p["claims"] for p in public["seats"]])
+    assert calls > 0

@@ -1,20 +1,19 @@
 """Online play in real Chromium (Debian's /usr/bin/chromium, driven by Playwright).
 
-Run with ``pytest -m browser``. ``HEFEN_SCREENSHOTS=docs/screenshots`` saves
-``play.png``.
+Run with ``pytest -m browser``. The table screen's own test, and its
+screenshots, are in ``test_web_play_table.py``.
 """
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from webserver import ARGS, CHROMIUM, PHONE, needs_chromium, running
 
 pytestmark = [pytest.mark.browser, needs_chromium]
+MINE = '#board .seatbox[data-pos="bottom"] .river .t'  # Ann's river
 
 
 @pytest.fixture(scope="module")
@@ -51,21 +50,21 @@ def test_play_a_discard_by_tapping_a_tile(server: str) -> None:
         hand.first.wait_for()
         assert hand.count() == 14
         assert page.locator("#my-hand .ht svg").count() == 14
-        assert "Your turn" in page.locator("#status").inner_text()
-        assert page.locator("#others .opp").count() == 3
+        assert "Your turn" in page.locator("#prompt").inner_text()
+        assert page.locator("#board .seatbox").count() == 4
         tile = page.locator("#my-hand .ht.can").nth(3)
         code = tile.get_attribute("data-tile")
         tile.click()
         # the tile lands in Ann's river and the turn moves on to the bots
-        page.locator(f'#my-melds .river .t[data-tile="{code}"]').wait_for()
-        page.locator("#others .opp .river .t").first.wait_for()  # a bot discarded
+        page.locator(f'{MINE}[data-tile="{code}"]').first.wait_for()
+        page.locator('#board .seatbox[data-pos="right"] .river .t').first.wait_for()  # a bot
         # keep playing by tapping: pass on calls, discard on turns
         for _ in range(6):
-            page.locator("#status", has_text=re.compile("Your turn|Your call|over")).wait_for()
-            status = page.locator("#status").inner_text()
+            page.locator("#prompt", has_text=re.compile("Your turn|Your call|over")).wait_for()
+            status = page.locator("#prompt").inner_text()
             if "over" in status:
                 break
-            before = page.locator("#my-melds .river .t").count()
+            before = page.locator(MINE).count()
             if "Your call" in status:
                 page.locator("#calls button", has_text=re.compile("Win|Pass")).first.click()
                 page.locator("#calls button").first.wait_for(state="detached")
@@ -73,14 +72,9 @@ def test_play_a_discard_by_tapping_a_tile(server: str) -> None:
             assert hand.count() + 3 * page.locator("#my-melds .meld").count() == 14
             page.locator("#my-hand .ht.can").first.click()
             page.wait_for_function(  # a function, not a string eval'd (the pages' CSP forbids eval)
-                f"() => document.querySelectorAll('#my-melds .river .t').length > {before}"
+                f"() => document.querySelectorAll('{MINE}').length > {before}"
                 " || !document.querySelector('#result').hidden"
             )
-        folder = os.environ.get("HEFEN_SCREENSHOTS")
-        if folder:
-            page.locator("#status", has_text=re.compile("Your turn|Your call|over")).wait_for()
-            page.evaluate("window.scrollTo(0, 0)")
-            page.screenshot(path=str(Path(folder) / "play.png"))
         assert not errors, errors
         ctx.close()
         browser.close()

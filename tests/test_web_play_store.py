@@ -17,6 +17,7 @@ from hefen.game import match_lines
 from hefen.table import TableError, open_store
 from hefen.table.core import GAME_HANDS
 from hefen.web import create_app
+from hefen.web.play import table_view
 
 BOTS3 = [None, "simple", "simple", "simple"]
 
@@ -344,5 +345,5 @@ def test_a_move_that_cannot_be_saved_changes_nothing(
     assert len(record) == 2 + settled["step"]  # each move stored once, none lost
     # the stored record replays (the export hides the seed until the match ends)
     again = replay(json.dumps(line) for line in record)
-    assert json.loads(json.dumps(again.games[0].view(0))) == settled["game"]
+    assert json.loads(json.dumps(table_view(again.games[0], 0))) == settled["game"]
     assert '"seed"' not in store.export_record(code)

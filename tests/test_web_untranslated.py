@@ -86,6 +86,10 @@ def pages(client: TestClient) -> list[str]:
     for r in ruleset_keys():
         out += [f"/calc?rules={r}", f"/rules/{r}"]
     out += [f"/calc?table={code}"]
+    game = client.post(  # the game table: a spectator's page and a seat's are the same HTML
+        "/api/play", json={"ruleset": ruleset_keys()[0], "hands": 1, "seat": 0}
+    ).json()["code"]
+    out += [f"/play/{game}"]
     return out
 
 

@@ -53,7 +53,15 @@ from starlette.exceptions import HTTPException
 from hefen.web import rulesets
 from hefen.web.models import ErrorOut
 
-__all__ = ["GameTable", "PlayManager", "SeatFeed", "play_pages", "router"]
+__all__ = [
+    "GameTable",
+    "PlayManager",
+    "SeatFeed",
+    "meld_claims",
+    "play_pages",
+    "router",
+    "table_view",
+]
 
 BotName = Literal["simple", "strong"]
 DEFAULT_DELAY = 0.8  # seconds before each bot move
@@ -246,7 +254,7 @@ class GameTable:
             game = self.game
             view = None
             if game is not None:
-                view = game.public_view() if seat is None else game.view(seat)
+                view = table_view(game, seat)
             return {
                 "type": "state",
                 "seat": seat,
@@ -254,6 +262,70 @@ class GameTable:
                 "game": view,
                 "step": 0 if game is None else len(game.actions),
             }
+
+
+def table_view(game: Any, seat: int | None) -> dict[str, Any]:
+    """The hand as ``seat`` sees it (``None``: a spectator): the engine's
+    ``view(seat)`` or ``public_view()``, each seat with its melds' ``claims``
+    (:func:`meld_claims`, public: the table shows each claimed tile turned)."""
+    view: dict[str, Any] = game.public_view() if seat is None else game.view(seat)
+    for s, claims in enumerate(meld_claims(game)):
+        view["seats"][s]["claims"] = claims
+    return view
+
+
+def meld_claims(game: Any) -> list[list[dict[str, Any] | None]]:
+    """Per seat, per meld (in the order of its ``melds``): the discard it
+    claimed, ``{"from": seat, "tile": code}``, or ``None`` for a kong made
+    from the hand. Public: everyone saw the claim. The engine keeps who
+    each meld came from (``meld_from``); the tile taken (which of a chow's
+    three) is read from the game's log: after each discard, the claims the
+    seats answered with, of which a pung or kong beats a chow."""
+    from hefen.tiles import tile_to_str
+
+    taken: list[list[int]] = [[], [], [], []]
+    last: tuple[int, int] | None = None
+    answers: dict[int, Any] = {}
+
+    def close() -> None:
+        nonlocal last
+        if last is not None:
+            discarder, tile = last
+            order = game.after(discarder)
+            calls = [answers[s] for s in order if s in answers]
+            claim = next((a for a in calls if a.kind in ("pung", "kong")), None) or next(
+                (a for a in calls if a.kind == "chow"), None
+            )
+            if claim is not None:
+                taken[claim.seat].append(tile)
+        last = None
+        answers.clear()
+
+    for entry in game.log:
+        a = entry[1] if entry[0] == "act" else None
+        if a is None:
+            close()
+        elif a.kind in ("discard", "ready"):
+            close()
+            last = (a.seat, a.tile)
+        elif last is not None and a.seat != last[0] and a.seat not in answers:
+            answers[a.seat] = a
+        else:
+            close()
+    close()  # a claim just taken (its claimer has not moved yet)
+    out: list[list[dict[str, Any] | None]] = []
+    for s, p in enumerate(game.players):
+        tiles = iter(taken[s])
+        row: list[dict[str, Any] | None] = []
+        for frm in p.meld_from:
+            tile = next(tiles, None) if frm is not None else None
+            row.append(
+                None
+                if frm is None
+                else {"from": frm, "tile": None if tile is None else tile_to_str(tile)}
+            )
+        out.append(row)
+    return out
 
 
 def _human_seats(t: GameTable) -> list[int]:

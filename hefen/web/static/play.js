@@ -72,12 +72,6 @@
     codes.forEach((c) => d.appendChild(tileEl(c || "back")));
     return d;
   };
-  const meldEl = (m) => {
-    if (!m.tiles) return tilesEl(["back", "back", "back", "back"], "meld");
-    const codes = m.tiles.slice();
-    const d = tilesEl(m.concealed ? codes.map((c, i) => (i === 0 || i === 3 ? "back" : c)) : codes, "meld");
-    return d;
-  };
   const signed = (v) => (v > 0 ? "+" + v : String(v).replace("-", "−"));
   const name = (i) => state.table.names[i];
   const mySeat = () => (mine.token && state.seat !== null && state.seat !== undefined ? state.seat : null);
@@ -95,60 +89,123 @@
     const t = state.table, g = state.game;
     if (t.status === "waiting" || !g) return M.waiting;
     if (t.status === "finished") return M.over;
-    let s = fmt(M.hand_of, { n: Math.max(t.hand_number, 1), total: t.hands }) + " · " + fmt(M.wall, { n: g.wall_remaining });
+    const s = fmt(M.hand_of, { n: Math.max(t.hand_number, 1), total: t.hands });
     if (t.status === "between") return s + " · " + M.hand_over;
-    const me = mySeat();
-    if (me !== null && g.to_act.includes(me)) s += " · " + (g.phase === "discard" ? M.your_turn : M.your_call);
-    else if (g.to_act.length) s += " · " + fmt(M.waiting_for, { name: name(g.to_act[0]) });
-    return s;
+    if (mySeat() !== null) return s;  // the prompt above the hand says whose move it is
+    return g.to_act.length ? s + " · " + fmt(M.waiting_for, { name: name(g.to_act[0]) }) : s;
   }
 
-  function seatHeader(i, g) {
-    const p = g ? g.seats[i] : null;
-    const h = el("div", "who");
-    const wind = p ? M.winds[p.wind] : "";
-    h.textContent = name(i) + (wind ? " · " + wind : "") + (g && g.dealer === i ? " ★" : "") +
-      (state.table.bots[i] ? " (" + M.bot + ")" : "") + (mySeat() === i ? " · " + M.you : "");
-    if (p && p.declared_ready) h.appendChild(el("span", "flag", M.ready));
-    return h;
+  // seats in turn order (E, S, W, N); around the table the next one sits on the right
+  const windOrder = (g) => g.seats.slice().sort((a, b) => "ESWN".indexOf(a.wind) - "ESWN".indexOf(b.wind)).map((p) => p.seat);
+  // where each seat sits: me (or East, for a spectator) at the bottom
+  function positions(g) {
+    const order = windOrder(g);
+    const me = mySeat();
+    const k = me !== null ? order.indexOf(me) : 0;
+    const out = {};
+    ["bottom", "right", "top", "left"].forEach((pos, d) => { out[order[(k + d) % 4]] = pos; });
+    return out;
+  }
+  // who the table waits for: the seat to discard, or me when I may claim
+  function active(g) {
+    const me = mySeat();
+    if (me !== null && g.to_act.includes(me)) return me;
+    return g.phase === "discard" ? g.turn : null;
   }
 
-  function renderOthers() {
-    const box = $("others");
-    box.textContent = "";
-    const g = state.game;
-    if (!g) return;
-    const me = mySeat();
-    const order = g.seats.slice().sort((a, b) => "ESWN".indexOf(a.wind) - "ESWN".indexOf(b.wind)).map((p) => p.seat);
-    let seats = order;
-    if (me !== null) {
-      const k = order.indexOf(me);
-      seats = [1, 2, 3].map((d) => order[(k + d) % 4]);
-    }
-    seats.forEach((i) => {
-      const p = g.seats[i];
-      const card = el("section", "card opp" + (g.to_act.includes(i) ? " turn" : ""));
-      card.dataset.seat = i;
-      const top = el("div", "row-l");
-      top.appendChild(seatHeader(i, g));
-      const cnt = el("span", "muted count", fmt(M.tiles, { n: p.concealed_count }));
-      cnt.dataset.testid = "count";
-      top.appendChild(cnt);
-      if (p.flowers.length) top.appendChild(tilesEl(p.flowers, "xs"));
-      card.appendChild(top);
-      if (p.melds.length) {
-        const ms = el("div", "melds");
-        p.melds.forEach((m) => ms.appendChild(meldEl(m)));
-        card.appendChild(ms);
+  // a meld as tiles; the claimed tile lies turned, on the side it came from
+  // (from the left: first, from opposite: middle, from the right: last)
+  const meldEl = (m, claim, seat, g) => {
+    if (!m.tiles) return tilesEl(["back", "back", "back", "back"], "meld");
+    let codes = m.tiles.slice();
+    if (m.concealed) codes = codes.map((c, i) => (i === 0 || i === 3 ? "back" : c));
+    const d = el("span", "tiles meld");
+    let at = -1;
+    if (claim && g) {
+      const order = windOrder(g);
+      const rel = (order.indexOf(claim.from) - order.indexOf(seat) + 4) % 4;  // 1 right, 2 opposite, 3 left
+      const k = claim.tile ? codes.indexOf(claim.tile) : 0;
+      if (k >= 0) {
+        const t = codes.splice(k, 1)[0];
+        at = rel === 3 ? 0 : rel === 2 ? 1 : codes.length;
+        codes.splice(at, 0, t);
       }
-      const river = el("div", "river");
-      p.discards.forEach((d, k) => {
-        const last = g.last_discard && g.last_discard.seat === i && k === p.discards.length - 1 && !d.claimed;
-        river.appendChild(tileEl(d.tile, (d.claimed ? "claimed" : "") + (last ? " last" : "")));
-      });
-      card.appendChild(river);
-      box.appendChild(card);
+    }
+    codes.forEach((c, i) => {
+      const t = tileEl(c, i === at ? "took" : "");
+      if (i === at) t.title = name(claim.from);
+      d.appendChild(t);
     });
+    return d;
+  };
+
+  function seatBox(box, i, g, pos) {
+    const p = g.seats[i];
+    const t = state.table;
+    box.textContent = "";
+    box.dataset.seat = i;
+    box.classList.toggle("turn", active(g) === i);
+    box.classList.toggle("me", mySeat() === i);
+    const head = el("div", "s-head");
+    head.appendChild(el("span", "s-wind" + (g.dealer === i ? " dealer" : ""), M.winds[p.wind]));
+    if (g.dealer === i) head.lastChild.title = M.dealer;
+    const nm = el("span", "s-name", name(i));
+    nm.title = name(i);
+    head.appendChild(nm);
+    if (t.bots[i]) head.appendChild(el("span", "s-tag", M.bot));
+    if (mySeat() === i) head.appendChild(el("span", "s-tag you", M.you));
+    const b = t.balances[i];
+    const pts = el("span", "s-pts bal " + (b > 0 ? "pos" : b < 0 ? "neg" : ""), signed(b));
+    pts.title = M.points;
+    pts.dataset.seat = i;
+    head.appendChild(pts);
+    box.appendChild(head);
+    const info = el("div", "s-info");
+    if (mySeat() !== i) {  // a count only: the page never holds another seat's tiles
+      const hid = el("span", "s-hidden");
+      hid.title = M.hidden_tiles;
+      hid.appendChild(tileEl("back"));
+      hid.appendChild(el("span", "", "×" + p.concealed_count));
+      hid.dataset.testid = "count";
+      info.appendChild(hid);
+    }
+    if (p.declared_ready) info.appendChild(el("span", "flag", M.ready));
+    if (p.flowers.length) info.appendChild(tilesEl(p.flowers, "flowers"));
+    if (info.childNodes.length) box.appendChild(info);
+    if (p.melds.length && mySeat() !== i) {
+      const ms = el("div", "melds");
+      p.melds.forEach((m, k) => ms.appendChild(meldEl(m, (p.claims || [])[k], i, g)));
+      box.appendChild(ms);
+    }
+    const river = el("div", "river");
+    river.dataset.testid = "river";
+    p.discards.forEach((d, k) => {
+      const last = g.last_discard && g.last_discard.seat === i && k === p.discards.length - 1 && !d.claimed &&
+        g.phase !== "end";
+      const tl = tileEl(d.tile, (d.claimed ? "claimed" : "") + (last ? " last" : ""));
+      if (last) tl.title = M.last_discard;
+      river.appendChild(tl);
+    });
+    box.appendChild(river);
+  }
+
+  function renderBoard() {
+    const g = state.game;
+    const board = $("board");
+    board.hidden = !g;
+    if (!g) return;
+    const pos = positions(g);
+    Object.keys(pos).forEach((i) => seatBox(board.querySelector('[data-pos="' + pos[i] + '"]'), Number(i), g, pos[i]));
+    $("round-wind").textContent = M.winds[g.round_wind] || g.round_wind;
+    $("wall").textContent = fmt(M.wall, { n: g.wall_remaining });
+    const turn = $("turn"); turn.textContent = "";
+    const a = active(g);
+    if (a !== null && g.phase !== "end") {
+      const arrow = { bottom: "▼", right: "▶", top: "▲", left: "◀" }[pos[a]];
+      turn.appendChild(el("span", "arrow", arrow));
+      turn.appendChild(el("span", "", mySeat() === a ? M.you : name(a)));
+    }
+    board.dataset.turn = a === null ? "" : pos[a];
   }
 
   function renderMine() {
@@ -158,24 +215,18 @@
     sec.hidden = !g || me === null;
     if (sec.hidden) return;
     const p = g.seats[me];
-    sec.classList.toggle("turn", g.to_act.includes(me));
-    $("my-label").textContent = "";
-    $("my-label").appendChild(seatHeader(me, g));
-    const fl = $("my-flowers"); fl.textContent = "";
-    if (p.flowers.length) fl.appendChild(tilesEl(p.flowers, "xs"));
+    const mineTurn = g.to_act.includes(me) && g.phase !== "end";
+    sec.classList.toggle("turn", mineTurn);
+    const prompt = $("prompt");
+    prompt.textContent = mineTurn ? (g.phase === "discard" ? M.your_turn : M.your_call_long)
+      : g.phase === "end" ? M.hand_over : g.to_act.length ? fmt(M.waiting_for, { name: name(g.to_act[0]) }) : "";
     const ms = $("my-melds"); ms.textContent = "";
-    p.melds.forEach((m) => ms.appendChild(meldEl(m)));
-    // my river
-    if (p.discards.length) {
-      const river = el("div", "river");
-      p.discards.forEach((d) => river.appendChild(tileEl(d.tile, d.claimed ? "claimed" : "")));
-      ms.appendChild(river);
-    }
+    p.melds.forEach((m, k) => ms.appendChild(meldEl(m, (p.claims || [])[k], me, g)));
     const legal = g.legal_actions || [];
     const discards = new Set(legal.filter((a) => a.kind === "discard").map((a) => a.tile));
     const hand = $("my-hand"); hand.textContent = "";
     const tiles = (p.concealed || []).slice();
-    if (g.drawn) tiles.splice(tiles.indexOf(g.drawn), 1);
+    if (g.drawn && tiles.indexOf(g.drawn) >= 0) tiles.splice(tiles.indexOf(g.drawn), 1);
     const add = (t, cls) => {
       const b = el("button", "ht" + (cls ? " " + cls : ""));
       b.type = "button";
@@ -190,20 +241,31 @@
     };
     tiles.forEach((t) => add(t));
     if (g.drawn) add(g.drawn, "drawn");
+    hand.classList.toggle("many", hand.childNodes.length > 16);  // Taiwan's 17: two rows of nine
     const calls = $("calls"); calls.textContent = "";
+    const claimed = g.last_discard ? g.last_discard.tile : null;
     legal.filter((a) => a.kind !== "discard").forEach((a) => {
-      const b = el("button", a.kind === "win" ? "primary" : a.kind === "pass" ? "" : "call");
+      const b = el("button", a.kind === "win" ? "primary" : a.kind === "pass" ? "pass" : "call");
       b.type = "button";
       b.dataset.kind = a.kind;
       if (a.tile) b.dataset.tile = a.tile;
-      b.appendChild(el("span", "", M.kinds[a.kind] || a.kind));
-      if (a.tile) {
-        let codes = [a.tile];
-        if (a.kind === "chow") {
-          const n = Number(a.tile[0]);
-          codes = [0, 1, 2].map((d) => String(n + d) + a.tile.slice(1));
-        }
-        b.appendChild(tilesEl(codes, "xs"));
+      b.appendChild(el("span", "k", M.kinds[a.kind] || a.kind));
+      let codes = [];
+      if (a.kind === "chow" && a.tile) {
+        const n = Number(a.tile[0]);
+        codes = [0, 1, 2].map((d) => String(n + d) + a.tile.slice(1));
+      } else if (a.kind === "pung" && a.tile) codes = [a.tile, a.tile, a.tile];
+      else if (a.kind === "kong" && a.tile) codes = [a.tile, a.tile, a.tile, a.tile];
+      else if (a.kind === "win") {  // the drawn tile, or the discard (a robbed kong's tile is not in the view)
+        codes = [g.phase === "discard" ? g.drawn : g.phase === "respond" ? claimed : null].filter(Boolean);
+      }
+      else if (a.tile) codes = [a.tile];
+      if (codes.length) {
+        const ts = tilesEl(codes, "ct");
+        // the discard the call takes, outlined as in its river
+        const k = g.phase === "respond" && a.kind !== "ready" ? codes.indexOf(claimed) : -1;
+        if (k >= 0) ts.children[k].classList.add("from");
+        b.appendChild(ts);
       }
       b.addEventListener("click", () => send({ type: "act", kind: a.kind, tile: a.tile || null }));
       calls.appendChild(b);
@@ -215,7 +277,12 @@
     const box = $("result");
     const out = g && g.outcome;
     box.hidden = !out;
-    if (!out) return;
+    if (!out) {  // the next result opens unfolded
+      box.classList.remove("folded");
+      $("btn-fold").textContent = M.show_table;
+      $("btn-fold").setAttribute("aria-expanded", "true");
+      return;
+    }
     let title = M.draw;
     if (out.result === "win") {
       title = out.winners.map((w) => (out.discarder === null ? fmt(M.self_drawn, { winner: name(w) })
@@ -226,13 +293,15 @@
     (out.scores || []).forEach((sc, k) => {
       const h = out.hands[k];
       if (h) {
-        const row = el("div", "melds");
+        const row = el("div", "melds r-hand");
         row.appendChild(tilesEl(h.hand, "sm"));
         (h.melds || []).forEach((m) => row.appendChild(meldEl(m)));
         if (h.win_tile) row.appendChild(tilesEl([h.win_tile], "sm win"));
         body.appendChild(row);
       }
+      body.appendChild(el("h3", "", M.patterns));
       const ul = el("ul", "patterns");
+      ul.dataset.testid = "patterns";
       sc.patterns.forEach((pt) => {
         const li = el("li");
         li.appendChild(el("span", "pname", (pt.names && pt.names[lang]) || pt.name));
@@ -242,6 +311,7 @@
       body.appendChild(ul);
       body.appendChild(el("div", "total", sc.total + " " + (M.units[sc.unit] || sc.unit)));
     });
+    body.appendChild(el("h3", "", M.payments));
     const pays = el("ul", "payments");
     pays.dataset.testid = "payments";
     if (!out.payments.length) pays.appendChild(el("li", "muted", M.no_payments));
@@ -294,7 +364,7 @@
   function render() {
     $("status").textContent = statusText();
     if (state.table.error) showError(state.table.error);
-    renderOthers();
+    renderBoard();
     renderMine();
     renderResult();
     renderTable();
@@ -331,6 +401,12 @@
   }
 
   $("btn-next").addEventListener("click", () => send({ type: "next" }));
+  // the result sheet folds down to its title, to look at the table under it
+  $("btn-fold").addEventListener("click", () => {
+    const folded = $("result").classList.toggle("folded");
+    $("btn-fold").textContent = folded ? M.show_result : M.show_table;
+    $("btn-fold").setAttribute("aria-expanded", String(!folded));
+  });
   $("btn-start").addEventListener("click", () => send({ type: "start" }));
   render();
   connect();
