@@ -239,14 +239,18 @@ def test_a_key_names_one_action_and_is_refused_for_another(store: Any) -> None:
         code, tokens = await _table(client)
         key = str(uuid.uuid4())
         first = await client.post(
-            f"/api/tables/{code}/hands", json={"winner": 0, "value": 3}, headers=auth(tokens[0], key)
+            f"/api/tables/{code}/hands",
+            json={"winner": 0, "value": 3},
+            headers=auth(tokens[0], key),
         )
         assert first.status_code == 201, first.text
         undo = await client.post(f"/api/tables/{code}/undo", json={}, headers=auth(tokens[1], key))
         assert undo.status_code == 400, undo.text
         assert "already used for another change" in undo.json()["error"]
         again = await client.post(
-            f"/api/tables/{code}/hands", json={"winner": 0, "value": 3}, headers=auth(tokens[0], key)
+            f"/api/tables/{code}/hands",
+            json={"winner": 0, "value": 3},
+            headers=auth(tokens[0], key),
         )
         assert again.status_code in (200, 201) and again.json()["hand"] == first.json()["hand"]
         table = (await client.get(f"/api/tables/{code}")).json()
