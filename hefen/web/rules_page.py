@@ -28,6 +28,9 @@ class PatternRow:
     #: the patterns this one leaves uncounted, and those it counts with it: (id, name)
     excludes: list[tuple[str, str]] = field(default_factory=list)
     implies: list[tuple[str, str]] = field(default_factory=list)
+    #: per-set patterns not counted again on the sets this one uses (MCR's
+    #: account-once: e.g. Big Three Winds and Pung of Terminals or Honors)
+    absorbs: list[tuple[str, str]] = field(default_factory=list)
     #: a numbered pattern of the ruleset's list (MCR's 81), not a combination ruling
     numbered: bool = True
     #: what the hand must hold or how it was won, in the page's language
@@ -130,9 +133,8 @@ def pattern_rows(rules: str, lang: str, options: dict[str, Any]) -> list[Pattern
         extra = {"limit": value is None and group == "limit"}
         row = PatternRow(spec.id, name, en, value, default, ex.get(spec.id), extra)
         row.excludes = named(getattr(spec, "excludes", ()))
-        row.implies = named(
-            set(getattr(spec, "implies", ()) or ()) | set(getattr(spec, "absorbs", ()) or ())
-        )
+        row.implies = named(getattr(spec, "implies", ()))
+        row.absorbs = named(getattr(spec, "absorbs", ()))
         row.numbered = not hasattr(spec, "no") or spec.no is not None
         row.definition = definitions.get(spec.id, "")
         rows.append(row)
