@@ -7,13 +7,15 @@ a SQLite file (default) or ``--database-url``, then measures:
   ``POST /api/tables/{code}/hands``, and the *server's* CPU per hand (the
   process's user+system time, read from ``/proc``);
 * **broadcast**: N tables × 4 sockets on ``/ws/tables/{code}``; one hand
-  recorded on each table in turn; the time from sending the POST to each
-  of the table's four sockets receiving the new table (p50/p99);
+  recorded on each table in turn (``--rate R``: open-loop at R hands/s,
+  several in flight); the time from sending the POST to each of the
+  table's four sockets receiving the new table (p50/p99);
 * **score**: ``POST /api/score`` sent open-loop at 100 and 200 requests/s
   for a few seconds; latency p50/p99.
 
 Everything is bounded (counts and a deadline per phase) and stays on
-loopback. Run: ``PYTHONPATH=. python bench/server_load.py [--tables 200]``.
+loopback. Run: ``PYTHONPATH=. python bench/server_load.py [--tables 200] [--rate 100]``
+(the issue's figure: ``--tables 2000 --rate 100 --score-rates 100 200 400``).
 """
 
 from __future__ import annotations
@@ -100,25 +102,33 @@ async def bench_hands(base: str, pid: int, hands: int) -> dict[str, float]:
     }
 
 
-async def bench_broadcast(base: str, tables: int, deadline: float) -> dict[str, float]:
+async def bench_broadcast(
+    base: str, tables: int, deadline: float, rate: float = 0.0
+) -> dict[str, float]:
+    """``tables`` tables with four sockets each; one hand recorded on each
+    table in turn, one after another (``rate`` 0) or open-loop at ``rate``
+    hands/s; the time from sending the POST to each socket's new table."""
     ws_base = base.replace("http://", "ws://")
-    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+    limits = httpx.Limits(max_connections=400, max_keepalive_connections=400)
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as client:
         made = [await new_table(client) for _ in range(tables)]
         sockets: list[list[Any]] = []
+        connect0 = time.perf_counter()
         for code, _ in made:
             four = [
-                await websockets.connect(f"{ws_base}/ws/tables/{code}", open_timeout=30)
+                await websockets.connect(f"{ws_base}/ws/tables/{code}", open_timeout=60)
                 for _ in range(4)
             ]
             for ws in four:
-                await asyncio.wait_for(ws.recv(), 30)  # the table as it is
+                await asyncio.wait_for(ws.recv(), 60)  # the table as it is
             sockets.append(four)
+        connect_s = time.perf_counter() - connect0
         latencies: list[float] = []
         lost = 0
         stop = time.monotonic() + deadline
-        for (code, token), four in zip(made, sockets, strict=True):
-            if time.monotonic() > stop:
-                break
+
+        async def one(code: str, token: str, four: list[Any]) -> None:
+            nonlocal lost
             sent = time.perf_counter()
             waits = [asyncio.create_task(_until_hand(ws)) for ws in four]
             (await record(client, code, token, 0)).raise_for_status()
@@ -127,12 +137,30 @@ async def bench_broadcast(base: str, tables: int, deadline: float) -> dict[str, 
                     latencies.append((got - sent) * 1e3)
                 else:
                     lost += 1
+
+        started = time.perf_counter()
+        tasks = []
+        for i, ((code, token), four) in enumerate(zip(made, sockets, strict=True)):
+            if time.monotonic() > stop:
+                break
+            if rate > 0:
+                delay = started + i / rate - time.perf_counter()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                tasks.append(asyncio.create_task(one(code, token, four)))
+            else:
+                await one(code, token, four)
+        await asyncio.gather(*tasks)
+        achieved = len(latencies) / 4 / max(time.perf_counter() - started, 1e-9)
         for four in sockets:
             for ws in four:
                 await ws.close()
     return {
         "tables": tables,
         "sockets": tables * 4,
+        "connect_s": connect_s,
+        "rate": rate,
+        "hands_per_s": achieved,
         "deliveries": len(latencies),
         "lost": lost,
         "p50_ms": pct(latencies, 50),
@@ -183,9 +211,9 @@ async def main_async(args: argparse.Namespace, base: str, pid: int) -> dict[str,
     out["hands"] = await bench_hands(base, pid, args.hands)
     print("hands:", json.dumps(out["hands"]), flush=True)
     for n in args.tables:
-        out[f"broadcast_{n}"] = await bench_broadcast(base, n, args.deadline)
+        out[f"broadcast_{n}"] = await bench_broadcast(base, n, args.deadline, args.rate)
         print(f"broadcast {n} tables:", json.dumps(out[f"broadcast_{n}"]), flush=True)
-    for rate in (100, 200):
+    for rate in args.score_rates:
         out[f"score_{rate}"] = await bench_score(base, rate, args.seconds)
         print(f"score {rate}/s:", json.dumps(out[f"score_{rate}"]), flush=True)
     return out
@@ -198,6 +226,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, nargs="*", default=[200])
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--deadline", type=float, default=60.0, help="seconds per broadcast run")
+    parser.add_argument(
+        "--rate", type=float, default=0.0, help="broadcast: hands/s open-loop (0: one at a time)"
+    )
+    parser.add_argument(
+        "--score-rates", type=int, nargs="*", default=[100, 200], help="POST /api/score rates"
+    )
     args = parser.parse_args(argv)
     folder = tempfile.mkdtemp(prefix="hefen-bench-")
     url = args.database_url or f"sqlite:///{folder}/bench.sqlite3"
