@@ -395,3 +395,16 @@ def test_bots_take_the_free_seats_of_a_game(store: TableStore) -> None:
         store.create_game("hk", bots=[None] * 4, hands=0, record=record)
     with pytest.raises(TableError, match="match line"):
         store.create_game("hk", bots=[None] * 4, hands=4, record=[])
+
+
+def test_state_of_key_is_the_table_as_that_change_left_it(store: TableStore) -> None:
+    """What the web answers a write (and a repeat of it): the table as the
+    keyed change left it, from the kept fold when it is the latest change."""
+    made = store.create_table("hk")
+    first = store.record_win(made.code, made.host_token, winner=0, value=3, key="k-first")
+    second = store.record_win(made.code, made.host_token, winner=1, value=4, key="k-second")
+    latest = store.state_of_key(made.code, "k-second")
+    assert latest == store.get(made.code) and latest.hands[-1] == second
+    earlier = store.state_of_key(made.code, "k-first")
+    assert earlier.version == first.id and [h.id for h in earlier.hands] == [first.id]
+    assert store.state_of_key(made.code, "no-such-key") == store.get(made.code)

@@ -474,6 +474,19 @@ class TableStore:
             ).scalar_one_or_none()
         return None if seq is None else int(seq)
 
+    def state_of_key(self, code: Any, key: str) -> TableState:
+        """The table as the change made with idempotency ``key`` left it (the
+        same for a repeat), in one read: the kept fold when that change is
+        the latest; the current table when no change has this key."""
+        code = normalize_code(code)
+        with self.engine.connect() as conn:
+            table_id, state, _ = self._current(conn, code)
+            row = conn.execute(_KEY_USED, {"table_id": table_id, "key": key}).one_or_none()
+            if row is None or state.version == int(row.seq):
+                return state
+            _, events = self._load(conn, code)
+        return core.fold([e for e in events if e.seq <= int(row.seq)])
+
     def state_at(self, code: Any, version: int) -> TableState:
         """The table as it was at ``version`` (its events up to that ``seq``)."""
         code = normalize_code(code)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+from collections.abc import Callable
 from typing import Annotated, Any
 from urllib.parse import urlencode
 
@@ -272,8 +273,7 @@ def write_key(key: str | None) -> str:
 async def answered(request: Request, store: Any, code: str, key: str) -> str:
     """The table as the write with ``key`` left it (the same for a repeat),
     told to every phone; as JSON text (each hand encoded once, ever)."""
-    seq = await run_in_threadpool(store.key_seq, code, key)
-    state = await run_in_threadpool(store.state_at, code, seq)
+    state = await run_in_threadpool(store.state_of_key, code, key)
     text: str = state.to_json()
     await request.app.state.hub.broadcast(
         state.code, None, '{"type": "table", "table": ' + text + "}"
@@ -285,6 +285,38 @@ def hand_answer(record: Any, table: str, status: int) -> Response:
     """``{"hand": ..., "table": ...}`` from texts made once."""
     body = '{"hand": ' + record.to_json() + ', "table": ' + table + "}"
     return Response(body, status_code=status, media_type="application/json")
+
+
+async def write_hand(
+    request: Request,
+    store: Any,
+    code: str,
+    creds: HTTPAuthorizationCredentials | None,
+    idem: str | None,
+    write: Callable[[str, str, str], Any],
+    *,
+    status: int,
+    allowed: Callable[[Any], None] | None = None,
+) -> Response:
+    """One of the four writes that change the history (record a win or a
+    draw, undo, correct): the idempotency key, the token's actor (and
+    ``allowed``'s check of it), ``write(code, token, key)`` in a worker
+    thread with a refusal as 400, then the table as the write left it, told
+    to every phone, and the hand."""
+    from hefen.table import TableError
+
+    key = write_key(idem)
+    token = token_of(creds)
+    state = await run_in_threadpool(load, store, code)
+    actor = actor_of(store, state, token)
+    if allowed is not None:
+        allowed(actor)
+    try:
+        record = await run_in_threadpool(write, state.code, token, key)
+    except TableError as exc:
+        raise table_error(exc) from exc
+    table = await answered(request, store, state.code, key)
+    return hand_answer(record, table, status)
 
 
 # ------------------------------------------------------------------------ API
@@ -394,31 +426,26 @@ async def record_win(
     With ``version`` (the table version the phone saw) a table that changed
     since refuses: the winner and the discarder recording the same win at
     once record it once."""
-    from hefen.table import TableError
 
-    key = write_key(idem)
-    token = token_of(creds)
-    state = await run_in_threadpool(load, store, code)
-    actor = actor_of(store, state, token)
-    if not actor.host and actor.seat not in (body.winner, body.discarder):
-        raise HTTPException(403, "Only the winner, the discarder or the host can record this win")
-    try:
-        record = await run_in_threadpool(
-            lambda: store.record_win(
-                state.code,
-                token,
-                winner=body.winner,
-                discarder=body.discarder,
-                hand=body.hand,
-                value=body.value,
-                key=key,
-                expect=body.version,
+    def allowed(actor: Any) -> None:
+        if not actor.host and actor.seat not in (body.winner, body.discarder):
+            raise HTTPException(
+                403, "Only the winner, the discarder or the host can record this win"
             )
+
+    def write(table: str, token: str, key: str) -> Any:
+        return store.record_win(
+            table,
+            token,
+            winner=body.winner,
+            discarder=body.discarder,
+            hand=body.hand,
+            value=body.value,
+            key=key,
+            expect=body.version,
         )
-    except TableError as exc:
-        raise table_error(exc) from exc
-    table = await answered(request, store, state.code, key)
-    return hand_answer(record, table, 201)
+
+    return await write_hand(request, store, code, creds, idem, write, status=201, allowed=allowed)
 
 
 @router.post("/{code}/draw", status_code=201, response_model=HandOut)
@@ -431,22 +458,11 @@ async def record_draw(
     body: Draw | None = None,
 ) -> Any:
     """Record the next hand as drawn (any seat of the table)."""
-    from hefen.table import TableError
 
-    key = write_key(idem)
-    token = token_of(creds)
-    state = await run_in_threadpool(load, store, code)
-    actor_of(store, state, token)
-    try:
-        record = await run_in_threadpool(
-            lambda: store.record_draw(
-                state.code, token, key=key, expect=body.version if body else None
-            )
-        )
-    except TableError as exc:
-        raise table_error(exc) from exc
-    table = await answered(request, store, state.code, key)
-    return hand_answer(record, table, 201)
+    def write(table: str, token: str, key: str) -> Any:
+        return store.record_draw(table, token, key=key, expect=body.version if body else None)
+
+    return await write_hand(request, store, code, creds, idem, write, status=201)
 
 
 @router.post("/{code}/undo", response_model=HandOut)
@@ -461,26 +477,17 @@ async def undo(
     """Undo the latest hand (it stays in the audit trail). ``hand_id`` names
     the hand and ``version`` the table the phone saw: two phones pressing
     Undo at once undo one hand, the other is refused in one sentence."""
-    from hefen.table import TableError
 
-    key = write_key(idem)
-    token = token_of(creds)
-    state = await run_in_threadpool(load, store, code)
-    actor_of(store, state, token)
-    try:
-        record = await run_in_threadpool(
-            lambda: store.undo(
-                state.code,
-                token,
-                body.hand_id if body else None,
-                key=key,
-                expect=body.version if body else None,
-            )
+    def write(table: str, token: str, key: str) -> Any:
+        return store.undo(
+            table,
+            token,
+            body.hand_id if body else None,
+            key=key,
+            expect=body.version if body else None,
         )
-    except TableError as exc:
-        raise table_error(exc) from exc
-    table = await answered(request, store, state.code, key)
-    return hand_answer(record, table, 200)
+
+    return await write_hand(request, store, code, creds, idem, write, status=200)
 
 
 @router.post("/{code}/hands/{hand_id}/correct", response_model=HandOut)
@@ -495,33 +502,24 @@ async def correct(
 ) -> Any:
     """Replace a recorded hand's outcome (any token of the table; the old one
     stays in the audit trail). ``version``: the table the phone saw."""
-    from hefen.table import TableError
-
     if not body.draw and body.winner is None:
         raise HTTPException(400, "A corrected win needs its winner")
-    key = write_key(idem)
-    token = token_of(creds)
-    state = await run_in_threadpool(load, store, code)
-    actor_of(store, state, token)
-    try:
-        record = await run_in_threadpool(
-            lambda: store.correct(
-                state.code,
-                token,
-                hand_id,
-                draw=body.draw,
-                winner=body.winner,
-                discarder=body.discarder,
-                hand=body.hand,
-                value=body.value,
-                key=key,
-                expect=body.version,
-            )
+
+    def write(table: str, token: str, key: str) -> Any:
+        return store.correct(
+            table,
+            token,
+            hand_id,
+            draw=body.draw,
+            winner=body.winner,
+            discarder=body.discarder,
+            hand=body.hand,
+            value=body.value,
+            key=key,
+            expect=body.version,
         )
-    except TableError as exc:
-        raise table_error(exc) from exc
-    table = await answered(request, store, state.code, key)
-    return hand_answer(record, table, 200)
+
+    return await write_hand(request, store, code, creds, idem, write, status=200)
 
 
 @router.post("/{code}/rename", response_model=TableOut)
