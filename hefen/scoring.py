@@ -21,10 +21,11 @@ A hand that names no ruleset is scored by :data:`~hefen.ruleset.DEFAULT_RULESET`
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import attrgetter
 from typing import Any
 
 from .errors import HandError
-from .hand import Hand
+from .hand import Context, Hand
 from .result import Result
 from .ruleset import DEFAULT_RULESET, find_ruleset, ruleset_keys
 
@@ -37,8 +38,15 @@ CACHE_SIZE = 1 << 16
 UNREADABLE = "The hand could not be read: it is not a hand object as hand-format.md describes."
 
 
+#: the plain types whose values are their own keys (beside their type's name)
+_SCALARS = {t: t.__name__ for t in (str, int, bool, float, type(None))}
+
+
 def _typed(v: Any) -> Any:
     """A JSON value as a hashable key that keeps its type (``1`` is not ``True``)."""
+    name = _SCALARS.get(type(v))
+    if name is not None:
+        return (name, v)
     if isinstance(v, Mapping):
         return ("{}", tuple(sorted((str(k), _typed(x)) for k, x in v.items())))
     if isinstance(v, (list, tuple)):
@@ -48,12 +56,17 @@ def _typed(v: Any) -> Any:
 
 def canonical_key(hand: Hand) -> Any:
     """The cache key of a validated hand: everything the scorer reads, typed."""
+    return _key(hand, find_ruleset(hand.rules).resolve_options(hand.options))
+
+
+_CONTEXT_FIELDS = tuple(Context.__dataclass_fields__)  # slots dataclass
+_context_values = attrgetter(*_CONTEXT_FIELDS)
+
+
+def _key(hand: Hand, options: Mapping[str, Any]) -> Any:
+    """:func:`canonical_key` with the hand's options already resolved."""
     ctx = hand.context
-    context = tuple(
-        (name, _typed(getattr(ctx, name)))
-        for name in ctx.__dataclass_fields__  # slots dataclass
-    )
-    options = find_ruleset(hand.rules).resolve_options(hand.options)
+    context = tuple(zip(_CONTEXT_FIELDS, map(_typed, _context_values(ctx)), strict=True))
     return (
         hand.rules,
         hand.concealed,
@@ -102,10 +115,12 @@ def score(obj: Hand | Mapping[str, Any], *, strict: bool = False) -> Result:
 
     def run() -> Result:
         hand = _parse(obj)
-        key = canonical_key(hand)
+        ruleset = find_ruleset(hand.rules)
+        options = ruleset.resolve_options(hand.options)  # once: the key and the scorer
+        key = _key(hand, options)
         hit = _CACHE.get(key)
         if hit is None:
-            hit = find_ruleset(hand.rules).score(hand)
+            hit = ruleset.score(hand, options)
             if len(_CACHE) >= CACHE_SIZE:
                 _CACHE.clear()
             _CACHE[key] = hit

@@ -167,6 +167,7 @@ def test_analysis_commands_answer_in_the_language_asked(
     assert len(text.splitlines()) == len(english.splitlines())
     words = set(re.findall(r"[A-Za-z]{2,}", text)) - {"hefen", "shanten"}
     assert not words, (words, text)
+
     # the numbers are the English answer's (the same analysis, other words;
     # pattern names, in brackets, may hold numbers of their own)
     def numbers(t: str) -> list[str]:

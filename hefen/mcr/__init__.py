@@ -25,6 +25,7 @@ option                  default         meaning
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ..decompose import (
@@ -43,7 +44,7 @@ from ..decompose import (
 from ..hand import Hand
 from ..options import Option, boolean, choice, resolve
 from ..position import Position
-from ..result import PatternHit, Payment, Result
+from ..result import PatternHit, Result
 from ..ruleset import Ruleset
 from ..sets import CHOW, KONG, PAIR, PUNG
 from ..sets import HandSet as Group
@@ -436,9 +437,11 @@ def _total(t: Tally, values: dict[str, int]) -> int:
     return sum(values[p] * n for p, n in t.fans.items())
 
 
-def score(hand: Hand) -> Result:
-    """Score a validated MCR hand (``Hand.rules == "mcr"``)."""
-    opts = resolve_options(dict(hand.options))
+def score(hand: Hand, options: dict[str, Any] | None = None) -> Result:
+    """Score a validated MCR hand (``Hand.rules == "mcr"``).
+
+    ``options``: the hand's options already resolved (``None``: resolve them)."""
+    opts = resolve_options(dict(hand.options)) if options is None else options
     w = _Win(hand, opts)
     waits = _hand_waits(w)
     readings: list[Tally] = []
@@ -455,7 +458,7 @@ def score(hand: Hand) -> Result:
     if not readings:
         return Result.invalid("mcr", _not_complete_sentence(hand))
     best = max(readings, key=lambda t: _total(t, w.values))
-    return _result(hand, best, w.values)
+    return _result(hand, best, w.values, opts)
 
 
 def _not_complete_sentence(hand: Hand) -> str:
@@ -466,39 +469,47 @@ def _not_complete_sentence(hand: Hand) -> str:
     )
 
 
-def _result(hand: Hand, t: Tally, values: dict[str, int]) -> Result:
+#: each pattern's place in :data:`ORDER` (the order of a result's patterns)
+_RANK = {pid: i for i, pid in enumerate(ORDER)}
+_NAME_EN = {pid: spec.name_en for pid, spec in PATTERNS.items()}
+_NAMES = {pid: spec.names for pid, spec in PATTERNS.items()}
+_FLOWERS = PATTERNS["flower_tiles"]
+
+
+def _result(hand: Hand, t: Tally, values: dict[str, int], opts: dict[str, Any]) -> Result:
     hits = []
-    for pid in ORDER:
-        n = t.fans.get(pid, 0)
+    points = 0
+    uses = t.uses
+    fans = t.fans
+    for pid in sorted(fans.keys() & _RANK.keys(), key=_RANK.__getitem__):
+        n = fans[pid]
         if n <= 0:
             continue
-        spec = PATTERNS[pid]
+        value = values[pid]
+        points += value * n
         hits.append(
-            PatternHit(pid, spec.name_en, values[pid], n, tuple(t.uses.get(pid, ())), spec.names)
+            PatternHit(pid, _NAME_EN[pid], value, n, tuple(uses.get(pid, ())), dict(_NAMES[pid]))
         )
-    points = sum(h.value * h.count for h in hits)
     flowers = len(hand.flowers)
     if flowers:
-        spec = PATTERNS["flower_tiles"]
         hits.append(
             PatternHit(
                 "flower_tiles",
-                spec.name_en,
+                _FLOWERS.name_en,
                 1,
                 flowers,
                 tuple(tile_to_str(f) for f in hand.flowers),
-                spec.names,
+                _FLOWERS.names,
             )
         )
     total = points + flowers
     winning = points >= MIN_POINTS
-    notes: list[str] = []
-    payments: tuple[Payment, ...] = ()
     if winning:
-        settled = RULESET.settle_hand(hand, total, {})
-        payments, notes = settled.payments, list(settled.notes)
+        settled = RULESET.settle_hand(hand, total, opts, resolved=True)
+        payments, notes = settled.payments, settled.notes
     else:
-        notes.append(f"{points} points without flowers is below the {MIN_POINTS}-point minimum.")
+        payments = ()
+        notes = (f"{points} points without flowers is below the {MIN_POINTS}-point minimum.",)
     return Result(
         rules="mcr",
         valid=True,
@@ -507,7 +518,7 @@ def _result(hand: Hand, t: Tally, values: dict[str, int]) -> Result:
         unit="points",
         patterns=tuple(hits),
         payments=payments,
-        notes=tuple(notes),
+        notes=notes,
     )
 
 
@@ -539,8 +550,10 @@ class MCR(Ruleset):
         value: int | None = spec.value(self.resolve_options(options)["variant"])
         return value
 
-    def score(self, hand: Hand) -> Result:
-        return score(hand)
+    def score(self, hand: Hand, options: Mapping[str, Any] | None = None) -> Result:
+        return score(
+            hand, options if options is None or isinstance(options, dict) else dict(options)
+        )
 
     def resolve_options(self, raw: Any) -> dict[str, Any]:
         return resolve_options(raw)
