@@ -181,10 +181,7 @@ class _Win:
         self.tiles = hand.all_tiles()  # every tile held, the winning tile included
         self.n_kongs = hand.kongs
         self.n_exposed = sum(1 for m in hand.melds if not m.concealed)
-        self.fixed = [
-            Group({"chow": CHOW, "pung": PUNG, "kong": KONG}[m.kind], m.first, m.concealed, True)
-            for m in hand.melds
-        ]
+        self.fixed = [_MELD_SETS[m.kind, m.first, m.concealed] for m in hand.melds]
 
     def win_flags(self, t: Tally) -> None:
         if self.fourth:
@@ -225,20 +222,53 @@ def _wait_pattern(groups: list[Group], win: int, t: Tally) -> None:
         t.add("single_wait", [tile_to_str(win)])
 
 
+# the sets of the readings, built once (a HandSet is immutable)
+_CHOW_SETS = [Group(CHOW, x, True) for x in range(NUM_KINDS)]
+_CONCEALED_PUNGS = [Group(PUNG, x, True) for x in range(NUM_KINDS)]
+_EXPOSED_PUNGS = [Group(PUNG, x, False) for x in range(NUM_KINDS)]
+_PAIRS = [Group(PAIR, x, True) for x in range(NUM_KINDS)]
+_MELD_SETS = {
+    (kind, x, concealed): Group(kind, x, concealed, True)
+    for kind in (CHOW, PUNG, KONG)
+    for x in range(NUM_KINDS)
+    for concealed in (False, True)
+}
+
+# the trait of a set for Outside Hand, All Fives and All Even Pungs
+_OUTSIDE, _FIVE, _EVEN, _PLAIN = range(4)
+
+
+def _set_trait(kind: str, first: int) -> int:
+    ts = Group(kind, first, True).tiles()
+    if any(is_terminal_or_honor(x) for x in ts):
+        return _OUTSIDE
+    if any(x < 27 and x % 9 == 4 for x in ts):
+        return _FIVE
+    if kind != CHOW and first < 27 and first % 9 % 2 == 1:
+        return _EVEN
+    return _PLAIN
+
+
+_TRAITS = {(k, x): _set_trait(k, x) for k in (CHOW, PUNG, KONG, PAIR) for x in range(NUM_KINDS)}
+
+
 def _read_standard(
     w: _Win, pair: int, sets: tuple[tuple[int, int], ...], waits: tuple[int, ...]
 ) -> Tally:
     t = Tally.new()
+    win = w.win
     # a concealed pung completed by a discard counts as exposed, unless the
     # winning tile can be read as part of a concealed chow
-    claimed_pung = not w.self_drawn and not any(
-        k != D_PUNG and s <= w.win <= s + 2 for k, s in sets
-    )
-    hand_groups = [
-        Group(PUNG, s, not (claimed_pung and s == w.win)) if k == D_PUNG else Group(CHOW, s, True)
-        for k, s in sets
-    ]
-    groups = w.fixed + hand_groups + [Group(PAIR, pair, True)]
+    claimed_pung = not w.self_drawn and not any(k != D_PUNG and s <= win <= s + 2 for k, s in sets)
+    groups = list(w.fixed)
+    for k, s in sets:
+        if k != D_PUNG:
+            groups.append(_CHOW_SETS[s])
+        elif claimed_pung and s == win:
+            groups.append(_EXPOSED_PUNGS[s])
+        else:
+            groups.append(_CONCEALED_PUNGS[s])
+    groups.append(_PAIRS[pair])
     w.win_flags(t)
     sets_only = groups[:-1]
     pung_idx = [i for i, g in enumerate(sets_only) if g.pung_like]
@@ -293,20 +323,14 @@ def _read_standard(
         del t.fans["big_three_winds"]
         t.add("little_four_winds", uses)
     # set traits: Outside Hand, All Fives, All Even Pungs
-    term = five = even = 0
+    traits = [0, 0, 0, 0]
     for g in groups:
-        ts = g.tiles()
-        if any(is_terminal_or_honor(x) for x in ts):
-            term += 1
-        elif any(x < 27 and x % 9 == 4 for x in ts):
-            five += 1
-        elif g.kind != CHOW and g.tile < 27 and g.tile % 9 % 2 == 1:
-            even += 1
-    if term == 5:
+        traits[_TRAITS[g.kind, g.tile]] += 1
+    if traits[_OUTSIDE] == 5:
         t.add("outside_hand")
-    elif five == 5:
+    elif traits[_FIVE] == 5:
         t.add("all_fives")
-    elif even == 5:
+    elif traits[_EVEN] == 5:
         t.add("all_even_pungs")
     tiles = w.tiles
     suit_patterns(tiles, t)
