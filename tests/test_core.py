@@ -1,5 +1,7 @@
 """Tiles, notation, the hand model and its validation, decompositions and waits."""
 
+from typing import Any
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -191,3 +193,50 @@ def test_a_kind_held_four_times_is_not_a_wait():
     c = counts("1111m")
     assert completing_tiles(c, 3, frozenset({"standard"})) == ()
     assert completing_tiles(c, 3, frozenset({"standard"}), fifth=True) == (tile_from_str("1m"),)
+
+
+def _batch_inputs() -> list[Any]:
+    from hefen.testing.generate import random_mcr_hands
+
+    good = {
+        "hand": "1m 2m 3m 4p 5p 6p 7s 8s 9s C C E E".split(),
+        "win_tile": "E",
+        "context": {"win": "self_draw"},
+    }
+    objs: list[Any] = list(random_mcr_hands(300, 9))
+    objs += [
+        {**good, "rules": "hk"},
+        {**good, "rules": "tw"},
+        {"hand": ["1m"], "win_tile": "1m"},
+        {"hand": [[[]]]},
+        ["not", "a", "hand"],
+        None,
+        42,
+        {"rules": {"$ne": 1}},
+        {**good, "options": {"variant": "nope"}},
+        {**good, "hand": [lambda: 1]},  # does not pickle: scored in this process
+        Hand.from_dict(good),
+    ]
+    return objs + objs[:50]
+
+
+@pytest.mark.parametrize("jobs", [1, 2, 0])
+def test_score_many_equals_score(jobs: int) -> None:
+    from hefen import score_many
+
+    objs = _batch_inputs()
+    got = score_many(objs, jobs=jobs)
+    want = [score(o) for o in objs]
+    assert got == want
+    assert [r.to_dict() for r in got] == [r.to_dict() for r in want]
+    assert sum(1 for r in got if not r.valid) >= 8
+    assert score_many(iter(objs[:5]), jobs=jobs) == want[:5]
+    assert score_many([], jobs=jobs) == []
+
+
+@pytest.mark.parametrize("jobs", [-1, 1.5, "2", True])
+def test_score_many_refuses_a_bad_jobs(jobs: Any) -> None:
+    from hefen import score_many
+
+    with pytest.raises(ValueError, match="jobs must be a whole number"):
+        score_many([{}], jobs=jobs)
