@@ -271,8 +271,13 @@ def _read_standard(
     groups.append(_PAIRS[pair])
     w.win_flags(t)
     sets_only = groups[:-1]
-    pung_idx = [i for i, g in enumerate(sets_only) if g.pung_like]
-    chow_idx = [i for i, g in enumerate(sets_only) if g.kind == CHOW]
+    pung_idx: list[int] = []
+    chow_idx: list[int] = []
+    for i, g in enumerate(sets_only):
+        if g.kind == CHOW:
+            chow_idx.append(i)
+        elif g.kind == PUNG or g.kind == KONG:
+            pung_idx.append(i)
     if pung_idx:
         kong_patterns(groups, pung_idx, w.variant, t)
     # chow and pung combinations
