@@ -68,8 +68,16 @@ class Result:
     notes: tuple[str, ...] = ()
 
     def __reduce__(self) -> tuple[Any, ...]:
+        # pickled as plain tuples, its patterns and payments too (score_many's
+        # workers send results back): no Python call per pattern to pickle
+        if (
+            type(self) is not Result
+            or any(type(p) is not PatternHit for p in self.patterns)
+            or any(type(p) is not Payment for p in self.payments)
+        ):
+            return (_result_of, (type(self), tuple(getattr(self, f) for f in _RESULT_FIELDS)))
         return (
-            Result,
+            _plain_result,
             (
                 self.rules,
                 self.valid,
@@ -77,8 +85,8 @@ class Result:
                 self.total,
                 self.unit,
                 self.limit,
-                self.patterns,
-                self.payments,
+                tuple((p.id, p.name, p.value, p.count, p.uses, p.names) for p in self.patterns),
+                tuple((p.frm, p.to, p.amount) for p in self.payments),
                 self.error,
                 self.notes,
             ),
@@ -111,3 +119,37 @@ class Result:
         if self.notes:
             d["notes"] = list(self.notes)
         return d
+
+
+_RESULT_FIELDS = tuple(Result.__dataclass_fields__)
+
+
+def _result_of(cls: type[Result], values: tuple[Any, ...]) -> Result:
+    return cls(*values)
+
+
+def _plain_result(
+    rules: str,
+    valid: bool,
+    winning: bool,
+    total: int,
+    unit: str,
+    limit: bool,
+    patterns: tuple[tuple[Any, ...], ...],
+    payments: tuple[tuple[Any, ...], ...],
+    error: str | None,
+    notes: tuple[str, ...],
+) -> Result:
+    """A :class:`Result` from the plain tuples :meth:`Result.__reduce__` gives."""
+    return Result(
+        rules,
+        valid,
+        winning,
+        total,
+        unit,
+        limit,
+        tuple([PatternHit(*p) for p in patterns]),
+        tuple([Payment(*p) for p in payments]),
+        error,
+        notes,
+    )
