@@ -22,6 +22,13 @@ bench/mcr_throughput.py); the ratios printed come from this one run.
   hefen's user-facing ``hefen.analysis.waits`` (which scores by discard and
   by self-draw) for reference.
 
+* **batches**: ``hefen.score_many`` on ``--batch`` distinct hands with
+  ``jobs=1`` and ``jobs=2`` (in this process: wall time, and the CPU time of
+  this process and its finished workers together), and ``hefen score --json``
+  with ``--jobs 1`` and ``--jobs 2`` on ``--batch`` lines (a fresh process
+  each, start-up included: wall time and the children's CPU time);
+  ``--batch 0`` leaves them out.
+
 ``--profile N`` adds a cProfile of ``score_uncached`` on N other hands with
 the compiled core and prints where the time goes.
 """
@@ -41,6 +48,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # measure this checkout, not an installed hefen
+    sys.path.insert(0, str(ROOT))
 
 
 def _counts(codes: list[str]) -> tuple[int, ...]:
@@ -202,6 +211,60 @@ def peer(n: int, seed: int) -> dict[str, Any] | None:
     return out
 
 
+def _cpu_all() -> float:
+    """CPU time of this process and of its children that have ended."""
+    import resource
+
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def batches(n: int, seed: int, repeat: int) -> None:
+    """score_many and ``hefen score --json --jobs N`` on ``n`` distinct hands
+    (each run on hands no cache has seen: the seed moves on every run)."""
+    import hefen
+
+    print(f"\nbatches of {n} MCR hands, best of {repeat}: wall ms (CPU ms of every process)")
+    for jobs in (1, 2):
+        best: tuple[float, float] | None = None
+        for r in range(repeat):
+            hands = _hands(n, seed + 1000 + 10 * r + jobs)
+            hefen.scoring.clear_cache()
+            c, t = _cpu_all(), time.perf_counter()
+            hefen.score_many(hands, jobs=jobs)
+            run = (time.perf_counter() - t, _cpu_all() - c)
+            best = run if best is None or run[0] < best[0] else best
+        assert best is not None
+        print(
+            f"  score_many(jobs={jobs})            {best[0] * 1e3:8.0f} ms ({best[1] * 1e3:6.0f})"
+            f"   {best[0] / n * 1e6:6.1f} µs/hand"
+        )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("HEFEN_PURE", None)
+    for jobs in (1, 2):
+        best = None
+        for r in range(repeat):
+            lines = "".join(json.dumps(h) + "\n" for h in _hands(n, seed + 2000 + 10 * r + jobs))
+            c, t = _cpu_all(), time.perf_counter()
+            res = subprocess.run(
+                [sys.executable, "-m", "hefen.cli", "score", "--json", "--jobs", str(jobs)],
+                input=lines,
+                capture_output=True,
+                text=True,
+                env=env,
+                check=True,
+            )
+            run = (time.perf_counter() - t, _cpu_all() - c)
+            assert res.stdout.count("\n") == n
+            best = run if best is None or run[0] < best[0] else best
+        assert best is not None
+        print(
+            f"  hefen score --json --jobs {jobs}     {best[0] * 1e3:8.0f} ms ({best[1] * 1e3:6.0f})"
+            f"   {best[0] / n * 1e6:6.1f} µs/line, start-up included"
+        )
+
+
 def profile(n: int, seed: int, top: int = 25) -> None:
     import cProfile
     import pstats
@@ -268,6 +331,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=3, help="fresh processes per side (best kept)")
     ap.add_argument("--profile", type=int, default=0, help="profile scoring on N hands")
+    ap.add_argument("--batch", type=int, default=6000, help="lines of the batch figures (0: none)")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
@@ -334,6 +398,8 @@ def main() -> None:
         f" µs, compiled {comp['analysis_waits']:.0f} µs"
         f" ({pure['analysis_waits'] / comp['analysis_waits']:.2f}x)"
     )
+    if args.batch:
+        batches(args.batch, seed, args.repeat)
     if args.profile:
         profile(args.profile, seed)
 

@@ -11,11 +11,12 @@
 
 from .hand import Context, Hand, HandError, Meld
 from .result import PatternHit, Payment, Result
-from .scoring import score, score_uncached
+from .scoring import score, score_many, score_uncached
 from .tiles import Tile
 
 __all__ = [
     "score",
+    "score_many",
     "score_uncached",
     "Hand",
     "Meld",

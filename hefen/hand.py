@@ -14,6 +14,8 @@ from typing import Any, Literal
 from .errors import HandError, safe_repr
 from .ruleset import DEFAULT_RULESET, Ruleset, find_ruleset
 from .tiles import (
+    _PARSE,
+    BONUS_FIRST,
     NUM_KINDS,
     WINDS,
     TileError,
@@ -306,7 +308,26 @@ class Hand:
     # -- construction -------------------------------------------------
     @classmethod
     def from_dict(cls, obj: Any, *, need_win_tile: bool = True) -> Hand:
-        """Parse and validate an interchange object (hand-format.md)."""
+        """Parse and validate an interchange object (hand-format.md).
+
+        A well-formed plain-dict object is read in one pass
+        (:func:`_fast_hand`); anything else, and every object with a fault,
+        is read by the reference parser, whose sentence is the answer. The
+        rules of the hand (tile count, copies, context) are checked once,
+        after either."""
+        try:
+            hand = _fast_hand(cls, obj, need_win_tile)
+        except Exception:  # any fault: the reference parser says which
+            hand = None
+        if hand is None:
+            hand = cls._parse_dict(obj, need_win_tile=need_win_tile)
+            hand.check_types()
+        hand._check_rules(find_ruleset(hand.rules))
+        return hand
+
+    @classmethod
+    def _parse_dict(cls, obj: Any, *, need_win_tile: bool = True) -> Hand:
+        """The reference parser: each key in turn, the first fault a sentence."""
         if not isinstance(obj, Mapping):
             raise HandError("A hand must be a JSON object.")
         unknown = set(obj) - _TOP_KEYS
@@ -342,9 +363,7 @@ class Hand:
             options = {}
         if not isinstance(options, Mapping):
             raise HandError("'options' must be an object.")
-        hand = cls(rules, concealed, melds, win_tile, flowers, context, dict(options))
-        hand.check()
-        return hand
+        return cls(rules, concealed, melds, win_tile, flowers, context, dict(options))
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -424,45 +443,67 @@ class Hand:
         """Raise :class:`HandError` for anything illegal (rules-independent part
         plus the tile count of ``self.rules``)."""
         self.check_types()
-        flower_win = self.win_tile is not None and is_bonus(self.win_tile)
-        if flower_win and not self.ruleset.flower_wins:
+        self._check_rules(find_ruleset(self.rules))
+
+    def _check_rules(self, ruleset: Ruleset) -> None:
+        """What :meth:`check` asks beyond the types: bonus tiles, the tile
+        count of ``ruleset``, at most four copies, and the context."""
+        wt = self.win_tile
+        flower_win = wt is not None and wt >= BONUS_FIRST
+        if flower_win and not ruleset.flower_wins:
             raise HandError(
-                f"The winning tile {tile_to_str(self.win_tile or 0)} is a bonus tile; "
-                f"{self.ruleset.name()} has no flower wins."
+                f"The winning tile {tile_to_str(wt or 0)} is a bonus tile; "
+                f"{ruleset.name()} has no flower wins."
             )
-        for t in self.flowers:
-            if not is_bonus(t):
-                raise HandError(
-                    f"{tile_to_str(t)} is not a bonus tile; only 1h-8h go under 'flowers'."
-                )
-        bonus = list(self.flowers) + ([self.win_tile] if flower_win and self.win_tile else [])
-        if len(set(bonus)) != len(bonus):
-            dup = next(t for t in bonus if bonus.count(t) > 1)
-            raise HandError(f"The bonus tile {tile_to_str(dup)} appears more than once.")
-        held = len(self.concealed) + 3 * len(self.melds)
-        need = self.size
-        with_win = held + (1 if self.win_tile is not None and not flower_win else 0)
+        flowers = self.flowers
+        if flowers or flower_win:
+            for t in flowers:
+                if not is_bonus(t):
+                    raise HandError(
+                        f"{tile_to_str(t)} is not a bonus tile; only 1h-8h go under 'flowers'."
+                    )
+            bonus = list(flowers) + ([wt] if flower_win and wt else [])
+            if len(set(bonus)) != len(bonus):
+                dup = next(t for t in bonus if bonus.count(t) > 1)
+                raise HandError(f"The bonus tile {tile_to_str(dup)} appears more than once.")
+        concealed = self.concealed
+        melds = self.melds
+        held = len(concealed) + 3 * len(melds)
+        need = ruleset.concealed_size
         if held != need:
-            total_need = need + (1 if self.win_tile is not None and not flower_win else 0)
+            with_win = held + (1 if wt is not None and not flower_win else 0)
+            total_need = need + (1 if wt is not None and not flower_win else 0)
             raise HandError(
                 f"The hand has {with_win} tiles (a kong counting as three) "
-                f"where {self.ruleset.short_name()} needs {total_need}"
+                f"where {ruleset.short_name()} needs {total_need}"
                 + (
                     " beside the winning bonus tile."
                     if flower_win
                     else " with the winning tile."
-                    if self.win_tile is not None
+                    if wt is not None
                     else "."
                 )
             )
-        c = self.counts()
-        for t, n in enumerate(c):
-            if n > 4:
-                raise HandError(f"There are {n} copies of {tile_to_str(t)}; a set has only four.")
+        c = [0] * NUM_KINDS
+        for t in concealed:
+            c[t] += 1
+        for m in melds:
+            for t in m.tiles:
+                c[t] += 1
+        if wt is not None and not flower_win:
+            c[wt] += 1
+        if max(c) > 4:
+            for t, n in enumerate(c):
+                if n > 4:
+                    raise HandError(
+                        f"There are {n} copies of {tile_to_str(t)}; a set has only four."
+                    )
         self._check_context()
 
     def _check_context(self) -> None:
         ctx = self.context
+        if ctx is _DEFAULT_CONTEXT:
+            return  # a discard win with nothing else said: nothing to contradict
         kongs = self.kongs
         if ctx.robbing_kong and ctx.self_drawn:
             raise HandError("Robbing a kong is a win on another player's tile, not a self-draw.")
@@ -503,3 +544,135 @@ class Hand:
                 f"The winning tile {tile_to_str(wt)} cannot be the last of its kind while "
                 "another copy is in the concealed hand."
             )
+
+
+# -- the fast path of Hand.from_dict --------------------------------------
+#
+# One pass over a well-formed plain-dict hand object, with the tile codes,
+# the legal melds and the context keys looked up in tables built once.  It
+# answers ``None`` (or raises, for an unhashable code) at the first thing it
+# does not expect, and :meth:`Hand.from_dict` then reads the object with the
+# reference parser, whose sentence is the answer: so it never accepts what
+# the reference refuses, and builds the same Hand when it accepts.
+
+_DEFAULT_CONTEXT = Context()
+
+#: every legal meld, by (kind, sorted tiles, concealed)
+_MELDS: dict[tuple[str, tuple[int, ...], bool], Meld] = {}
+for _t in range(NUM_KINDS):
+    if _t < 27 and _t % 9 <= 6:
+        _MELDS["chow", (_t, _t + 1, _t + 2), False] = Meld.chow(_t)
+    _MELDS["pung", (_t,) * 3, False] = Meld.pung(_t)
+    _MELDS["kong", (_t,) * 4, False] = Meld.kong(_t)
+    _MELDS["kong", (_t,) * 4, True] = Meld.kong(_t, True)
+
+_WIND_CODES: dict[str, int] = {code: t for code, t in _PARSE.items() if t in WINDS}
+_CONTEXT_BOOLS = frozenset(Context._BOOLS)
+_CONTEXT_WINDS = frozenset({"seat_wind", "round_wind", "dealer"})
+_WIN_KINDS = frozenset({"discard", "self_draw"})
+_READY = frozenset({"tian_ting", "di_ting"})
+_MELD_KEYS = frozenset({"kind", "tiles", "concealed"})
+_CONTEXTS: dict[tuple[tuple[str, Any], ...], Context] = {}
+
+
+def _fast_meld(obj: Any) -> Meld | None:
+    if type(obj) is not dict or not obj.keys() <= _MELD_KEYS:
+        return None
+    concealed = obj.get("concealed", False)
+    if concealed is not True and concealed is not False:
+        return None
+    raw = obj.get("tiles")
+    kind = obj.get("kind")
+    if type(raw) is not list or type(kind) is not str:
+        return None
+    return _MELDS.get((kind, tuple(sorted([_PARSE[c] for c in raw])), concealed))
+
+
+def _fast_context(obj: Any) -> Context | None:
+    if obj is None:
+        return _DEFAULT_CONTEXT
+    if type(obj) is not dict:
+        return None
+    kw: dict[str, Any] = {}
+    for key, v in obj.items():
+        if key in _CONTEXT_BOOLS:
+            if v is not True and v is not False:
+                return None
+        elif key in _CONTEXT_WINDS:
+            v = _WIND_CODES[v]
+        elif key == "win":
+            if type(v) is not str or v not in _WIN_KINDS:
+                return None
+        elif key == "discarder":
+            if v is None:
+                continue
+            v = _WIND_CODES[v]
+        elif key == "declared_ready":
+            if v is None:
+                continue
+            if type(v) is not str or v not in _READY:
+                return None
+        elif key == "dealer_streak":
+            if type(v) is not int or not 0 <= v <= 99:
+                return None
+        else:
+            return None
+        kw[key] = v
+    if not kw or kw == {"win": "discard"}:
+        return _DEFAULT_CONTEXT
+    # every value of a key has one type here, so equal keys are equal contexts
+    ck = tuple(kw.items())
+    ctx = _CONTEXTS.get(ck)
+    if ctx is None:
+        if len(_CONTEXTS) >= 4096:
+            _CONTEXTS.clear()
+        ctx = _CONTEXTS[ck] = Context(**kw)
+    return ctx
+
+
+def _fast_hand(cls: type[Hand], obj: Any, need_win_tile: bool) -> Hand | None:
+    if type(obj) is not dict or not obj.keys() <= _TOP_KEYS:
+        return None
+    rules = obj.get("rules", DEFAULT_RULESET)
+    if type(rules) is not str:
+        return None
+    raw_hand = obj.get("hand")
+    if type(raw_hand) is not list:
+        return None
+    concealed = tuple(sorted([_PARSE[c] for c in raw_hand]))
+    if concealed and concealed[-1] >= BONUS_FIRST:
+        return None
+    raw_melds = obj.get("melds")
+    melds: tuple[Meld, ...] = ()
+    if raw_melds is not None:
+        if type(raw_melds) is not list:
+            return None
+        found = [_fast_meld(m) for m in raw_melds]
+        if None in found:
+            return None
+        melds = tuple(found)  # type: ignore[arg-type]
+    elif "melds" in obj:
+        return None
+    raw_win = obj.get("win_tile")
+    win_tile: int | None = None
+    if raw_win is not None:
+        win_tile = _PARSE[raw_win]
+    elif need_win_tile:
+        return None
+    raw_flowers = obj.get("flowers")
+    flowers: tuple[int, ...] = ()
+    if raw_flowers is not None:
+        if type(raw_flowers) is not list:
+            return None
+        flowers = tuple(sorted([_PARSE[c] for c in raw_flowers]))
+    elif "flowers" in obj:
+        return None
+    context = _fast_context(obj.get("context"))
+    if context is None:
+        return None
+    options = obj.get("options")
+    if options is None:
+        options = {}
+    elif type(options) is not dict:
+        return None
+    return cls(rules, concealed, melds, win_tile, flowers, context, dict(options))

@@ -153,11 +153,25 @@ def whole_number(
     return Option(name, "int", default, meaning, label, low=low, high=high)
 
 
+#: resolved settings by (ruleset, the specs' id, the raw items with their types)
+_RESOLVED: dict[Any, tuple[Mapping[str, Option], dict[str, Any]]] = {}
+_PLAIN = frozenset({str, int, bool, float, type(None)})
+
+
 def resolve(ruleset: str, specs: Mapping[str, Option], raw: Any) -> dict[str, Any]:
     """The table's settings with defaults filled in; an unknown name or a
-    value out of range is a :class:`HandError`."""
+    value out of range is a :class:`HandError`.
+
+    Settings of plain values that resolved once are answered from a cache
+    (a fresh dict each time); a refusal is never cached."""
     if raw is None:
         raw = {}
+    key = None
+    if type(raw) is dict and all(type(v) in _PLAIN for v in raw.values()):
+        key = (ruleset, id(specs), tuple([(k, type(v), v) for k, v in raw.items()]))
+        hit = _RESOLVED.get(key)
+        if hit is not None and hit[0] is specs:
+            return dict(hit[1])
     if not isinstance(raw, Mapping):
         raise HandError("'options' must be an object of option names and values.")
     unknown = sorted((k for k in raw if k not in specs), key=str)
@@ -168,4 +182,8 @@ def resolve(ruleset: str, specs: Mapping[str, Option], raw: Any) -> dict[str, An
     out: dict[str, Any] = {}
     for name, spec in specs.items():
         out[name] = spec.check(raw.get(name, spec.default), ruleset)
+    if key is not None:
+        if len(_RESOLVED) >= 1024:
+            _RESOLVED.clear()
+        _RESOLVED[key] = (specs, dict(out))
     return out

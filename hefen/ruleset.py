@@ -36,6 +36,7 @@ from .errors import HandError, safe_repr
 from .options import Option, resolve
 from .position import Position, dealer_position
 from .result import Payment
+from .tiles import tile_to_str
 
 if TYPE_CHECKING:  # pragma: no cover
     from .hand import Hand
@@ -196,7 +197,13 @@ class Ruleset:
         return out
 
     # -- scoring -------------------------------------------------------
-    def score(self, hand: Hand) -> Result:  # pragma: no cover - every ruleset overrides
+    def score(
+        self, hand: Hand, options: Mapping[str, Any] | None = None
+    ) -> Result:  # pragma: no cover - every ruleset overrides
+        """Score a validated hand. ``options``, when given, are the hand's
+        options already resolved by :meth:`resolve_options` (so that
+        :func:`hefen.scoring.score` resolves them once); ``None`` resolves
+        ``hand.options``."""
         raise NotImplementedError
 
     def min_value(self, options: Mapping[str, Any]) -> int:
@@ -266,14 +273,18 @@ class Ruleset:
         dealer_streak: int = 0,
         options: Mapping[str, Any] | None = None,
         check: bool = True,
+        resolved: bool = False,
     ) -> Settlement:
         """The one payment rule of this ruleset: who pays ``winner`` how much
         for a hand of ``value`` (points, fan, or tai without the dealer's).
 
         Seats are winds (``E S W N``); ``discarder`` is ``None`` for a
         self-draw. ``check`` refuses a value no winning hand has here.
+        ``resolved``: ``options`` are already resolved (by the scorer).
         """
-        opts = self.resolve_options(options or {})
+        opts: Mapping[str, Any] = (
+            options if resolved and options is not None else self.resolve_options(options or {})
+        )
         for what, wind in (("winner", winner), ("dealer", dealer)):
             if wind not in WINDS:
                 raise HandError(
@@ -318,11 +329,11 @@ class Ruleset:
     ) -> tuple[str, ...]:
         return ()
 
-    def settle_hand(self, hand: Hand, value: int, options: Mapping[str, Any]) -> Settlement:
+    def settle_hand(
+        self, hand: Hand, value: int, options: Mapping[str, Any], *, resolved: bool = False
+    ) -> Settlement:
         """The payments of a scored hand, from its context. A discard win
         with no discarder given is paid by the next seat, with a note."""
-        from .tiles import tile_to_str
-
         ctx = hand.context
         winner = tile_to_str(ctx.seat_wind)
         notes: list[str] = []
@@ -343,6 +354,7 @@ class Ruleset:
             dealer_streak=ctx.dealer_streak,
             options=options,
             check=False,
+            resolved=resolved,
         )
         return Settlement(s.payments, tuple(notes) + s.notes)
 

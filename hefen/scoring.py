@@ -20,15 +20,26 @@ A hand that names no ruleset is scored by :data:`~hefen.ruleset.DEFAULT_RULESET`
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import os
+import sys
+from collections.abc import Iterable, Mapping
+from operator import attrgetter
 from typing import Any
 
 from .errors import HandError
-from .hand import Hand
+from .hand import Context, Hand
 from .result import Result
 from .ruleset import DEFAULT_RULESET, find_ruleset, ruleset_keys
 
-__all__ = ["score", "score_uncached", "score_dict", "clear_cache", "canonical_key"]
+__all__ = [
+    "score",
+    "score_many",
+    "score_uncached",
+    "score_dict",
+    "clear_cache",
+    "canonical_key",
+    "cores",
+]
 
 _CACHE: dict[Any, Result] = {}
 CACHE_SIZE = 1 << 16
@@ -37,8 +48,15 @@ CACHE_SIZE = 1 << 16
 UNREADABLE = "The hand could not be read: it is not a hand object as hand-format.md describes."
 
 
+#: the plain types whose values are their own keys (beside their type's name)
+_SCALARS = {t: t.__name__ for t in (str, int, bool, float, type(None))}
+
+
 def _typed(v: Any) -> Any:
     """A JSON value as a hashable key that keeps its type (``1`` is not ``True``)."""
+    name = _SCALARS.get(type(v))
+    if name is not None:
+        return (name, v)
     if isinstance(v, Mapping):
         return ("{}", tuple(sorted((str(k), _typed(x)) for k, x in v.items())))
     if isinstance(v, (list, tuple)):
@@ -48,12 +66,17 @@ def _typed(v: Any) -> Any:
 
 def canonical_key(hand: Hand) -> Any:
     """The cache key of a validated hand: everything the scorer reads, typed."""
+    return _key(hand, find_ruleset(hand.rules).resolve_options(hand.options))
+
+
+_CONTEXT_FIELDS = tuple(Context.__dataclass_fields__)  # slots dataclass
+_context_values = attrgetter(*_CONTEXT_FIELDS)
+
+
+def _key(hand: Hand, options: Mapping[str, Any]) -> Any:
+    """:func:`canonical_key` with the hand's options already resolved."""
     ctx = hand.context
-    context = tuple(
-        (name, _typed(getattr(ctx, name)))
-        for name in ctx.__dataclass_fields__  # slots dataclass
-    )
-    options = find_ruleset(hand.rules).resolve_options(hand.options)
+    context = tuple(zip(_CONTEXT_FIELDS, map(_typed, _context_values(ctx)), strict=True))
     return (
         hand.rules,
         hand.concealed,
@@ -102,10 +125,12 @@ def score(obj: Hand | Mapping[str, Any], *, strict: bool = False) -> Result:
 
     def run() -> Result:
         hand = _parse(obj)
-        key = canonical_key(hand)
+        ruleset = find_ruleset(hand.rules)
+        options = ruleset.resolve_options(hand.options)  # once: the key and the scorer
+        key = _key(hand, options)
         hit = _CACHE.get(key)
         if hit is None:
-            hit = find_ruleset(hand.rules).score(hand)
+            hit = ruleset.score(hand, options)
             if len(_CACHE) >= CACHE_SIZE:
                 _CACHE.clear()
             _CACHE[key] = hit
@@ -127,3 +152,74 @@ def score_dict(obj: Any) -> dict[str, Any]:
 
 def clear_cache() -> None:
     _CACHE.clear()
+
+
+# -- batches ---------------------------------------------------------------
+
+
+def cores() -> int:
+    """The processor cores this process may run on (at least 1)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _score_chunk(objs: list[Any]) -> list[Result]:
+    return [score(o) for o in objs]
+
+
+def pool(jobs: int) -> Any:
+    """A pool of ``jobs`` worker processes for batches (forked where the
+    platform forks, so that a worker starts with hefen already imported)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    fork = sys.platform == "linux" and "fork" in multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if fork else None)
+    for stream in (sys.stdout, sys.stderr):  # a forked worker must not write them again
+        try:
+            stream.flush()
+        except (AttributeError, OSError, ValueError):
+            pass
+    if sys.platform == "win32":
+        jobs = min(jobs, 61)  # the most a ProcessPoolExecutor waits on there
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=ctx)
+
+
+def chunk_size(n: int, jobs: int) -> int:
+    """How many inputs a worker is handed at a time: about four chunks a
+    worker, at most 512 inputs each."""
+    return max(1, min(512, -(-n // (jobs * 4))))
+
+
+def score_many(objs: Iterable[Any], *, jobs: int = 1) -> list[Result]:
+    """Score a batch: ``[score(o) for o in objs]``, the answers in order.
+
+    ``jobs`` > 1 scores the inputs in that many worker processes, in chunks
+    (``0``: one per core). Like :func:`score` it never raises for what it is
+    given: an input that cannot be sent to a worker (it does not pickle), or
+    a chunk whose worker fails, is scored in this process instead.
+
+    >>> [r.total for r in score_many([{"hand": ["1m"]}, "no"])]
+    [0, 0]
+    """
+    items = list(objs)
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
+        raise ValueError(f"jobs must be a whole number of 0 or more, not {jobs!r}.")
+    if jobs == 0:
+        jobs = cores()
+    jobs = min(jobs, len(items))
+    if jobs <= 1:
+        return _score_chunk(items)
+    size = chunk_size(len(items), jobs)
+    chunks = [items[i : i + size] for i in range(0, len(items), size)]
+    out: list[Result] = []
+    with pool(jobs) as ex:
+        futures = [ex.submit(_score_chunk, c) for c in chunks]
+        for chunk, fut in zip(chunks, futures, strict=True):
+            try:
+                out.extend(fut.result())
+            except Exception:  # not picklable, or the worker failed: here, then
+                out.extend(_score_chunk(chunk))
+    return out

@@ -35,7 +35,10 @@ class HandSet:
     def label(self) -> str:
         """The set in the compact notation: ``[CCC]`` claimed, ``(1111s)`` a
         concealed kong, ``123m`` a set or pair from the hand."""
-        return set_label(self.kind, self.tile, self.concealed, self.declared)
+        lab = _LABELS.get((self.kind, self.tile, self.concealed and self.declared, self.declared))
+        if lab is None:
+            lab = set_label(self.kind, self.tile, self.concealed, self.declared)
+        return lab
 
 
 _LABELS: dict[tuple[str, int, bool, bool], str] = {}

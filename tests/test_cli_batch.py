@@ -86,6 +86,74 @@ def test_blank_lines_get_no_answer_and_a_last_line_needs_no_newline() -> None:
     assert len(out) == 2 and all(a["valid"] for a in out)
 
 
+def _mixed_batch() -> bytes:
+    """Good hands of every ruleset, invalid hands, nasty and blank lines, over
+    several chunks of ``--jobs``."""
+    from hefen.commands.score import CHUNK_LINES
+    from hefen.testing.generate import random_mcr_hands
+
+    hands = [json.dumps(h).encode() for h in random_mcr_hands(CHUNK_LINES * 2 + 17, 5)]
+    bad = [line for line, _ in NASTY]
+    other = [
+        json.dumps({**GOOD, "rules": "hk"}).encode(),
+        json.dumps({**GOOD, "rules": "tw"}).encode(),
+        json.dumps({**GOOD, "win_tile": "9h"}).encode(),
+        b"",
+        b"   ",
+    ]
+    lines = bad + hands[:300] + other + bad + hands[300:] + other + bad
+    return b"\n".join(lines) + b"\n"
+
+
+def test_score_batch_with_jobs_answers_the_same_lines_in_order() -> None:
+    stdin = _mixed_batch()
+    one = _answers(stdin, "score", "--jobs", "1")
+    two = _answers(stdin, "score", "--jobs", "2")
+    blank = sum(1 for line in stdin.split(b"\n")[:-1] if not line.strip())
+    assert len(one) == len(stdin.split(b"\n")) - 1 - blank
+    assert two == one
+    assert _answers(stdin, "score") == one
+    assert sum(1 for a in one if a["valid"] is False) > 3 * len(NASTY)
+
+
+@pytest.mark.parametrize("value", ["-1", "x", "1.5", "", "100000"])
+def test_a_bad_jobs_value_is_one_sentence_naming_the_flag(value: str) -> None:
+    p = subprocess.run(
+        [sys.executable, "-m", "hefen.cli", "score", "--json", "--jobs", value],
+        input=b"",
+        capture_output=True,
+        timeout=60,
+        cwd=ROOT,
+    )
+    assert p.returncode == 2 and p.stdout == b""
+    err = p.stderr.decode()
+    assert err.count("\n") == 1 and err.rstrip().endswith("."), err
+    assert "--jobs" in err and "whole number" in err and repr(value) in err, err
+
+
+def test_jobs_without_json_is_one_sentence() -> None:
+    p = subprocess.run(
+        [sys.executable, "-m", "hefen.cli", "score", "123m456p789sEECC +E", "--jobs", "2"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
+    assert p.returncode == 2 and "--jobs needs --json" in p.stderr, p.stderr
+
+
+def test_batch_in_process_with_jobs() -> None:
+    from hefen.commands.score import _score_line
+
+    text = _mixed_batch().decode("utf-8", "replace")
+    outs = []
+    for jobs in (1, 2):
+        out = io.StringIO()
+        assert run_json_batch(_score_line, io.StringIO(text), out, jobs=jobs) == 0
+        outs.append(out.getvalue())
+    assert outs[0] == outs[1] and outs[0].count("\n") > 550
+
+
 @pytest.mark.parametrize("command", ["waits", "shanten"])
 def test_analysis_batch_answers_every_nasty_line(command: str) -> None:
     lines = [line for line, _ in NASTY if line != json.dumps(GOOD).encode()]

@@ -1,5 +1,7 @@
 """Tiles, notation, the hand model and its validation, decompositions and waits."""
 
+from typing import Any
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -191,3 +193,130 @@ def test_a_kind_held_four_times_is_not_a_wait():
     c = counts("1111m")
     assert completing_tiles(c, 3, frozenset({"standard"})) == ()
     assert completing_tiles(c, 3, frozenset({"standard"}), fifth=True) == (tile_from_str("1m"),)
+
+
+def _batch_inputs() -> list[Any]:
+    from hefen.testing.generate import random_mcr_hands
+
+    good = {
+        "hand": "1m 2m 3m 4p 5p 6p 7s 8s 9s C C E E".split(),
+        "win_tile": "E",
+        "context": {"win": "self_draw"},
+    }
+    objs: list[Any] = list(random_mcr_hands(300, 9))
+    objs += [
+        {**good, "rules": "hk"},
+        {**good, "rules": "tw"},
+        {"hand": ["1m"], "win_tile": "1m"},
+        {"hand": [[[]]]},
+        ["not", "a", "hand"],
+        None,
+        42,
+        {"rules": {"$ne": 1}},
+        {**good, "options": {"variant": "nope"}},
+        {**good, "hand": [lambda: 1]},  # does not pickle: scored in this process
+        Hand.from_dict(good),
+    ]
+    return objs + objs[:50]
+
+
+@pytest.mark.parametrize("jobs", [1, 2, 0])
+def test_score_many_equals_score(jobs: int) -> None:
+    from hefen import score_many
+
+    objs = _batch_inputs()
+    got = score_many(objs, jobs=jobs)
+    want = [score(o) for o in objs]
+    assert got == want
+    assert [r.to_dict() for r in got] == [r.to_dict() for r in want]
+    assert sum(1 for r in got if not r.valid) >= 8
+    assert score_many(iter(objs[:5]), jobs=jobs) == want[:5]
+    assert score_many([], jobs=jobs) == []
+
+
+@pytest.mark.parametrize("jobs", [-1, 1.5, "2", True])
+def test_score_many_refuses_a_bad_jobs(jobs: Any) -> None:
+    from hefen import score_many
+
+    with pytest.raises(ValueError, match="jobs must be a whole number"):
+        score_many([{}], jobs=jobs)
+
+
+def _reference_parse(obj: Any, need: bool) -> tuple[str, Any]:
+    try:
+        hand = Hand._parse_dict(obj, need_win_tile=need)
+        hand.check()
+        return ("ok", (hand, hand.melds, hand.context, type(hand.options)))
+    except HandError as e:
+        return ("error", str(e))
+
+
+def _fast_parse(obj: Any, need: bool) -> tuple[str, Any]:
+    try:
+        hand = Hand.from_dict(obj, need_win_tile=need)
+        return ("ok", (hand, hand.melds, hand.context, type(hand.options)))
+    except HandError as e:
+        return ("error", str(e))
+
+
+_ODD_VALUES: list[Any] = [
+    None, True, False, 0, 1, 1.0, -1, 99, 100, "1m", " 1m", "9h", "1h", "E", "1z", "🀀",
+    "X", "mcr", "hk", "tw", "discard", "self_draw", "tian_ting", [], {}, ["1m"], [[]],
+]  # fmt: skip
+_ODD_KEYS = [
+    "win_tile", "melds", "flowers", "context", "options", "rules", "hand", "kind", "tiles",
+    "concealed", "seat_wind", "round_wind", "dealer", "discarder", "dealer_streak", "win",
+    "heavenly", "robbing_kong", "last_of_kind", "kong_replacement", "declared_ready", "bogus",
+]  # fmt: skip
+
+
+def _mutated(obj: Any, rng: Any) -> Any:
+    import copy
+
+    obj = copy.deepcopy(obj)
+    for _ in range(rng.randint(1, 3)):
+        places = [obj]
+        todo = [obj]
+        while todo:
+            x = todo.pop()
+            for v in x.values() if isinstance(x, dict) else x:
+                if isinstance(v, dict | list):
+                    places.append(v)
+                    todo.append(v)
+        place = rng.choice(places)
+        value = copy.deepcopy(rng.choice(_ODD_VALUES))
+        if isinstance(place, dict):
+            key = rng.choice(list(place) + _ODD_KEYS)
+            if rng.random() < 0.2:
+                place.pop(key, None)
+            else:
+                place[key] = value
+        elif place and rng.random() < 0.3:
+            place.pop(rng.randrange(len(place)))
+        elif place and rng.random() < 0.6:
+            place[rng.randrange(len(place))] = value
+        else:
+            place.append(value)
+    return obj
+
+
+def test_the_fast_path_of_from_dict_answers_as_the_reference_parser() -> None:
+    """Hand.from_dict's one-pass reading against the reference parser: the
+    same Hand (melds, context, options type) or the same sentence, on good
+    hands of every ruleset and on hands with one to three faults."""
+    import random
+
+    from hefen.testing.generate import random_mcr_hands
+    from hefen.testing.generate_hk_tw import random_hands
+
+    rng = random.Random(17)
+    objs: list[Any] = list(random_mcr_hands(300, 17))
+    objs += random_hands("hk", 150, 17) + random_hands("tw", 150, 17)
+    errors = 0
+    for obj in objs:
+        for candidate in [obj] + [_mutated(obj, rng) for _ in range(4)]:
+            for need in (True, False):
+                want = _reference_parse(candidate, need)
+                assert _fast_parse(candidate, need) == want, candidate
+                errors += want[0] == "error"
+    assert errors > 1000

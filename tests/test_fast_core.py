@@ -59,12 +59,26 @@ def core() -> ModuleType:
         pytest.skip("hefen._core is not built")
     from hefen import _core
 
-    # registered by hefen.decompose unless HEFEN_PURE=1; the fallback needs it
+    # registered by hefen.decompose and hefen.mcr.detect unless HEFEN_PURE=1;
+    # the fallback needs them
+    from hefen.mcr import detect
+    from hefen.tiles import tile_to_str
+
     _core._set_pure(
         d._py_is_standard_complete,
         d._py_standard_decompositions,
         d._py_is_complete,
         d._py_completing_tiles,
+    )
+    _core._set_pure_detect(
+        detect._py_combination_candidates, detect._py_select_combinations, detect.Group
+    )
+    _core._set_pure_tiles(
+        detect._py_suit_patterns,
+        detect._py_tile_patterns,
+        detect._py_rank_patterns,
+        detect._py_tile_hog,
+        tuple(tile_to_str(x) for x in range(NUM_KINDS)),
     )
     return _core
 

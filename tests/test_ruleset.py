@@ -120,11 +120,11 @@ class _Toy(Ruleset):
         )
     }
 
-    def score(self, hand: Hand) -> Result:
+    def score(self, hand: Hand, options: Any = None) -> Result:
         from hefen.decompose import FORMS_STANDARD, completing_tiles
         from hefen.tiles import counts_of
 
-        opts = self.resolve_options(hand.options)
+        opts = self.resolve_options(hand.options) if options is None else options
         waits = completing_tiles(tuple(counts_of(hand.concealed)), len(hand.melds), FORMS_STANDARD)
         if hand.win_tile not in waits:
             return Result.invalid(self.key, "The toy hand is not complete.")

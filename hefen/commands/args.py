@@ -28,7 +28,17 @@ from typing import Any, NoReturn
 
 from ..errors import safe_repr
 
-__all__ = ["Parser", "positive", "whole", "streak", "wind", "port", "nearest", "sentence"]
+__all__ = [
+    "Parser",
+    "positive",
+    "whole",
+    "streak",
+    "jobs",
+    "wind",
+    "port",
+    "nearest",
+    "sentence",
+]
 
 _WINDS = ("E", "S", "W", "N")
 
@@ -68,6 +78,24 @@ def streak(text: str) -> int:
     if not 0 <= v <= 99:
         raise argparse.ArgumentTypeError(
             f"takes a whole number from 0 to 99, not {safe_repr(text)}"
+        )
+    return v
+
+
+#: the most worker processes ``--jobs`` starts
+MAX_JOBS = 256
+
+
+def jobs(text: str) -> int:
+    """A number of worker processes (``--jobs``): 0 (one per core) to :data:`MAX_JOBS`."""
+    try:
+        v = int(text)
+    except ValueError:
+        v = -1
+    if not 0 <= v <= MAX_JOBS:
+        raise argparse.ArgumentTypeError(
+            f"takes a whole number of worker processes from 0 (one per core) to {MAX_JOBS}, "
+            f"not {safe_repr(text)}"
         )
     return v
 

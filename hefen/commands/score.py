@@ -13,9 +13,9 @@ from ..hand import HandError
 from ..notation import parse_hand
 from ..result import Result
 from ..ruleset import DEFAULT_RULESET, find_ruleset, ruleset_keys
-from ..scoring import score
+from ..scoring import cores, pool, score
 from ..tiles import tile_to_str
-from .args import streak, wind
+from .args import jobs, streak, wind
 
 LANGS = ("en", "zh", "hi")  # as hefen.i18n.LANGS (imported only when a table is printed)
 
@@ -306,40 +306,107 @@ def _dump(res: Any) -> str:
     return json.dumps(_error("The answer to this line could not be written as JSON."))
 
 
-def run_json_batch(fn: Any, stream: Any = None, out: Any = None) -> int:
+def _answer(fn: Any, line: str | dict[str, Any]) -> str | None:
+    """The answer line (without its newline) to one input line; ``None`` for
+    a blank line, which gets no answer."""
+    if isinstance(line, dict):
+        res: Any = line
+    elif not line.strip():
+        return None
+    else:
+        try:
+            res = fn(_parse_line(line))
+        except HandError as e:
+            res = _error(str(e))
+        except (RecursionError, MemoryError):
+            res = _error(TOO_DEEP)
+        except Exception as e:  # a bug must not end the batch
+            res = _error(
+                f"An internal error ({type(e).__name__}) stopped this line; please report it."
+            )
+    return _dump(res)
+
+
+def _answer_chunk(fn: Any, lines: list[str | dict[str, Any]]) -> list[str | None]:
+    return [_answer(fn, line) for line in lines]
+
+
+#: input lines handed to a ``--jobs`` worker at a time
+CHUNK_LINES = 256
+
+
+def run_json_batch(fn: Any, stream: Any = None, out: Any = None, *, jobs: int = 1) -> int:
     """One JSON value per line in, one answer line out, in order.
 
     Every line that is not blank gets exactly one answer: a line that is not
     JSON, nests too deeply, is over 1 MiB or not UTF-8, or is not a hand
     gives ``{"valid": false, "error": "<one sentence>"}`` and the batch goes
-    on. A blank (or whitespace-only) line is skipped and gets no answer."""
+    on. A blank (or whitespace-only) line is skipped and gets no answer.
+
+    ``jobs`` > 1 (``0``: one per core) answers the lines in that many worker
+    processes, :data:`CHUNK_LINES` lines at a time, and writes the answers in
+    the order of the lines, a chunk at a time (``fn`` must then be a
+    module-level function, so that it pickles)."""
     if stream is None:
         stream = getattr(sys.stdin, "buffer", sys.stdin)
     out = out or sys.stdout
-    for line in _read_lines(stream):
-        if isinstance(line, dict):
-            res: Any = line
-        elif not line.strip():
-            continue
-        else:
-            try:
-                res = fn(_parse_line(line))
-            except HandError as e:
-                res = _error(str(e))
-            except (RecursionError, MemoryError):
-                res = _error(TOO_DEEP)
-            except Exception as e:  # a bug must not end the batch
-                res = _error(
-                    f"An internal error ({type(e).__name__}) stopped this line; please report it."
-                )
-        out.write(_dump(res) + "\n")
-        out.flush()
+    if jobs == 0:
+        jobs = cores()
+    lines = _read_lines(stream)
+    if jobs > 1:
+        return _run_parallel(fn, lines, out, jobs)
+    for line in lines:
+        answer = _answer(fn, line)
+        if answer is not None:
+            out.write(answer + "\n")
+            out.flush()
     return 0
+
+
+def _run_parallel(fn: Any, lines: Iterator[str | dict[str, Any]], out: Any, jobs: int) -> int:
+    """:func:`run_json_batch` over worker processes: a chunk of lines to each
+    worker in turn, at most two chunks a worker in flight, the answers
+    written in order (a chunk whose worker fails is answered here)."""
+    from collections import deque
+    from itertools import islice
+
+    out.flush()
+    ex = pool(jobs)
+    pending: deque[tuple[list[str | dict[str, Any]], Any]] = deque()
+
+    def drain(keep: int) -> None:
+        while len(pending) > keep:
+            chunk, fut = pending.popleft()
+            try:
+                answers = fut.result()
+            except Exception:  # the worker failed (killed, out of memory): here, then
+                answers = _answer_chunk(fn, chunk)
+            for answer in answers:
+                if answer is not None:
+                    out.write(answer + "\n")
+            out.flush()
+
+    try:
+        while chunk := list(islice(lines, CHUNK_LINES)):
+            pending.append((chunk, ex.submit(_answer_chunk, fn, chunk)))
+            drain(2 * jobs)
+        drain(0)
+    finally:
+        ex.shutdown(wait=True, cancel_futures=True)
+    return 0
+
+
+def _score_line(obj: Any) -> dict[str, Any]:
+    """The answer of ``hefen score --json`` to one JSON value."""
+    return score(obj).to_dict()
 
 
 def _run(args: argparse.Namespace) -> int:
     if args.json:
-        return run_json_batch(lambda obj: score(obj).to_dict())
+        return run_json_batch(_score_line, jobs=args.jobs)
+    if args.jobs != 1:
+        print("hefen score: --jobs needs --json (it scores the lines of a batch).", file=sys.stderr)
+        return 2
     if args.photo:
         return _run_photo(args)
     if not args.hand:
@@ -407,6 +474,14 @@ def register(sub: Any) -> None:
     )
     p.add_argument("hand", nargs="?", help="the hand in compact notation (see docs/notation.md)")
     p.add_argument("--json", action="store_true", help="read JSON objects from stdin, one per line")
+    p.add_argument(
+        "--jobs",
+        type=jobs,
+        default=1,
+        metavar="N",
+        help="with --json: score the lines in N worker processes, the answers in order "
+        "(0: one per core; default 1)",
+    )
     p.add_argument("--photo", help="recognise the tiles in a photo, then score them")
     p.add_argument(
         "--memory",

@@ -368,9 +368,11 @@ def _not_complete(hand: Hand) -> str:
     )
 
 
-def score(hand: Hand) -> Result:
-    """Score a validated Hong Kong hand (``Hand.rules == "hk"``)."""
-    opts = resolve_options(dict(hand.options))
+def score(hand: Hand, options: dict[str, Any] | None = None) -> Result:
+    """Score a validated Hong Kong hand (``Hand.rules == "hk"``).
+
+    ``options``: the hand's options already resolved (``None``: resolve them)."""
+    opts = resolve_options(dict(hand.options)) if options is None else options
     _check_context(hand)
     if hand.win_tile is None:
         raise HandError("The hand needs a 'win_tile', the tile that completed it.")
@@ -415,7 +417,7 @@ def _result(hand: Hand, t: Tally, opts: dict[str, Any]) -> Result:
             notes.append(f"{to_min} {what} is below the table minimum of {opts['min_fan']}.")
     payments: tuple[Payment, ...] = ()
     if winning:
-        settled = RULESET.settle_hand(hand, fan, opts)
+        settled = RULESET.settle_hand(hand, fan, opts, resolved=True)
         payments = settled.payments
         notes.extend(settled.notes)
     return Result(
@@ -463,8 +465,10 @@ class HongKong(Ruleset):
             return opt
         return bool(OPTIONS["seven_pairs_four_kind"].default)
 
-    def score(self, hand: Hand) -> Result:
-        return score(hand)
+    def score(self, hand: Hand, options: Mapping[str, Any] | None = None) -> Result:
+        return score(
+            hand, options if options is None or isinstance(options, dict) else dict(options)
+        )
 
     def resolve_options(self, raw: Any) -> dict[str, Any]:
         return resolve_options(raw)

@@ -25,6 +25,7 @@ option                  default         meaning
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ..decompose import (
@@ -43,7 +44,7 @@ from ..decompose import (
 from ..hand import Hand
 from ..options import Option, boolean, choice, resolve
 from ..position import Position
-from ..result import PatternHit, Payment, Result
+from ..result import PatternHit, Result
 from ..ruleset import Ruleset
 from ..sets import CHOW, KONG, PAIR, PUNG
 from ..sets import HandSet as Group
@@ -180,10 +181,7 @@ class _Win:
         self.tiles = hand.all_tiles()  # every tile held, the winning tile included
         self.n_kongs = hand.kongs
         self.n_exposed = sum(1 for m in hand.melds if not m.concealed)
-        self.fixed = [
-            Group({"chow": CHOW, "pung": PUNG, "kong": KONG}[m.kind], m.first, m.concealed, True)
-            for m in hand.melds
-        ]
+        self.fixed = [_MELD_SETS[m.kind, m.first, m.concealed] for m in hand.melds]
 
     def win_flags(self, t: Tally) -> None:
         if self.fourth:
@@ -224,24 +222,62 @@ def _wait_pattern(groups: list[Group], win: int, t: Tally) -> None:
         t.add("single_wait", [tile_to_str(win)])
 
 
+# the sets of the readings, built once (a HandSet is immutable)
+_CHOW_SETS = [Group(CHOW, x, True) for x in range(NUM_KINDS)]
+_CONCEALED_PUNGS = [Group(PUNG, x, True) for x in range(NUM_KINDS)]
+_EXPOSED_PUNGS = [Group(PUNG, x, False) for x in range(NUM_KINDS)]
+_PAIRS = [Group(PAIR, x, True) for x in range(NUM_KINDS)]
+_MELD_SETS = {
+    (kind, x, concealed): Group(kind, x, concealed, True)
+    for kind in (CHOW, PUNG, KONG)
+    for x in range(NUM_KINDS)
+    for concealed in (False, True)
+}
+
+# the trait of a set for Outside Hand, All Fives and All Even Pungs
+_OUTSIDE, _FIVE, _EVEN, _PLAIN = range(4)
+
+
+def _set_trait(kind: str, first: int) -> int:
+    ts = Group(kind, first, True).tiles()
+    if any(is_terminal_or_honor(x) for x in ts):
+        return _OUTSIDE
+    if any(x < 27 and x % 9 == 4 for x in ts):
+        return _FIVE
+    if kind != CHOW and first < 27 and first % 9 % 2 == 1:
+        return _EVEN
+    return _PLAIN
+
+
+_TRAITS = {(k, x): _set_trait(k, x) for k in (CHOW, PUNG, KONG, PAIR) for x in range(NUM_KINDS)}
+
+
 def _read_standard(
     w: _Win, pair: int, sets: tuple[tuple[int, int], ...], waits: tuple[int, ...]
 ) -> Tally:
     t = Tally.new()
+    win = w.win
     # a concealed pung completed by a discard counts as exposed, unless the
     # winning tile can be read as part of a concealed chow
-    claimed_pung = not w.self_drawn and not any(
-        k != D_PUNG and s <= w.win <= s + 2 for k, s in sets
-    )
-    hand_groups = [
-        Group(PUNG, s, not (claimed_pung and s == w.win)) if k == D_PUNG else Group(CHOW, s, True)
-        for k, s in sets
-    ]
-    groups = w.fixed + hand_groups + [Group(PAIR, pair, True)]
+    claimed_pung = not w.self_drawn and not any(k != D_PUNG and s <= win <= s + 2 for k, s in sets)
+    groups = list(w.fixed)
+    for k, s in sets:
+        if k != D_PUNG:
+            groups.append(_CHOW_SETS[s])
+        elif claimed_pung and s == win:
+            groups.append(_EXPOSED_PUNGS[s])
+        else:
+            groups.append(_CONCEALED_PUNGS[s])
+    groups.append(_PAIRS[pair])
     w.win_flags(t)
     sets_only = groups[:-1]
-    pung_idx = [i for i, g in enumerate(sets_only) if g.pung_like]
-    chow_idx = [i for i, g in enumerate(sets_only) if g.kind == CHOW]
+    pung_idx: list[int] = []
+    chow_idx: list[int] = []
+    for i, g in enumerate(sets_only):
+        if g.kind == CHOW:
+            chow_idx.append(i)
+        elif g.kind == PUNG or g.kind == KONG:
+            pung_idx.append(i)
     if pung_idx:
         kong_patterns(groups, pung_idx, w.variant, t)
     # chow and pung combinations
@@ -292,20 +328,14 @@ def _read_standard(
         del t.fans["big_three_winds"]
         t.add("little_four_winds", uses)
     # set traits: Outside Hand, All Fives, All Even Pungs
-    term = five = even = 0
+    traits = [0, 0, 0, 0]
     for g in groups:
-        ts = g.tiles()
-        if any(is_terminal_or_honor(x) for x in ts):
-            term += 1
-        elif any(x < 27 and x % 9 == 4 for x in ts):
-            five += 1
-        elif g.kind != CHOW and g.tile < 27 and g.tile % 9 % 2 == 1:
-            even += 1
-    if term == 5:
+        traits[_TRAITS[g.kind, g.tile]] += 1
+    if traits[_OUTSIDE] == 5:
         t.add("outside_hand")
-    elif five == 5:
+    elif traits[_FIVE] == 5:
         t.add("all_fives")
-    elif even == 5:
+    elif traits[_EVEN] == 5:
         t.add("all_even_pungs")
     tiles = w.tiles
     suit_patterns(tiles, t)
@@ -436,9 +466,11 @@ def _total(t: Tally, values: dict[str, int]) -> int:
     return sum(values[p] * n for p, n in t.fans.items())
 
 
-def score(hand: Hand) -> Result:
-    """Score a validated MCR hand (``Hand.rules == "mcr"``)."""
-    opts = resolve_options(dict(hand.options))
+def score(hand: Hand, options: dict[str, Any] | None = None) -> Result:
+    """Score a validated MCR hand (``Hand.rules == "mcr"``).
+
+    ``options``: the hand's options already resolved (``None``: resolve them)."""
+    opts = resolve_options(dict(hand.options)) if options is None else options
     w = _Win(hand, opts)
     waits = _hand_waits(w)
     readings: list[Tally] = []
@@ -455,7 +487,7 @@ def score(hand: Hand) -> Result:
     if not readings:
         return Result.invalid("mcr", _not_complete_sentence(hand))
     best = max(readings, key=lambda t: _total(t, w.values))
-    return _result(hand, best, w.values)
+    return _result(hand, best, w.values, opts)
 
 
 def _not_complete_sentence(hand: Hand) -> str:
@@ -466,39 +498,47 @@ def _not_complete_sentence(hand: Hand) -> str:
     )
 
 
-def _result(hand: Hand, t: Tally, values: dict[str, int]) -> Result:
+#: each pattern's place in :data:`ORDER` (the order of a result's patterns)
+_RANK = {pid: i for i, pid in enumerate(ORDER)}
+_NAME_EN = {pid: spec.name_en for pid, spec in PATTERNS.items()}
+_NAMES = {pid: spec.names for pid, spec in PATTERNS.items()}
+_FLOWERS = PATTERNS["flower_tiles"]
+
+
+def _result(hand: Hand, t: Tally, values: dict[str, int], opts: dict[str, Any]) -> Result:
     hits = []
-    for pid in ORDER:
-        n = t.fans.get(pid, 0)
+    points = 0
+    uses = t.uses
+    fans = t.fans
+    for pid in sorted(fans.keys() & _RANK.keys(), key=_RANK.__getitem__):
+        n = fans[pid]
         if n <= 0:
             continue
-        spec = PATTERNS[pid]
+        value = values[pid]
+        points += value * n
         hits.append(
-            PatternHit(pid, spec.name_en, values[pid], n, tuple(t.uses.get(pid, ())), spec.names)
+            PatternHit(pid, _NAME_EN[pid], value, n, tuple(uses.get(pid, ())), dict(_NAMES[pid]))
         )
-    points = sum(h.value * h.count for h in hits)
     flowers = len(hand.flowers)
     if flowers:
-        spec = PATTERNS["flower_tiles"]
         hits.append(
             PatternHit(
                 "flower_tiles",
-                spec.name_en,
+                _FLOWERS.name_en,
                 1,
                 flowers,
                 tuple(tile_to_str(f) for f in hand.flowers),
-                spec.names,
+                _FLOWERS.names,
             )
         )
     total = points + flowers
     winning = points >= MIN_POINTS
-    notes: list[str] = []
-    payments: tuple[Payment, ...] = ()
     if winning:
-        settled = RULESET.settle_hand(hand, total, {})
-        payments, notes = settled.payments, list(settled.notes)
+        settled = RULESET.settle_hand(hand, total, opts, resolved=True)
+        payments, notes = settled.payments, settled.notes
     else:
-        notes.append(f"{points} points without flowers is below the {MIN_POINTS}-point minimum.")
+        payments = ()
+        notes = (f"{points} points without flowers is below the {MIN_POINTS}-point minimum.",)
     return Result(
         rules="mcr",
         valid=True,
@@ -507,7 +547,7 @@ def _result(hand: Hand, t: Tally, values: dict[str, int]) -> Result:
         unit="points",
         patterns=tuple(hits),
         payments=payments,
-        notes=tuple(notes),
+        notes=notes,
     )
 
 
@@ -539,8 +579,10 @@ class MCR(Ruleset):
         value: int | None = spec.value(self.resolve_options(options)["variant"])
         return value
 
-    def score(self, hand: Hand) -> Result:
-        return score(hand)
+    def score(self, hand: Hand, options: Mapping[str, Any] | None = None) -> Result:
+        return score(
+            hand, options if options is None or isinstance(options, dict) else dict(options)
+        )
 
     def resolve_options(self, raw: Any) -> dict[str, Any]:
         return resolve_options(raw)

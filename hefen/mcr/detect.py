@@ -273,76 +273,97 @@ def _py_tile_hog(tiles: Sequence[int], kongs: int, t: Tally) -> None:
         t.add("tile_hog", n=n, uses=quads)
 
 
+_CONCEALED_PUNG_RUNS = {
+    2: "two_concealed_pungs",
+    3: "three_concealed_pungs",
+    4: "four_concealed_pungs",
+}
+#: the per-set pattern of a pung-like set of each kind of tile
+_PUNG_PER_SET = {
+    x: "dragon_pung"
+    if is_dragon(x)
+    else "pung_of_terminals_or_honors"
+    if is_terminal(x) or is_wind(x)
+    else None
+    for x in range(NUM_KINDS)
+}
+
+
 def kong_patterns(groups: list[Group], idx: list[int], variant: str, t: Tally) -> None:
     """Kongs, concealed pungs and All Pungs over the pung-like sets ``idx``."""
-    mk = [i for i in idx if groups[i].kind == KONG and not groups[i].concealed]
-    ck = [i for i in idx if groups[i].kind == KONG and groups[i].concealed]
-    cp = [i for i in idx if groups[i].kind == PUNG and groups[i].concealed]
-
-    def lab(ii: list[int]) -> list[str]:
-        return [groups[i].label() for i in ii]
-
-    k = len(mk) + len(ck)
-    if k == 1:
-        t.add("melded_kong" if mk else "concealed_kong", lab(mk + ck))
-    elif k == 2:
-        if len(mk) == 2:
-            t.add("two_melded_kongs", lab(mk))
-        elif len(ck) == 2:
-            t.add("two_concealed_kongs", lab(ck))
-        elif variant == "mil":
-            t.add("concealed_kong_and_melded_kong", lab(ck + mk))
-        else:
-            t.add("concealed_kong", lab(ck))
-            t.add("melded_kong", lab(mk))
-    elif k == 3:
-        t.add("three_kongs", lab(mk + ck))
-    elif k == 4:
-        t.add("four_kongs", lab(mk + ck))
-    hidden = ck + cp
-    if len(hidden) >= 2:
-        pid = {2: "two_concealed_pungs", 3: "three_concealed_pungs", 4: "four_concealed_pungs"}[
-            len(hidden)
-        ]
-        t.add(pid, lab(hidden))
-    if len(idx) == 4:
-        t.add("all_pungs", lab(idx))
+    mk: list[int] = []  # melded kongs
+    ck: list[int] = []  # concealed kongs
+    cp: list[int] = []  # concealed pungs
     for i in idx:
         g = groups[i]
-        if is_dragon(g.tile):
-            t.per_set.append(("dragon_pung", i))
-        elif is_terminal(g.tile) or is_wind(g.tile):
-            t.per_set.append(("pung_of_terminals_or_honors", i))
+        if g.kind == KONG:
+            (ck if g.concealed else mk).append(i)
+        elif g.kind == PUNG and g.concealed:
+            cp.append(i)
+    k = len(mk) + len(ck)
+    if k:
+        if k == 1:
+            t.add("melded_kong" if mk else "concealed_kong", _labels(groups, mk + ck))
+        elif k == 2:
+            if len(mk) == 2:
+                t.add("two_melded_kongs", _labels(groups, mk))
+            elif len(ck) == 2:
+                t.add("two_concealed_kongs", _labels(groups, ck))
+            elif variant == "mil":
+                t.add("concealed_kong_and_melded_kong", _labels(groups, ck + mk))
+            else:
+                t.add("concealed_kong", _labels(groups, ck))
+                t.add("melded_kong", _labels(groups, mk))
+        elif k == 3:
+            t.add("three_kongs", _labels(groups, mk + ck))
+        elif k == 4:
+            t.add("four_kongs", _labels(groups, mk + ck))
+    hidden = ck + cp
+    if len(hidden) >= 2:
+        t.add(_CONCEALED_PUNG_RUNS[len(hidden)], _labels(groups, hidden))
+    if len(idx) == 4:
+        t.add("all_pungs", _labels(groups, idx))
+    per_set = t.per_set
+    for i in idx:
+        pid = _PUNG_PER_SET[groups[i].tile]
+        if pid is not None:
+            per_set.append((pid, i))
+
+
+def _labels(groups: list[Group], idx: list[int]) -> list[str]:
+    return [groups[i].label() for i in idx]
 
 
 def wind_patterns(groups: list[Group], prevalent: int, seat: int, t: Tally) -> None:
     for g in groups:
-        if g.pung_like and g.tile == prevalent:
-            t.add("prevalent_wind", [g.label()])
-        if g.pung_like and g.tile == seat:
-            t.add("seat_wind", [g.label()])
+        if g.kind == PUNG or g.kind == KONG:
+            if g.tile == prevalent:
+                t.add("prevalent_wind", [g.label()])
+            if g.tile == seat:
+                t.add("seat_wind", [g.label()])
 
 
 def finish(t: Tally, groups: list[Group]) -> None:
     """Apply exclusions (highest pattern first), fold the per-set patterns in,
     and give Chicken Hand when nothing else is left."""
+    fans, uses = t.fans, t.uses
     per_set = list(t.per_set)
-    for pid in sorted(t.fans, key=_RANK.__getitem__):
-        if t.fans.get(pid, 0) <= 0:
+    for pid in sorted(fans, key=_RANK.__getitem__):
+        if fans.get(pid, 0) <= 0:
             continue
-        spec = PATTERNS[pid]
-        for ex in spec.excludes:
-            if ex in PER_SET:
+        per_set_excludes, excludes, absorbs = _EXCLUDES[pid]
+        for ex in excludes:
+            fans.pop(ex, None)
+            uses.pop(ex, None)
+        if per_set:
+            for ex in per_set_excludes:
                 per_set = [p for p in per_set if p[0] != ex]
-            else:
-                t.fans.pop(ex, None)
-                t.uses.pop(ex, None)
-        if spec.absorbs:
-            mine = set(t.uses.get(pid, ()))
-            per_set = [
-                p for p in per_set if not (p[0] in spec.absorbs and groups[p[1]].label() in mine)
-            ]
-    if t.fans.get("nine_gates"):
+            if absorbs:
+                mine = set(uses.get(pid, ()))
+                per_set = [
+                    p for p in per_set if not (p[0] in absorbs and groups[p[1]].label() in mine)
+                ]
+    if per_set and fans.get("nine_gates"):
         # the gates' own terminal pung is part of Nine Gates
         for k, p in enumerate(per_set):
             if p[0] == "pung_of_terminals_or_honors":
@@ -350,10 +371,22 @@ def finish(t: Tally, groups: list[Group]) -> None:
                 break
     for pid, i in per_set:
         t.add(pid, [groups[i].label()])
-    for pid in [p for p, n in t.fans.items() if n <= 0]:
-        del t.fans[pid]
-    if not t.fans:
+    for pid in [p for p, n in fans.items() if n <= 0]:
+        del fans[pid]
+    if not fans:
         t.add("chicken_hand")
+
+
+#: each pattern's exclusions, split for :func:`finish`: the per-set patterns
+#: it excludes, the others, and the per-set patterns it absorbs on its sets
+_EXCLUDES: dict[str, tuple[tuple[str, ...], tuple[str, ...], frozenset[str]]] = {
+    pid: (
+        tuple(sorted(ex for ex in spec.excludes if ex in PER_SET)),
+        tuple(sorted(ex for ex in spec.excludes if ex not in PER_SET)),
+        spec.absorbs,
+    )
+    for pid, spec in PATTERNS.items()
+}
 
 
 Candidates = list[tuple[str, tuple[int, ...]]]

@@ -353,9 +353,11 @@ def _not_complete(hand: Hand) -> str:
     return f"The hand is not complete: with {wt} it does not form five sets and a pair."
 
 
-def score(hand: Hand) -> Result:
-    """Score a validated Taiwanese hand (``Hand.rules == "tw"``)."""
-    opts = resolve_options(dict(hand.options))
+def score(hand: Hand, options: dict[str, Any] | None = None) -> Result:
+    """Score a validated Taiwanese hand (``Hand.rules == "tw"``).
+
+    ``options``: the hand's options already resolved (``None``: resolve them)."""
+    opts = resolve_options(dict(hand.options)) if options is None else options
     if hand.win_tile is None:
         raise HandError("The hand needs a 'win_tile', the tile that completed it.")
     _check_context(hand)
@@ -391,7 +393,7 @@ def _result(hand: Hand, t: Tally, opts: dict[str, Any], notes: list[str]) -> Res
     if tai == 0:
         t.add("chicken_hand")
     hits = [_hit(t, p) for p in ORDER if p in t.counts and p not in ("dealer", "dealer_streak")]
-    settled = RULESET.settle_hand(hand, tai, opts)
+    settled = RULESET.settle_hand(hand, tai, opts, resolved=True)
     payments = settled.payments
     notes.extend(settled.notes)
     payers = {p.frm for p in payments}
@@ -468,8 +470,10 @@ class Taiwanese(Ruleset):
     rules_doc = "rules-tw.md"
     earthly_self_drawn = True
 
-    def score(self, hand: Hand) -> Result:
-        return score(hand)
+    def score(self, hand: Hand, options: Mapping[str, Any] | None = None) -> Result:
+        return score(
+            hand, options if options is None or isinstance(options, dict) else dict(options)
+        )
 
     def resolve_options(self, raw: Any) -> dict[str, Any]:
         return resolve_options(raw)
