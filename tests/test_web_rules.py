@@ -128,7 +128,7 @@ def test_every_row_shows_its_example(client: TestClient, rules: str) -> None:
 def test_account_once_is_shown_as_not_counted_again(client: TestClient) -> None:
     """MCR's per-set absorption (Big Three Winds' pungs do not also score Pung
     of Terminals or Honors) is said as what it is, not as "counts with it"."""
-    page = client.get("/rules/mcr").text
+    page = client.get("/rules/mcr?lang=en").text
     row = page.split('id="big_three_winds"', 1)[1].split("</li>", 1)[0]
     counts_with = [p for p in row.split('<div class="prel">') if p.startswith("Counts with it")]
     assert not any("pung_of_terminals_or_honors" in p for p in counts_with), row
