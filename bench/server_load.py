@@ -13,8 +13,10 @@ a SQLite file (default) or ``--database-url``, then measures:
 * **score**: ``POST /api/score`` sent open-loop at 100 and 200 requests/s
   for a few seconds; latency p50/p99.
 
-Everything is bounded (counts and a deadline per phase) and stays on
-loopback. Run: ``PYTHONPATH=. python bench/server_load.py [--tables 200] [--rate 100]``
+The server prints how many full GC passes it made and the longest.
+``BENCH_WS_PING=SECONDS`` sets the server's WebSocket ping interval
+(uvicorn's default, 20 s, otherwise). Everything is bounded (counts and a
+deadline per phase) and stays on loopback. Run: ``PYTHONPATH=. python bench/server_load.py [--tables 200] [--rate 100]``
 (the issue's figure: ``--tables 2000 --rate 100 --score-rates 100 200 400``).
 """
 
@@ -47,10 +49,22 @@ HAND = {
     "options": {},
 }
 SERVER = """
-import sys, uvicorn
+import os, sys, time, gc, uvicorn
 from hefen.web import create_app
+pauses = []
+def _cb(phase, info, t=[0.0]):
+    if phase == "start": t[0] = time.perf_counter()
+    elif info["generation"] == 2: pauses.append((time.perf_counter() - t[0]) * 1e3)
+gc.callbacks.append(_cb)
+import atexit, signal
+def _report(*_):
+    if pauses:
+        print(f"server: {len(pauses)} full GC passes, longest {max(pauses):.0f} ms", flush=True)
+    os._exit(0)
+signal.signal(signal.SIGTERM, _report)
 uvicorn.run(create_app(database_url=sys.argv[1], rate_limit=False), host="127.0.0.1",
-            port=int(sys.argv[2]), log_level="warning", ws="websockets")
+            port=int(sys.argv[2]), log_level="warning", ws="websockets",
+            ws_ping_interval=float(os.environ.get("BENCH_WS_PING", "20")))
 """
 
 
@@ -116,7 +130,9 @@ async def bench_broadcast(
         connect0 = time.perf_counter()
         for code, _ in made:
             four = [
-                await websockets.connect(f"{ws_base}/ws/tables/{code}", open_timeout=60)
+                await websockets.connect(
+                    f"{ws_base}/ws/tables/{code}", open_timeout=60, ping_interval=None
+                )
                 for _ in range(4)
             ]
             for ws in four:
@@ -131,13 +147,17 @@ async def bench_broadcast(
             nonlocal lost
             sent = time.perf_counter()
             waits = [asyncio.create_task(_until_hand(ws)) for ws in four]
-            (await record(client, code, token, 0)).raise_for_status()
+            try:
+                (await record(client, code, token, 0)).raise_for_status()
+            except httpx.HTTPError:
+                failed.append(code)  # the POST itself did not get through
             for got in await asyncio.gather(*waits, return_exceptions=True):
                 if isinstance(got, float):
                     latencies.append((got - sent) * 1e3)
                 else:
                     lost += 1
 
+        failed: list[str] = []
         started = time.perf_counter()
         tasks = []
         for i, ((code, token), four) in enumerate(zip(made, sockets, strict=True)):
@@ -163,8 +183,9 @@ async def bench_broadcast(
         "hands_per_s": achieved,
         "deliveries": len(latencies),
         "lost": lost,
-        "p50_ms": pct(latencies, 50),
-        "p99_ms": pct(latencies, 99),
+        "posts_failed": len(failed),
+        "p50_ms": pct(latencies, 50) if latencies else float("nan"),
+        "p99_ms": pct(latencies, 99) if latencies else float("nan"),
     }
 
 

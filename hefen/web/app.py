@@ -202,6 +202,10 @@ class Pages:
         return response
 
 
+#: the collector's thresholds while serving (set at start-up; the defaults are 700, 10, 10)
+GC_THRESHOLDS = (50_000, 50, 100)
+
+
 def create_app(
     database_url: str | None = None,
     *,
@@ -234,6 +238,11 @@ def create_app(
         redact_logs()  # uvicorn has set up its loggers by now
         gc.collect()
         gc.freeze()  # the start-up objects live forever: keep them out of every GC pass
+        # A server holds many long-lived objects (sockets, kept tables): with
+        # the default thresholds a full pass over them came every few seconds
+        # under load and took up to half a second (bench/server_load.py).
+        # Young passes every 50,000 allocations (a few ms), full ones rare.
+        gc.set_threshold(*GC_THRESHOLDS)
         try:
             yield
         finally:
