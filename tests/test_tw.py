@@ -413,3 +413,17 @@ def test_missing_discarder_is_the_next_seat() -> None:
     r = tw_score(DRAGON, seat_wind="S")
     assert r.payments[0].frm == "W"
     assert any("next seat" in n for n in r.notes)
+
+
+def test_big_four_winds_does_not_imply_all_pungs_in_sixteen_tiles() -> None:
+    """Taiwan's hand has five sets: the four wind pungs leave room for a chow,
+    so the table does not say Big Four Winds implies All Pungs (the rules
+    page would list it as counted with it)."""
+    from hefen import score
+    from hefen.tw import PATTERNS
+
+    hand = "E E E S S S W W W N N N 1m 2m 3m 5p".split()
+    r = score({"rules": "tw", "hand": hand, "win_tile": "5p", "context": {"win": "self_draw"}})
+    ids = [p.id for p in r.patterns]
+    assert "big_four_winds" in ids and "all_pungs" not in ids
+    assert "all_pungs" not in PATTERNS["big_four_winds"].implies
