@@ -584,6 +584,8 @@ class ExpertBot(StrongBot):
 
     name = "expert"
     ready_waits = 2
+    #: choose among near-ready discards by the chance of a winning hand
+    by_chance: bool = True
 
     def _big(self, game: Game, s: int) -> bool:
         p = game.players[s]
@@ -640,6 +642,74 @@ class ExpertBot(StrongBot):
             danger += d
         return danger
 
+    # -- the chance a hand wins
+    def _ww(
+        self, game: Game, seat: int, c: list[int], unseen: list[int], cache: dict[tuple[int, ...], int]
+    ) -> int:
+        """:meth:`_winning_waits` of the concealed counts ``c`` (cached)."""
+        key = tuple(c)
+        hit = cache.get(key)
+        if hit is None:
+            tiles = [t for t in range(NUM_KINDS) for _ in range(c[t])]
+            hit = cache[key] = self._winning_waits(game, seat, tiles, unseen)
+        return hit
+
+    @staticmethod
+    def _p_ready(w: int, pool: int, k: float) -> float:
+        """The chance one of ``w`` winning tiles among ``pool`` unseen comes
+        into play (drawn or discarded) within ``k`` tiles."""
+        if w <= 0:
+            return 0.0
+        return 1.0 - (1.0 - min(1.0, w / pool)) ** max(1.0, k)
+
+    def _chance(
+        self,
+        game: Game,
+        seat: int,
+        c: list[int],
+        sh: int,
+        shape: _Shape,
+        unseen: list[int],
+        cache: dict[tuple[int, ...], int],
+    ) -> float:
+        """A rough chance that the concealed counts ``c`` (before a draw)
+        win: a ready hand by its *winning* waits (a ready hand whose waits
+        cannot score — MCR's 8 points — is worth only what a draw makes of
+        it); a hand one from ready (or ready on no winning tile) by the
+        draws that make it ready on a winning wait, each weighed by that
+        wait. ``-1`` for a hand farther off."""
+        pool = max(1, sum(unseen))
+        k = float(max(1, game.wall_remaining))
+        if sh == 0:
+            w = self._ww(game, seat, c, unseen, cache)
+            if w:
+                return self._p_ready(w, pool, k)
+        elif sh > 1:
+            return -1.0
+        kinds = shape.useful(c) if sh == 1 else range(NUM_KINDS)
+        reach = 0.0
+        weighted = 0.0
+        for u in kinds:
+            if unseen[u] == 0 or c[u] >= shape.cap[u]:
+                continue
+            c[u] += 1
+            best = 0
+            for d in range(NUM_KINDS):
+                if c[d] == 0 or d == u:
+                    continue
+                c[d] -= 1
+                if shape.shanten(c) == 0:
+                    best = max(best, self._ww(game, seat, c, unseen, cache))
+                c[d] += 1
+            c[u] -= 1
+            if best:
+                reach += unseen[u]
+                weighted += unseen[u] * self._p_ready(best, pool, 0.6 * k)
+        if not reach:
+            return 0.0
+        own = k / 4  # own draws left
+        return (1.0 - (1.0 - reach / pool) ** max(1.0, own)) * weighted / reach
+
     def _best_discard(
         self,
         game: Game,
@@ -656,7 +726,32 @@ class ExpertBot(StrongBot):
                 rest.remove(t)
                 scored.append((shape.shanten(_counts(rest)), t))
             threats = self._threats(game, seat)
-            if not self._fold(game, seat, threats, min(sh for sh, _ in scored)):
+            best_sh = min(sh for sh, _ in scored)
+            fold = self._fold(game, seat, threats, best_sh)
+            if self.by_chance and not fold and best_sh <= 1:
+                unseen = self._unseen(game, seat)
+                cache: dict[tuple[int, ...], int] = {}
+                chances: dict[int, float] = {}
+                for sh, t in scored:
+                    if sh <= 1:
+                        rest = list(tiles)
+                        rest.remove(t)
+                        chances[t] = self._chance(
+                            game, seat, _counts(rest), sh, shape, unseen, cache
+                        )
+                if chances and max(chances.values()) > 0:
+                    top = max(chances.values())
+                    near = [t for t, v in chances.items() if v >= top * 0.999]
+                    tile = max(
+                        near,
+                        key=lambda x: (
+                            -self._danger(game, threats, x, unseen),
+                            -_neighbour_score(_counts(tiles), x),
+                            x,
+                        ),
+                    )
+                    return tile, (0.0, -chances[tile], 0.0)
+            if not fold:
                 keeps = self._ready_keeps(game, seat, tiles, scored)
                 if keeps:
                     unseen = self._unseen(game, seat)
