@@ -710,6 +710,81 @@ class ExpertBot(StrongBot):
         own = k / 4  # own draws left
         return (1.0 - (1.0 - reach / pool) ** max(1.0, own)) * weighted / reach
 
+    def _claim_chance(
+        self, game: Game, seat: int, a: Action, tile: int, unseen: list[int]
+    ) -> tuple[int, float]:
+        """The lowest shanten a claim leaves after its discard, and the best
+        :meth:`_chance` among the discards that leave one from ready or
+        better (``-1`` when none does)."""
+        p = game.players[seat]
+        rest = list(p.concealed)
+        if a.kind == "chow":
+            assert a.tile is not None
+            used = [x for x in (a.tile, a.tile + 1, a.tile + 2) if x != tile]
+            meld = Meld.chow(a.tile)
+        else:
+            used = [tile] * (3 if a.kind == "kong" else 2)
+            meld = Meld.kong(tile) if a.kind == "kong" else Meld.pung(tile)
+        for x in used:
+            rest.remove(x)
+        saved = p.melds
+        p.melds = [*saved, meld]
+        try:
+            shape = self._shape(game, p.melds)
+            c = _counts(rest)
+            options: list[list[int]] = []
+            if a.kind == "kong":
+                options.append(c)
+            else:
+                for d in range(NUM_KINDS):
+                    if c[d]:
+                        c2 = list(c)
+                        c2[d] -= 1
+                        options.append(c2)
+            cache: dict[tuple[int, ...], int] = {}
+            low = min(shape.shanten(o) for o in options)
+            best = -1.0
+            for o in options:
+                sh = shape.shanten(o)
+                if sh <= 1:
+                    best = max(best, self._chance(game, seat, o, sh, shape, unseen, cache))
+            return low, best
+        finally:
+            p.melds = saved
+
+    def _respond(self, game: Game, seat: int, legal: list[Action]) -> Action:
+        if (
+            game.ruleset.plays_for_value
+            or not self.by_chance
+            or game.phase != "respond"
+            or game.last_discard is None
+        ):
+            return super()._respond(game, seat, legal)
+        p = game.players[seat]
+        passing = next(a for a in legal if a.kind == "pass")
+        tile = game.last_discard[1]
+        base = self._shanten(game, seat, p.concealed)
+        if self._threats(game, seat) and base >= 2:
+            return passing
+        unseen = self._unseen(game, seat)
+        keep = -1.0
+        if base <= 1:
+            keep = self._chance(
+                game, seat, _counts(p.concealed), base, self._shape(game, p.melds), unseen, {}
+            )
+        judged: dict[Action, float] = {}
+        for a in legal:
+            if a.kind in ("pung", "kong", "chow") and a.tile is not None:
+                low, ch = self._claim_chance(game, seat, a, tile, unseen)
+                if low <= 1:
+                    judged[a] = ch
+        if judged:
+            a, ch = max(judged.items(), key=lambda x: x[1])
+            if ch > 0 and ch > keep:
+                return a
+        choice = super()._respond(game, seat, legal)
+        return passing if choice in judged else choice
+
     def _best_discard(
         self,
         game: Game,
