@@ -586,6 +586,14 @@ class ExpertBot(StrongBot):
     ready_waits = 2
     #: choose among near-ready discards by the chance of a winning hand
     by_chance: bool = True
+    #: how much more likely to win a first claim must make a concealed Taiwan hand
+    concealed_bonus: float = 1.3
+    #: how much of the chance of winning a unit of danger costs
+    danger_weight: float = 0.0
+    #: the most tiles a hand expects still to come into play
+    horizon: int = 30
+    #: claims judged by the chance of winning (off: the strong bot's claims)
+    claim_by_chance: bool = True
 
     def _big(self, game: Game, s: int) -> bool:
         p = game.players[s]
@@ -644,7 +652,12 @@ class ExpertBot(StrongBot):
 
     # -- the chance a hand wins
     def _ww(
-        self, game: Game, seat: int, c: list[int], unseen: list[int], cache: dict[tuple[int, ...], int]
+        self,
+        game: Game,
+        seat: int,
+        c: list[int],
+        unseen: list[int],
+        cache: dict[tuple[int, ...], int],
     ) -> int:
         """:meth:`_winning_waits` of the concealed counts ``c`` (cached)."""
         key = tuple(c)
@@ -679,7 +692,8 @@ class ExpertBot(StrongBot):
         draws that make it ready on a winning wait, each weighed by that
         wait. ``-1`` for a hand farther off."""
         pool = max(1, sum(unseen))
-        k = float(max(1, game.wall_remaining))
+        # tiles still to come into play: the wall, or as many as a hand lasts
+        k = float(max(1, min(game.wall_remaining, self.horizon)))
         if sh == 0:
             w = self._ww(game, seat, c, unseen, cache)
             if w:
@@ -755,7 +769,7 @@ class ExpertBot(StrongBot):
     def _respond(self, game: Game, seat: int, legal: list[Action]) -> Action:
         if (
             game.ruleset.plays_for_value
-            or not self.by_chance
+            or not (self.by_chance and self.claim_by_chance)
             or game.phase != "respond"
             or game.last_discard is None
         ):
@@ -780,7 +794,14 @@ class ExpertBot(StrongBot):
                     judged[a] = ch
         if judged:
             a, ch = max(judged.items(), key=lambda x: x[1])
-            if ch > 0 and ch > keep:
+            # Taiwan pays for a concealed hand (門清): a first claim must
+            # raise the chance by more than the tai it gives up
+            need = (
+                self.concealed_bonus
+                if game.rules == "tw" and all(m.concealed for m in p.melds)
+                else 1.0
+            )
+            if ch > 0 and ch > keep * need:
                 return a
         choice = super()._respond(game, seat, legal)
         return passing if choice in judged else choice
@@ -815,11 +836,23 @@ class ExpertBot(StrongBot):
                             game, seat, _counts(rest), sh, shape, unseen, cache
                         )
                 if chances and max(chances.values()) > 0:
+                    if threats and self.danger_weight:
+                        for t in chances:
+                            if chances[t] >= 0:
+                                chances[t] -= self.danger_weight * self._danger(
+                                    game, threats, t, unseen
+                                )
                     top = max(chances.values())
-                    near = [t for t, v in chances.items() if v >= top * 0.999]
+                    near = [t for t, v in chances.items() if v >= top - 0.001 * abs(top)]
                     tile = max(
                         near,
                         key=lambda x: (
+                            self._ukeire(
+                                game,
+                                seat,
+                                [y for y in tiles if y != x] + [x] * (tiles.count(x) - 1),
+                                unseen,
+                            ),
                             -self._danger(game, threats, x, unseen),
                             -_neighbour_score(_counts(tiles), x),
                             x,
