@@ -16,6 +16,10 @@ A bot only reads what its seat may see: its own tiles and the public table
   exposed sets, or a short wall) it folds a far-off hand by discarding the
   safest tile (that seat's own discards, then tiles with most copies
   visible, suji-like neighbours of its discards, honours already out).
+* :class:`ExpertBot` (``"expert"``) — the strong bot with a reading of the
+  table (danger per seat, folding against big hands) and, in MCR and
+  Taiwan, discards and claims near ready chosen by the chance of a
+  *winning* hand (MCR's 8 points), two plies deep.
 """
 
 from __future__ import annotations
@@ -579,7 +583,18 @@ class ExpertBot(StrongBot):
       threat;
     * it never breaks a ready hand whose wait wins (all rulesets), unless
       it folds;
-    * it declares 天聽/地聽 with two or more unseen winning tiles.
+    * it declares 天聽/地聽 with two or more unseen winning tiles;
+    * in MCR and Taiwan, once a discard can leave the hand one from ready
+      or better, it discards for the best *chance of a winning hand*
+      (:meth:`_chance`): a ready hand counts only its winning waits (in
+      MCR those that score 8 points), and a hand one from ready — or ready
+      on no winning tile — counts the draws that make it ready on a
+      winning wait, each weighed by that wait; ties go to the most useful
+      tiles, then the safest; so it does not settle for a ready hand that
+      cannot win while a route to 8 points stays open;
+    * it claims a set there only when the claim (with its best discard)
+      raises that chance — a claim that leaves no winning wait in reach is
+      refused; in Taiwan a first claim must raise it by 30% (門清's tai).
     """
 
     name = "expert"
