@@ -145,3 +145,45 @@ def test_the_expert_refuses_a_chow_that_leaves_no_eight_point_wait() -> None:
     expert = ExpertBot()
     assert expert.choose(game, 1).kind == "pass"
     assert expert._claim_chance(game, 1, strong_choice, four_s, expert._unseen(game, 1))[1] <= 0
+
+
+def test_a_first_taiwan_claim_must_beat_the_concealed_tai() -> None:
+    # strong bots play a Taiwan hand; at the first chow the strong bot makes
+    # from a concealed hand that the expert's chance rates better than
+    # keeping, but by less than 30% (門清's tai), the expert passes — and
+    # takes it when a first claim needs no more than any other
+    found = 0
+    for seed in (19,):
+        game = Game(GameSettings("tw"), f"find/{seed}", dealer=0)
+        bots = [make_bot("strong", s) for s in range(4)]
+        while game.phase != "end" and not found:
+            if game.phase == "respond" and game.last_discard is not None:
+                tile = game.last_discard[1]
+                for seat in game.to_act():
+                    p = game.players[seat]
+                    claim = StrongBot().choose(game, seat)
+                    if p.melds or claim.kind != "chow" or StrongBot()._threats(game, seat):
+                        continue
+                    expert = ExpertBot()
+                    unseen = expert._unseen(game, seat)
+                    sh = expert._shanten(game, seat, p.concealed)
+                    keep = expert._chance(
+                        game,
+                        seat,
+                        _counts(p.concealed),
+                        sh,
+                        expert._shape(game, p.melds),
+                        unseen,
+                        {},
+                    )
+                    ch = expert._claim_chance(game, seat, claim, tile, unseen)[1]
+                    if keep > 0 and keep < ch < keep * ExpertBot.concealed_bonus:
+                        assert expert.choose(game, seat).kind == "pass"
+                        eager = ExpertBot()
+                        eager.concealed_bonus = 1.0
+                        assert eager.choose(game, seat).kind == "chow"
+                        found += 1
+                        break
+            s = game.to_act()[0]
+            game.apply(bots[s].choose(game, s))
+    assert found
