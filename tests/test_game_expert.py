@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from hefen.game import Game, GameSettings, make_bot
-from hefen.game.bots import BOTS, ExpertBot, StrongBot
-from hefen.game.engine import full_set
+from hefen.game.bots import BOTS, ExpertBot, StrongBot, _counts
+from hefen.game.engine import Action, full_set
 from hefen.hand import Meld
 from hefen.tiles import tiles_from_str
 
@@ -95,3 +95,95 @@ def test_the_expert_reads_a_flush_in_the_making() -> None:
     # a threat's own discard is safe
     game.players[1].discards.append((pin, False))
     assert bot._danger(game, [1], pin, bot._unseen(game, 0)) == 0.0
+
+
+def test_the_expert_keeps_a_route_to_eight_points_over_a_ready_hand_that_cannot_win() -> None:
+    # 1m2m3m 4m4m 6m7m8m9m 2s3s3s4s5s: dropping 9m is ready (123m 44m 678m
+    # 234s on 3s-5s …) but no wait scores MCR's 8 points; dropping 3s keeps
+    # one from ready with winning routes (e.g. the pure straight 1m–9m)
+    hands = [
+        "1m 2m 3m 4m 4m 6m 7m 8m 9m 2s 3s 3s 4s",
+        "1p 1p 2p 3p 4p 5p 6p 7p 8p 9p E E E",
+        "S S S W W W N N N C C C F",
+        "F F P P P 1s 1s 1s 9s 9s 9s 7s 8s",
+    ]
+    game = Game(GameSettings("mcr", flowers=False), "eight", wall=arranged_wall(hands, draws="5s"))
+    assert game.phase == "discard" and game.to_act() == [0]
+    strong, expert = StrongBot(), ExpertBot()
+    a, b = strong.choose(game, 0), expert.choose(game, 0)
+    assert a.kind == b.kind == "discard" and a.tile is not None and b.tile is not None
+    # the strong bot goes ready on a wait that cannot win
+    rest = list(game.players[0].concealed)
+    rest.remove(a.tile)
+    assert strong._shanten(game, 0, rest) == 0
+    assert strong._winning_waits(game, 0, rest, strong._unseen(game, 0)) == 0
+    # the expert keeps a hand with a chance of a winning one
+    rest = list(game.players[0].concealed)
+    rest.remove(b.tile)
+    unseen = expert._unseen(game, 0)
+    shape = expert._shape(game, game.players[0].melds)
+    sh = shape.shanten(_counts(rest))
+    assert expert._chance(game, 0, _counts(rest), sh, shape, unseen, {}) > 0
+
+
+def test_the_expert_refuses_a_chow_that_leaves_no_eight_point_wait() -> None:
+    # seat 1 holds 1m2m3m 6m7m 5s6s7s8s9s9s SS; chowing 4s5s6s makes it ready,
+    # but no wait of that hand scores 8 points: the strong bot chows, the
+    # expert passes and keeps its concealed hand
+    hands = [
+        "4s 1p 2p 3p 4p 5p 6p 7p 8p 9p E E E",
+        "1m 2m 3m 6m 7m 5s 6s 7s 8s 9s 9s S S",
+        "W W W N N N C C C F F F P",
+        "P P 1s 1s 1s 2s 2s 2s 3s 3s 3s 4m 4m",
+    ]
+    game = Game(GameSettings("mcr", flowers=False), "chow", wall=arranged_wall(hands, draws="9m"))
+    four_s = T("4s")[0]
+    game.apply(Action(0, "discard", four_s))
+    assert game.phase == "respond"
+    strong_choice = StrongBot().choose(game, 1)
+    assert strong_choice.kind == "chow"
+    expert = ExpertBot()
+    assert expert.choose(game, 1).kind == "pass"
+    assert expert._claim_chance(game, 1, strong_choice, four_s, expert._unseen(game, 1))[1] <= 0
+
+
+def test_a_first_taiwan_claim_must_beat_the_concealed_tai() -> None:
+    # strong bots play a Taiwan hand; at the first chow the strong bot makes
+    # from a concealed hand that the expert's chance rates better than
+    # keeping, but by less than 30% (門清's tai), the expert passes — and
+    # takes it when a first claim needs no more than any other
+    found = 0
+    for seed in (19,):
+        game = Game(GameSettings("tw"), f"find/{seed}", dealer=0)
+        bots = [make_bot("strong", s) for s in range(4)]
+        while game.phase != "end" and not found:
+            if game.phase == "respond" and game.last_discard is not None:
+                tile = game.last_discard[1]
+                for seat in game.to_act():
+                    p = game.players[seat]
+                    claim = StrongBot().choose(game, seat)
+                    if p.melds or claim.kind != "chow" or StrongBot()._threats(game, seat):
+                        continue
+                    expert = ExpertBot()
+                    unseen = expert._unseen(game, seat)
+                    sh = expert._shanten(game, seat, p.concealed)
+                    keep = expert._chance(
+                        game,
+                        seat,
+                        _counts(p.concealed),
+                        sh,
+                        expert._shape(game, p.melds),
+                        unseen,
+                        {},
+                    )
+                    ch = expert._claim_chance(game, seat, claim, tile, unseen)[1]
+                    if keep > 0 and keep < ch < keep * ExpertBot.concealed_bonus:
+                        assert expert.choose(game, seat).kind == "pass"
+                        eager = ExpertBot()
+                        eager.concealed_bonus = 1.0
+                        assert eager.choose(game, seat).kind == "chow"
+                        found += 1
+                        break
+            s = game.to_act()[0]
+            game.apply(bots[s].choose(game, s))
+    assert found

@@ -16,6 +16,10 @@ A bot only reads what its seat may see: its own tiles and the public table
   exposed sets, or a short wall) it folds a far-off hand by discarding the
   safest tile (that seat's own discards, then tiles with most copies
   visible, suji-like neighbours of its discards, honours already out).
+* :class:`ExpertBot` (``"expert"``) — the strong bot with a reading of the
+  table (danger per seat, folding against big hands) and, in MCR and
+  Taiwan, discards and claims near ready chosen by the chance of a
+  *winning* hand (MCR's 8 points), two plies deep.
 """
 
 from __future__ import annotations
@@ -579,11 +583,32 @@ class ExpertBot(StrongBot):
       threat;
     * it never breaks a ready hand whose wait wins (all rulesets), unless
       it folds;
-    * it declares 天聽/地聽 with two or more unseen winning tiles.
+    * it declares 天聽/地聽 with two or more unseen winning tiles;
+    * in MCR and Taiwan, once a discard can leave the hand one from ready
+      or better, it discards for the best *chance of a winning hand*
+      (:meth:`_chance`): a ready hand counts only its winning waits (in
+      MCR those that score 8 points), and a hand one from ready — or ready
+      on no winning tile — counts the draws that make it ready on a
+      winning wait, each weighed by that wait; ties go to the most useful
+      tiles, then the safest; so it does not settle for a ready hand that
+      cannot win while a route to 8 points stays open;
+    * it claims a set there only when the claim (with its best discard)
+      raises that chance — a claim that leaves no winning wait in reach is
+      refused; in Taiwan a first claim must raise it by 30% (門清's tai).
     """
 
     name = "expert"
     ready_waits = 2
+    #: choose among near-ready discards by the chance of a winning hand
+    by_chance: bool = True
+    #: how much more likely to win a first claim must make a concealed Taiwan hand
+    concealed_bonus: float = 1.3
+    #: how much of the chance of winning a unit of danger costs
+    danger_weight: float = 0.0
+    #: the most tiles a hand expects still to come into play
+    horizon: int = 30
+    #: claims judged by the chance of winning (off: the strong bot's claims)
+    claim_by_chance: bool = True
 
     def _big(self, game: Game, s: int) -> bool:
         p = game.players[s]
@@ -640,6 +665,162 @@ class ExpertBot(StrongBot):
             danger += d
         return danger
 
+    # -- the chance a hand wins
+    def _ww(
+        self,
+        game: Game,
+        seat: int,
+        c: list[int],
+        unseen: list[int],
+        cache: dict[tuple[int, ...], int],
+    ) -> int:
+        """:meth:`_winning_waits` of the concealed counts ``c`` (cached)."""
+        key = tuple(c)
+        hit = cache.get(key)
+        if hit is None:
+            tiles = [t for t in range(NUM_KINDS) for _ in range(c[t])]
+            hit = cache[key] = self._winning_waits(game, seat, tiles, unseen)
+        return hit
+
+    @staticmethod
+    def _p_ready(w: int, pool: int, k: float) -> float:
+        """The chance one of ``w`` winning tiles among ``pool`` unseen comes
+        into play (drawn or discarded) within ``k`` tiles."""
+        if w <= 0:
+            return 0.0
+        return 1.0 - (1.0 - min(1.0, w / pool)) ** max(1.0, k)
+
+    def _chance(
+        self,
+        game: Game,
+        seat: int,
+        c: list[int],
+        sh: int,
+        shape: _Shape,
+        unseen: list[int],
+        cache: dict[tuple[int, ...], int],
+    ) -> float:
+        """A rough chance that the concealed counts ``c`` (before a draw)
+        win: a ready hand by its *winning* waits (a ready hand whose waits
+        cannot score — MCR's 8 points — is worth only what a draw makes of
+        it); a hand one from ready (or ready on no winning tile) by the
+        draws that make it ready on a winning wait, each weighed by that
+        wait. ``-1`` for a hand farther off."""
+        pool = max(1, sum(unseen))
+        # tiles still to come into play: the wall, or as many as a hand lasts
+        k = float(max(1, min(game.wall_remaining, self.horizon)))
+        if sh == 0:
+            w = self._ww(game, seat, c, unseen, cache)
+            if w:
+                return self._p_ready(w, pool, k)
+        elif sh > 1:
+            return -1.0
+        kinds = shape.useful(c) if sh == 1 else range(NUM_KINDS)
+        reach = 0.0
+        weighted = 0.0
+        for u in kinds:
+            if unseen[u] == 0 or c[u] >= shape.cap[u]:
+                continue
+            c[u] += 1
+            best = 0
+            for d in range(NUM_KINDS):
+                if c[d] == 0 or d == u:
+                    continue
+                c[d] -= 1
+                if shape.shanten(c) == 0:
+                    best = max(best, self._ww(game, seat, c, unseen, cache))
+                c[d] += 1
+            c[u] -= 1
+            if best:
+                reach += unseen[u]
+                weighted += unseen[u] * self._p_ready(best, pool, 0.6 * k)
+        if not reach:
+            return 0.0
+        own = k / 4  # own draws left
+        return (1.0 - (1.0 - reach / pool) ** max(1.0, own)) * weighted / reach
+
+    def _claim_chance(
+        self, game: Game, seat: int, a: Action, tile: int, unseen: list[int]
+    ) -> tuple[int, float]:
+        """The lowest shanten a claim leaves after its discard, and the best
+        :meth:`_chance` among the discards that leave one from ready or
+        better (``-1`` when none does)."""
+        p = game.players[seat]
+        rest = list(p.concealed)
+        if a.kind == "chow":
+            assert a.tile is not None
+            used = [x for x in (a.tile, a.tile + 1, a.tile + 2) if x != tile]
+            meld = Meld.chow(a.tile)
+        else:
+            used = [tile] * (3 if a.kind == "kong" else 2)
+            meld = Meld.kong(tile) if a.kind == "kong" else Meld.pung(tile)
+        for x in used:
+            rest.remove(x)
+        saved = p.melds
+        p.melds = [*saved, meld]
+        try:
+            shape = self._shape(game, p.melds)
+            c = _counts(rest)
+            options: list[list[int]] = []
+            if a.kind == "kong":
+                options.append(c)
+            else:
+                for d in range(NUM_KINDS):
+                    if c[d]:
+                        c2 = list(c)
+                        c2[d] -= 1
+                        options.append(c2)
+            cache: dict[tuple[int, ...], int] = {}
+            low = min(shape.shanten(o) for o in options)
+            best = -1.0
+            for o in options:
+                sh = shape.shanten(o)
+                if sh <= 1:
+                    best = max(best, self._chance(game, seat, o, sh, shape, unseen, cache))
+            return low, best
+        finally:
+            p.melds = saved
+
+    def _respond(self, game: Game, seat: int, legal: list[Action]) -> Action:
+        if (
+            game.ruleset.plays_for_value
+            or not (self.by_chance and self.claim_by_chance)
+            or game.phase != "respond"
+            or game.last_discard is None
+        ):
+            return super()._respond(game, seat, legal)
+        p = game.players[seat]
+        passing = next(a for a in legal if a.kind == "pass")
+        tile = game.last_discard[1]
+        base = self._shanten(game, seat, p.concealed)
+        if self._threats(game, seat) and base >= 2:
+            return passing
+        unseen = self._unseen(game, seat)
+        keep = -1.0
+        if base <= 1:
+            keep = self._chance(
+                game, seat, _counts(p.concealed), base, self._shape(game, p.melds), unseen, {}
+            )
+        judged: dict[Action, float] = {}
+        for a in legal:
+            if a.kind in ("pung", "kong", "chow") and a.tile is not None:
+                low, ch = self._claim_chance(game, seat, a, tile, unseen)
+                if low <= 1:
+                    judged[a] = ch
+        if judged:
+            a, ch = max(judged.items(), key=lambda x: x[1])
+            # Taiwan pays for a concealed hand (門清): a first claim must
+            # raise the chance by more than the tai it gives up
+            need = (
+                self.concealed_bonus
+                if game.rules == "tw" and all(m.concealed for m in p.melds)
+                else 1.0
+            )
+            if ch > 0 and ch > keep * need:
+                return a
+        choice = super()._respond(game, seat, legal)
+        return passing if choice in judged else choice
+
     def _best_discard(
         self,
         game: Game,
@@ -656,7 +837,44 @@ class ExpertBot(StrongBot):
                 rest.remove(t)
                 scored.append((shape.shanten(_counts(rest)), t))
             threats = self._threats(game, seat)
-            if not self._fold(game, seat, threats, min(sh for sh, _ in scored)):
+            best_sh = min(sh for sh, _ in scored)
+            fold = self._fold(game, seat, threats, best_sh)
+            if self.by_chance and not fold and best_sh <= 1:
+                unseen = self._unseen(game, seat)
+                cache: dict[tuple[int, ...], int] = {}
+                chances: dict[int, float] = {}
+                for sh, t in scored:
+                    if sh <= 1:
+                        rest = list(tiles)
+                        rest.remove(t)
+                        chances[t] = self._chance(
+                            game, seat, _counts(rest), sh, shape, unseen, cache
+                        )
+                if chances and max(chances.values()) > 0:
+                    if threats and self.danger_weight:
+                        for t in chances:
+                            if chances[t] >= 0:
+                                chances[t] -= self.danger_weight * self._danger(
+                                    game, threats, t, unseen
+                                )
+                    top = max(chances.values())
+                    near = [t for t, v in chances.items() if v >= top - 0.001 * abs(top)]
+                    tile = max(
+                        near,
+                        key=lambda x: (
+                            self._ukeire(
+                                game,
+                                seat,
+                                [y for y in tiles if y != x] + [x] * (tiles.count(x) - 1),
+                                unseen,
+                            ),
+                            -self._danger(game, threats, x, unseen),
+                            -_neighbour_score(_counts(tiles), x),
+                            x,
+                        ),
+                    )
+                    return tile, (0.0, -chances[tile], 0.0)
+            if not fold:
                 keeps = self._ready_keeps(game, seat, tiles, scored)
                 if keeps:
                     unseen = self._unseen(game, seat)
