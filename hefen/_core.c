@@ -1541,6 +1541,483 @@ py_set_pure_detect(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* ---- the shanten tables (hefen.analysis.shanten) --------------------------
+ * _suit_table, _honor_table, _combine, _combine_masks, _best and _best_mask,
+ * branch for branch as the Python ones.  A table is 12 kept counts (index
+ * sets * 2 + pairs) then 12 masks.  _suffix's process-wide lru_cache is a
+ * per-call memo over (rank, a, b) here.  Inputs outside the C domain (not
+ * tuples of plain ints of the right length, values past +-1e6, a base whose
+ * masks would pass bit 63) go to the Python references. */
+#define SH_K 5
+#define SH_W 12
+#define SH_NEG (-1000)
+#define SH_BIG 1000000
+
+typedef struct {
+    long long v[SH_W];
+    unsigned long long m[SH_W];
+} shtab;
+
+static PyObject *pure_suit_table, *pure_honor_table, *pure_combine, *pure_combine_masks,
+    *pure_best, *pure_best_mask;
+
+typedef struct {
+    int n;
+    long long c[9], cap[9], sum[10];
+    unsigned char done[10][SH_K + 1][SH_K + 1];
+    shtab memo[10][SH_K + 1][SH_K + 1];
+} shsuffix;
+
+static shsuffix sh_state; /* under the GIL: one call at a time */
+
+static const int SH_YZ[4][2] = {{0, 0}, {1, 0}, {0, 1}, {1, 1}};
+
+static inline void
+sh_upd(shtab *out, int j, long long v, unsigned long long m)
+{
+    if (v > out->v[j]) {
+        out->v[j] = v;
+        out->m[j] = m;
+    }
+    else if (v == out->v[j])
+        out->m[j] |= m;
+}
+
+static const shtab *
+sh_suffix(shsuffix *st, int pos, int a, int b)
+{
+    static const shtab empty_closed = {{0}, {0}};
+    if (pos == st->n)
+        return &empty_closed;
+    if (st->done[pos][a][b])
+        return &st->memo[pos][a][b];
+    long long ci = st->c[pos], capi = st->cap[pos], need = a + b;
+    shtab *out = &st->memo[pos][a][b];
+    if (need > capi) {
+        for (int i = 0; i < SH_W; i++) {
+            out->v[i] = SH_NEG;
+            out->m[i] = 0;
+        }
+        st->done[pos][a][b] = 1;
+        return out;
+    }
+    shtab res;
+    for (int i = 0; i < SH_W; i++) {
+        res.v[i] = SH_NEG;
+        res.m[i] = 0;
+    }
+    long long top = st->sum[pos];
+    if (top > SH_K)
+        top = SH_K;
+    long long max_x = 0;
+    if (st->n - pos >= 3) {
+        max_x = ci;
+        if (st->c[pos + 1] > max_x)
+            max_x = st->c[pos + 1];
+        if (st->c[pos + 2] > max_x)
+            max_x = st->c[pos + 2];
+    }
+    if (max_x > top)
+        max_x = top;
+    for (long long x = 0; x <= max_x; x++) {
+        long long tx = need + x;
+        if (tx > capi)
+            break;
+        const shtab *child = sh_suffix(st, pos + 1, (int)x, a);
+        if (child->v[SH_W - 1] <= SH_NEG / 2)
+            continue;
+        int nyz = ci ? 4 : 1;
+        for (int k = 0; k < nyz; k++) {
+            int y = SH_YZ[k][0], z = SH_YZ[k][1];
+            long long t = tx + 3 * y + 2 * z;
+            if (t > capi)
+                continue;
+            long long kept;
+            unsigned long long miss;
+            if (t < ci) {
+                kept = t;
+                miss = 0;
+            }
+            else {
+                kept = ci;
+                miss = t > ci ? 1 : 0;
+            }
+            long long ds = x + y;
+            if (ds > top)
+                continue;
+            for (long long s = ds; s <= top; s++) {
+                int i = (int)(s - ds) * 2;
+                int j = (int)s * 2;
+                if (!z) {
+                    sh_upd(&res, j, child->v[i] + kept, (child->m[i] << 1) | miss);
+                    i++;
+                }
+                j++;
+                sh_upd(&res, j, child->v[i] + kept, (child->m[i] << 1) | miss);
+            }
+        }
+    }
+    /* counts are not negative (see py_suit_table): 0 <= top <= SH_K */
+    for (long long s = top + 1; s <= SH_K; s++) {
+        for (int p = 0; p < 2; p++) {
+            res.v[s * 2 + p] = res.v[top * 2 + p];
+            res.m[s * 2 + p] = res.m[top * 2 + p];
+        }
+    }
+    *out = res;
+    st->done[pos][a][b] = 1;
+    return out;
+}
+
+/* n plain ints in [-SH_BIG, SH_BIG] from a tuple of exactly n; 0 if not */
+static int
+sh_read_ints(PyObject *t, Py_ssize_t n, long long *out)
+{
+    if (!PyTuple_CheckExact(t) || PyTuple_GET_SIZE(t) != n)
+        return 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *o = PyTuple_GET_ITEM(t, i);
+        if (!PyLong_CheckExact(o))
+            return 0;
+        int overflow;
+        long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+        if (overflow || v < -SH_BIG || v > SH_BIG)
+            return 0;
+        out[i] = v;
+    }
+    return 1;
+}
+
+/* a table (at least 12 counts; with masks, 24 entries, masks in [0, 2^64)) */
+static int
+sh_read_table(PyObject *t, int masks, shtab *out)
+{
+    if (!PyTuple_CheckExact(t))
+        return 0;
+    Py_ssize_t n = PyTuple_GET_SIZE(t);
+    if (masks ? n != 2 * SH_W : (n != SH_W && n != 2 * SH_W))
+        return 0;
+    for (int i = 0; i < SH_W; i++) {
+        PyObject *o = PyTuple_GET_ITEM(t, i);
+        if (!PyLong_CheckExact(o))
+            return 0;
+        int overflow;
+        long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+        if (overflow || v < -SH_BIG || v > SH_BIG)
+            return 0;
+        out->v[i] = v;
+        out->m[i] = 0;
+    }
+    if (masks) {
+        for (int i = 0; i < SH_W; i++) {
+            PyObject *o = PyTuple_GET_ITEM(t, SH_W + i);
+            if (!PyLong_CheckExact(o))
+                return 0;
+            unsigned long long m = PyLong_AsUnsignedLongLong(o);
+            if (m == (unsigned long long)-1 && PyErr_Occurred()) {
+                PyErr_Clear();
+                return 0;
+            }
+            out->m[i] = m;
+        }
+    }
+    return 1;
+}
+
+static PyObject *
+sh_table_obj(const shtab *t, int shift, int masks)
+{
+    PyObject *out = PyTuple_New(masks ? 2 * SH_W : SH_W);
+    if (!out)
+        return NULL;
+    for (int i = 0; i < SH_W; i++) {
+        PyObject *o = PyLong_FromLongLong(t->v[i]);
+        if (!o) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, o);
+    }
+    if (masks) {
+        for (int i = 0; i < SH_W; i++) {
+            PyObject *o = PyLong_FromUnsignedLongLong(t->m[i] << shift);
+            if (!o) {
+                Py_DECREF(out);
+                return NULL;
+            }
+            PyTuple_SET_ITEM(out, SH_W + i, o);
+        }
+    }
+    return out;
+}
+
+static PyObject *
+sh_fallback(PyObject *f, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (!f) {
+        PyErr_SetString(PyExc_RuntimeError, "hefen._core: shanten references not set");
+        return NULL;
+    }
+    return PyObject_Vectorcall(f, args, nargs, NULL);
+}
+
+static int
+sh_read_base(PyObject *const *args, Py_ssize_t nargs, int dflt, int span, long long *base)
+{
+    if (nargs < 3) {
+        *base = dflt;
+        return 1;
+    }
+    PyObject *o = args[2];
+    if (!PyLong_CheckExact(o))
+        return 0;
+    int overflow;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow || v < 0 || v + span > 64)
+        return 0;
+    *base = v;
+    return 1;
+}
+
+static PyObject *
+py_suit_table(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    long long c[9], cap[9], base;
+    if (nargs < 2 || nargs > 3 || !sh_read_ints(args[0], 9, c) || !sh_read_ints(args[1], 9, cap) ||
+        !sh_read_base(args, nargs, 0, 9, &base))
+        return sh_fallback(pure_suit_table, args, nargs);
+    int any = 0;
+    for (int i = 0; i < 9; i++) {
+        if (c[i] < 0) /* not a count: the Python reference */
+            return sh_fallback(pure_suit_table, args, nargs);
+        any |= c[i] != 0;
+    }
+    if (!any) {
+        static const shtab empty_closed = {{0}, {0}};
+        return sh_table_obj(&empty_closed, 0, 1);
+    }
+    int lo = 0, hi = 8;
+    while (c[lo] == 0)
+        lo++;
+    while (c[hi] == 0)
+        hi--;
+    lo = lo - 2 > 0 ? lo - 2 : 0;
+    hi = hi + 2 < 8 ? hi + 2 : 8;
+    shsuffix *st = &sh_state;
+    st->n = hi - lo + 1;
+    for (int i = 0; i < st->n; i++) {
+        st->c[i] = c[lo + i];
+        st->cap[i] = cap[lo + i];
+    }
+    st->sum[st->n] = 0;
+    for (int i = st->n - 1; i >= 0; i--)
+        st->sum[i] = st->sum[i + 1] + st->c[i];
+    memset(st->done, 0, sizeof st->done);
+    const shtab *t = sh_suffix(st, 0, 0, 0);
+    /* masks hold at most n bits; shifted by base + lo they stay under 64 */
+    return sh_table_obj(t, (int)(base + lo), 1);
+}
+
+static PyObject *
+py_honor_table(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    long long c[9], cap[9], base;
+    if (nargs < 2 || nargs > 3 || !PyTuple_CheckExact(args[0]))
+        return sh_fallback(pure_honor_table, args, nargs);
+    Py_ssize_t n = PyTuple_GET_SIZE(args[0]);
+    if (n > 9 || !sh_read_ints(args[0], n, c) || !sh_read_ints(args[1], n, cap) ||
+        !sh_read_base(args, nargs, 27, (int)n, &base))
+        return sh_fallback(pure_honor_table, args, nargs);
+    shtab tab, nw;
+    for (int i = 0; i < SH_W; i++) {
+        tab.v[i] = SH_NEG;
+        tab.m[i] = 0;
+    }
+    tab.v[0] = 0;
+    for (Py_ssize_t r = 0; r < n; r++) {
+        long long cn = c[r], k = cap[r];
+        if (!cn)
+            continue;
+        unsigned long long bit = 1ULL << (base + r);
+        long long opts[4][4];
+        int no = 0;
+        opts[no][0] = 0, opts[no][1] = 0, opts[no][2] = 0, opts[no][3] = 0, no++;
+        if (k >= 3)
+            opts[no][0] = 1, opts[no][1] = 0, opts[no][2] = cn < 3 ? cn : 3,
+            opts[no][3] = cn < 3, no++;
+        if (k >= 2)
+            opts[no][0] = 0, opts[no][1] = 1, opts[no][2] = cn < 2 ? cn : 2,
+            opts[no][3] = cn < 2, no++;
+        if (k >= 5)
+            opts[no][0] = 1, opts[no][1] = 1, opts[no][2] = cn < 5 ? cn : 5,
+            opts[no][3] = cn < 5, no++;
+        for (int i = 0; i < SH_W; i++) {
+            nw.v[i] = SH_NEG;
+            nw.m[i] = 0;
+        }
+        for (int idx = 0; idx < SH_W; idx++) {
+            long long v = tab.v[idx];
+            if (v <= SH_NEG / 2)
+                continue;
+            for (int o = 0; o < no; o++) {
+                int s = (idx >> 1) + (int)opts[o][0];
+                int p = (idx & 1) + (int)opts[o][1];
+                if (s > SH_K || p > 1)
+                    continue;
+                int j = s * 2 + p;
+                unsigned long long m = tab.m[idx] | (opts[o][3] ? bit : 0);
+                sh_upd(&nw, j, v + opts[o][2], m);
+            }
+        }
+        tab = nw;
+    }
+    /* _closure */
+    for (int s = 0; s <= SH_K; s++) {
+        for (int p = 0; p < 2; p++) {
+            int i = s * 2 + p;
+            long long best = tab.v[i];
+            unsigned long long mask = tab.m[i];
+            int js[2] = {s ? i - 2 : -1, p ? i - 1 : -1};
+            for (int q = 0; q < 2; q++) {
+                int j = js[q];
+                if (j < 0)
+                    continue;
+                if (tab.v[j] > best) {
+                    best = tab.v[j];
+                    mask = tab.m[j];
+                }
+                else if (tab.v[j] == best)
+                    mask |= tab.m[j];
+            }
+            tab.v[i] = best;
+            tab.m[i] = mask;
+        }
+    }
+    return sh_table_obj(&tab, 0, 1);
+}
+
+static PyObject *
+py_combine(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    shtab x, y, out;
+    if (nargs != 2 || !sh_read_table(args[0], 0, &x) || !sh_read_table(args[1], 0, &y))
+        return sh_fallback(pure_combine, args, nargs);
+    for (int s = 0; s <= SH_K; s++) {
+        long long b0 = SH_NEG, b1 = SH_NEG;
+        for (int s1 = 0; s1 <= s; s1++) {
+            int i = s1 * 2, j = (s - s1) * 2;
+            long long x0 = x.v[i], y0 = y.v[j], v;
+            v = x0 + y0;
+            if (v > b0)
+                b0 = v;
+            v = x.v[i + 1] + y0;
+            if (v > b1)
+                b1 = v;
+            v = x0 + y.v[j + 1];
+            if (v > b1)
+                b1 = v;
+        }
+        out.v[s * 2] = b0;
+        out.v[s * 2 + 1] = b1;
+    }
+    return sh_table_obj(&out, 0, 0);
+}
+
+static PyObject *
+py_combine_masks(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    shtab x, y, out;
+    if (nargs != 2 || !sh_read_table(args[0], 1, &x) || !sh_read_table(args[1], 1, &y))
+        return sh_fallback(pure_combine_masks, args, nargs);
+    for (int i = 0; i < SH_W; i++) {
+        out.v[i] = SH_NEG;
+        out.m[i] = 0;
+    }
+    for (int s = 0; s <= SH_K; s++) {
+        for (int s1 = 0; s1 <= s; s1++) {
+            int i = s1 * 2, j = (s - s1) * 2;
+            int trip[3][3] = {{s * 2, i, j}, {s * 2 + 1, i + 1, j}, {s * 2 + 1, i, j + 1}};
+            for (int q = 0; q < 3; q++) {
+                int o = trip[q][0], a = trip[q][1], b = trip[q][2];
+                sh_upd(&out, o, x.v[a] + y.v[b], x.m[a] | y.m[b]);
+            }
+        }
+    }
+    return sh_table_obj(&out, 0, 1);
+}
+
+static int
+sh_read_sets(PyObject *o, long long *sets)
+{
+    if (!PyLong_CheckExact(o))
+        return 0;
+    int overflow;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow || v < 0 || v > SH_K)
+        return 0;
+    *sets = v;
+    return 1;
+}
+
+static PyObject *
+py_best(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    shtab x, y;
+    long long sets;
+    if (nargs != 3 || !sh_read_table(args[0], 0, &x) || !sh_read_table(args[1], 0, &y) ||
+        !sh_read_sets(args[2], &sets))
+        return sh_fallback(pure_best, args, nargs);
+    long long best = SH_NEG;
+    for (long long s = 0; s <= sets; s++) {
+        long long a0 = x.v[s * 2], a1 = x.v[s * 2 + 1];
+        long long b0 = y.v[(sets - s) * 2], b1 = y.v[(sets - s) * 2 + 1];
+        long long v = a1 + b0 > a0 + b1 ? a1 + b0 : a0 + b1;
+        if (v > best)
+            best = v;
+    }
+    return PyLong_FromLongLong(best);
+}
+
+static PyObject *
+py_best_mask(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    shtab x, y;
+    long long sets, best;
+    if (nargs != 4 || !sh_read_table(args[0], 1, &x) || !sh_read_table(args[1], 1, &y) ||
+        !sh_read_sets(args[2], &sets) || !PyLong_CheckExact(args[3]))
+        return sh_fallback(pure_best_mask, args, nargs);
+    int overflow;
+    best = PyLong_AsLongLongAndOverflow(args[3], &overflow);
+    if (overflow)
+        return sh_fallback(pure_best_mask, args, nargs);
+    unsigned long long mask = 0;
+    for (long long s = 0; s <= sets; s++) {
+        int i = (int)s * 2, j = (int)(sets - s) * 2;
+        if (x.v[i + 1] + y.v[j] == best)
+            mask |= x.m[i + 1] | y.m[j];
+        if (x.v[i] + y.v[j + 1] == best)
+            mask |= x.m[i] | y.m[j + 1];
+    }
+    return PyLong_FromUnsignedLongLong(mask);
+}
+
+static PyObject *
+py_set_pure_shanten(PyObject *self, PyObject *args)
+{
+    PyObject *f[6];
+    if (!PyArg_ParseTuple(args, "OOOOOO:_set_pure_shanten", &f[0], &f[1], &f[2], &f[3], &f[4],
+                          &f[5]))
+        return NULL;
+    PyObject **dst[6] = {&pure_suit_table,    &pure_honor_table, &pure_combine,
+                         &pure_combine_masks, &pure_best,        &pure_best_mask};
+    for (int i = 0; i < 6; i++) {
+        Py_INCREF(f[i]);
+        Py_XSETREF(*dst[i], f[i]);
+    }
+    Py_RETURN_NONE;
+}
+
+
 static PyMethodDef core_methods[] = {
     {"is_standard_complete", (PyCFunction)(void (*)(void))py_is_standard_complete, METH_FASTCALL,
      "is_standard_complete(counts) -> bool: sets and one pair."},
@@ -1579,6 +2056,21 @@ static PyMethodDef core_methods[] = {
     {"_set_pure", py_set_pure, METH_VARARGS,
      "_set_pure(is_standard_complete, standard_decompositions, is_complete, "
      "completing_tiles): the pure references, for inputs outside the C domain."},
+    {"suit_table", (PyCFunction)(void (*)(void))py_suit_table, METH_FASTCALL,
+     "suit_table(c, cap, base=0) -> the shanten table of one suit (hefen.analysis.shanten)."},
+    {"honor_table", (PyCFunction)(void (*)(void))py_honor_table, METH_FASTCALL,
+     "honor_table(c, cap, base=27) -> the shanten table of the honours."},
+    {"combine", (PyCFunction)(void (*)(void))py_combine, METH_FASTCALL,
+     "combine(x, y) -> max-plus product of the kept counts of two closed tables."},
+    {"combine_masks", (PyCFunction)(void (*)(void))py_combine_masks, METH_FASTCALL,
+     "combine_masks(x, y) -> combine with the masks."},
+    {"best", (PyCFunction)(void (*)(void))py_best, METH_FASTCALL,
+     "best(x, y, sets) -> most kept with sets set slots and one pair slot."},
+    {"best_mask", (PyCFunction)(void (*)(void))py_best_mask, METH_FASTCALL,
+     "best_mask(x, y, sets, best) -> the joined masks of the ways to keep best."},
+    {"_set_pure_shanten", py_set_pure_shanten, METH_VARARGS,
+     "_set_pure_shanten(suit_table, honor_table, combine, combine_masks, best, best_mask): "
+     "the pure references of hefen.analysis.shanten."},
     {NULL, NULL, 0, NULL},
 };
 

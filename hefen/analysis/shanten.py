@@ -22,12 +22,12 @@ tables.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import itemgetter
 
-from ..decompose import KNITTED_STRAIGHTS
+from ..decompose import _CORE, KNITTED_STRAIGHTS
 from ..ruleset import REGISTRY, find_ruleset
 from ..tiles import NUM_KINDS, ORPHANS
 
@@ -185,7 +185,7 @@ def _shifted(t: Table, by: int) -> Table:
 
 
 @lru_cache(maxsize=1 << 16)
-def _suit_table(c: Counts, cap: Counts, base: int = 0) -> Table:
+def _py_suit_table(c: Counts, cap: Counts, base: int = 0) -> Table:
     """The table of one suit's nine counts; mask bit 0 is kind ``base``."""
     if not any(c):
         return _EMPTY_CLOSED
@@ -203,7 +203,7 @@ def _suit_table(c: Counts, cap: Counts, base: int = 0) -> Table:
 
 
 @lru_cache(maxsize=1 << 14)
-def _honor_table(c: Counts, cap: Counts, base: int = 27) -> Table:
+def _py_honor_table(c: Counts, cap: Counts, base: int = 27) -> Table:
     tab = list(_EXACT_EMPTY)
     for r, (n, k) in enumerate(zip(c, cap, strict=True)):
         if not n:
@@ -238,7 +238,7 @@ def _honor_table(c: Counts, cap: Counts, base: int = 27) -> Table:
 
 
 @lru_cache(maxsize=1 << 16)
-def _combine(x: tuple[int, ...], y: tuple[int, ...]) -> tuple[int, ...]:
+def _py_combine(x: tuple[int, ...], y: tuple[int, ...]) -> tuple[int, ...]:
     """Max-plus product of the kept counts of two closed tables (still
     closed; no masks); cached, as the same suit tables meet again and again."""
     out = []
@@ -263,7 +263,7 @@ def _combine(x: tuple[int, ...], y: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _combine_masks(x: Table, y: Table) -> Table:
+def _py_combine_masks(x: Table, y: Table) -> Table:
     """:func:`_combine` with the masks: those of every split that reaches
     the best, joined."""
     out = [_NEG] * _W + [0] * _W
@@ -282,7 +282,7 @@ def _combine_masks(x: Table, y: Table) -> Table:
     return tuple(out)
 
 
-def _best(x: Table, y: Table, sets: int) -> int:
+def _py_best(x: Table, y: Table, sets: int) -> int:
     """max kept of two closed tables together with ``sets`` set slots and
     one pair slot."""
     best = _NEG
@@ -295,7 +295,7 @@ def _best(x: Table, y: Table, sets: int) -> int:
     return best
 
 
-def _best_mask(x: Table, y: Table, sets: int, best: int) -> int:
+def _py_best_mask(x: Table, y: Table, sets: int, best: int) -> int:
     """The masks of every way two closed tables keep ``best`` tiles with
     ``sets`` set slots and one pair slot, joined."""
     mask = 0
@@ -306,6 +306,38 @@ def _best_mask(x: Table, y: Table, sets: int, best: int) -> int:
         if x[i] + y[j + 1] == best:
             mask |= x[_W + i] | y[_W + j + 1]
     return mask
+
+
+# The compiled twins (hefen._core, C), used as hefen.decompose uses its own
+# (not with HEFEN_PURE=1, nor when the extension is not built or is stale);
+# the Python ones above stay as the references, and the C ones hand them any
+# input they do not read.  The compiled tables are cached here by their
+# arguments, as the pure ones are.
+_suit_table: Callable[..., Table]
+_honor_table: Callable[..., Table]
+_combine: Callable[[tuple[int, ...], tuple[int, ...]], tuple[int, ...]]
+_combine_masks: Callable[[Table, Table], Table]
+_best: Callable[[Table, Table, int], int]
+_best_mask: Callable[[Table, Table, int, int], int]
+if _CORE is not None and hasattr(_CORE, "suit_table"):
+    _CORE._set_pure_shanten(
+        _py_suit_table, _py_honor_table, _py_combine, _py_combine_masks, _py_best, _py_best_mask
+    )
+    _suit_table = lru_cache(maxsize=1 << 16)(_CORE.suit_table)
+    _honor_table = lru_cache(maxsize=1 << 14)(_CORE.honor_table)
+    _combine = lru_cache(maxsize=1 << 16)(_CORE.combine)
+    _combine_masks = _CORE.combine_masks
+    _best = _CORE.best
+    _best_mask = _CORE.best_mask
+else:
+    _suit_table = _py_suit_table
+    _honor_table = _py_honor_table
+    _combine = _py_combine
+    _combine_masks = _py_combine_masks
+    _best = _py_best
+    _best_mask = _py_best_mask
+#: whether the shanten tables are the compiled ones (hefen._core)
+COMPILED: bool = _suit_table is not _py_suit_table
 
 
 def _best_unpaired(x: Table, y: Table, sets: int) -> int:

@@ -1,0 +1,275 @@
+"""The compiled shanten tables (hefen._core: ``suit_table``, ``honor_table``,
+``combine``, ``combine_masks``, ``best``, ``best_mask``) against the
+pure-Python references in hefen.analysis.shanten (``_py_*``): every 9-rank
+count vector with at most 8 tiles, a seeded random sample with caps 0-4 and
+``_NO_LIMIT``, edge cases, then whole ``shanten``/``waits`` answers on
+generated hands of each ruleset with the compiled tables in this process and
+the pure ones in a ``HEFEN_PURE=1`` subprocess.  The compiled-vs-pure tests
+are skipped, with the reason, when the extension is not built."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+import hefen
+from hefen.analysis import shanten, waits
+from hefen.errors import HandError
+from hefen.ruleset import find_ruleset
+from hefen.testing.generate import random_mcr_hands
+from hefen.testing.generate_hk_tw import random_hands
+
+S = importlib.import_module("hefen.analysis.shanten")
+TESTS = Path(__file__).resolve().parent
+ROOT = Path(hefen.__file__).resolve().parent.parent
+BUILT = importlib.util.find_spec("hefen._core") is not None
+needs_core = pytest.mark.skipif(
+    not BUILT,
+    reason="hefen._core is not built (no C compiler at install time?): "
+    "run `python setup.py build_ext --inplace` or `pip install -e .` with gcc",
+)
+Counts = tuple[int, ...]
+
+
+@pytest.fixture(scope="module")
+def core() -> ModuleType:
+    from hefen import _core
+
+    # the references are registered by hefen.analysis.shanten unless
+    # HEFEN_PURE=1; register them here so the fallbacks work either way
+    _core._set_pure_shanten(
+        S._py_suit_table,
+        S._py_honor_table,
+        S._py_combine,
+        S._py_combine_masks,
+        S._py_best,
+        S._py_best_mask,
+    )
+    return _core
+
+
+def _pure_suit(c: Counts, cap: Counts, base: int) -> Counts:
+    return S._py_suit_table.__wrapped__(c, cap, base)  # type: ignore[no-any-return]
+
+
+def _pure_honor(c: Counts, cap: Counts, base: int) -> Counts:
+    return S._py_honor_table.__wrapped__(c, cap, base)  # type: ignore[no-any-return]
+
+
+def _vectors(n: int, most: int, cap: int) -> Iterator[Counts]:
+    """Every ``n``-rank count vector with at most ``most`` tiles, each ``<= cap``."""
+
+    def rec(i: int, left: int, acc: list[int]) -> Iterator[Counts]:
+        if i == n:
+            yield tuple(acc)
+            return
+        for k in range(min(cap, left) + 1):
+            acc.append(k)
+            yield from rec(i + 1, left - k, acc)
+            acc.pop()
+
+    yield from rec(0, most, [])
+
+
+def _same_combinations(core: ModuleType, x: Counts, y: Counts) -> None:
+    assert core.combine(x[: S._W], y[: S._W]) == S._py_combine.__wrapped__(x[: S._W], y[: S._W])
+    cm = core.combine_masks(x, y)
+    assert cm == S._py_combine_masks(x, y)
+    for sets in range(S._K + 1):
+        b = S._py_best(x, cm, sets)
+        assert core.best(x, cm, sets) == b
+        assert core.best(x, cm[: S._W], sets) == b
+        assert core.best_mask(x, cm, sets, b) == S._py_best_mask(x, cm, sets, b)
+        assert core.best_mask(x, cm, sets, b - 1) == S._py_best_mask(x, cm, sets, b - 1)
+
+
+@needs_core
+def test_every_suit_vector_of_up_to_eight_tiles(core: ModuleType) -> None:
+    cap = (4,) * 9
+    n = 0
+    for c in _vectors(9, 8, 4):
+        for base in (0, 9, 18):
+            assert core.suit_table(c, cap, base) == _pure_suit(c, cap, base), (c, base)
+        n += 1
+    assert n == 22330  # C(17, 9) less those with a rank over four
+    for c in _vectors(7, 8, 4):
+        assert core.honor_table(c, (4,) * 7, 27) == _pure_honor(c, (4,) * 7, 27), c
+
+
+@needs_core
+def test_random_vectors_with_caps(core: ModuleType) -> None:
+    rng = random.Random(17)
+    for i in range(50000):
+        cap = tuple(rng.choice((0, 1, 2, 3, 4, 4, 4, S._NO_LIMIT)) for _ in range(9))
+        c = tuple(rng.randint(0, min(k, 4 if i % 3 else 6)) for k in cap)
+        base = (0, 9, 18)[i % 3]
+        t = core.suit_table(c, cap, base)
+        assert t == _pure_suit(c, cap, base), (c, cap, base)
+        hc, hk = c[:7], cap[:7]
+        h = core.honor_table(hc, hk, 27)
+        assert h == _pure_honor(hc, hk, 27), (hc, hk)
+        if i % 10 == 0:
+            _same_combinations(core, t, h)
+            _same_combinations(core, h, t)
+
+
+@needs_core
+def test_edge_cases(core: ModuleType) -> None:
+    vecs = [(0,) * 9, (4,) * 9, (1,) * 9, (3, 1, 1, 1, 1, 1, 1, 1, 3), (0,) * 8 + (1,)]
+    caps = [(4,) * 9, (0,) * 9, (S._NO_LIMIT,) * 9, (1,) * 9, (3,) * 9]
+    for c in vecs + [(5,) * 9, (9, 0, 0, 0, 0, 0, 0, 0, 9)]:
+        for cap in caps:
+            for base in (0, 9, 18, 27, 55):
+                assert core.suit_table(c, cap, base) == _pure_suit(c, cap, base), (c, cap)
+                assert core.honor_table(c[:7], cap[:7], base) == _pure_honor(c[:7], cap[:7], base)
+            assert core.suit_table(c, cap) == S._py_suit_table.__wrapped__(c, cap)
+            assert core.honor_table(c[:7], cap[:7]) == S._py_honor_table.__wrapped__(c[:7], cap[:7])
+    for a in vecs:
+        for b in vecs:
+            _same_combinations(core, _pure_suit(a, (4,) * 9, 0), _pure_suit(b, (4,) * 9, 9))
+
+
+@needs_core
+def test_inputs_outside_the_compiled_domain_go_to_the_reference(core: ModuleType) -> None:
+    def same(f: Any, g: Any, *args: Any) -> None:
+        try:
+            want: Any = g(*args)
+        except Exception as e:  # noqa: BLE001
+            with pytest.raises(type(e)):
+                f(*args)
+            return
+        assert f(*args) == want
+
+    big = 1 << 70
+    for c, cap, base in [
+        ((1, 0, 0, 0, 0, 0, 0, 0, 2), (4,) * 9, 60),  # masks past bit 63
+        ((1, 0, 0, 0, 0, 0, 0, 0, 2), (4,) * 9, big),
+        ((-1, 2, 0, 0, 0, 0, 0, 0, 0), (4,) * 9, 0),  # not a count
+        ([1, 1, 1, 0, 0, 0, 0, 0, 0], (4,) * 9, 0),  # not a tuple
+        ((1, 1, 1, 0, 0, 0, 0, 0, 0, 0), (4,) * 10, 0),  # ten ranks
+        ((1, 1, 1, 0, 0, 0, 0, 0), (4,) * 8, 0),  # eight ranks
+        ((1, big, 1, 0, 0, 0, 0, 0, 0), (4,) * 9, 0),
+        ((True, 1, 1, 0, 0, 0, 0, 0, 0), (4,) * 9, 0),
+    ]:
+        same(core.suit_table, S._py_suit_table, c, cap, base)
+        same(core.honor_table, S._py_honor_table, c[:7], cap[:7], base)
+    same(core.honor_table, S._py_honor_table, (1, 2), (4, 4, 4), 27)
+    same(core.honor_table, S._py_honor_table, (1,) * 10, (4,) * 10, 0)
+    t = _pure_suit((1, 1, 1, 2, 0, 0, 0, 0, 0), (4,) * 9, 0)
+    h = _pure_honor((0, 0, 2, 0, 0, 3, 0), (4,) * 7, 27)
+    same(core.best, S._py_best, t, h, 7)
+    same(core.best, S._py_best, t, h, -1)
+    same(core.best, S._py_best, t[:5], h, 1)
+    same(core.combine, S._py_combine, t[:5], h)
+    same(core.combine, S._py_combine, t + (0,), h)
+    same(core.combine_masks, S._py_combine_masks, t[: S._W], h)
+    same(core.combine_masks, S._py_combine_masks, t[:-1] + (-1,), h)
+    same(core.best_mask, S._py_best_mask, t, h, 2, big)
+    same(core.best_mask, S._py_best_mask, t[:-1] + (big,), h, 2, 3)
+
+
+def test_dispatch() -> None:
+    if os.environ.get("HEFEN_PURE") == "1" or not BUILT:
+        assert not S.COMPILED
+        assert S._suit_table is S._py_suit_table
+        assert S._best is S._py_best
+    else:
+        from hefen import decompose
+
+        assert S.COMPILED is decompose.COMPILED
+
+
+# --- whole answers: compiled here, pure in a HEFEN_PURE=1 subprocess -------
+
+_SCRIPT = """
+import json, sys
+sys.path.insert(0, {tests!r})
+import test_fast_shanten as t
+assert t.S.COMPILED is {compiled!r}, t.S.COMPILED
+json.dump(t.answers({rules!r}, {n!r}), sys.stdout)
+"""
+
+
+def analysis_hands(rules: str, n: int) -> list[dict[str, Any]]:
+    """Generated hands (ready), and each again with one to three tiles swapped
+    for random ones (further from ready), all between turns."""
+    rng = random.Random({"mcr": 51, "hk": 52, "tw": 53}[rules])
+    base = random_mcr_hands(n, 50) if rules == "mcr" else random_hands(rules, n, 54)
+    kinds = [f"{r}{s}" for s in "mps" for r in range(1, 10)] + list("ESWNCFP")
+    out = []
+    for g in base:
+        h = {k: v for k, v in g.items() if k != "win_tile"}
+        out.append(h)
+        hand = list(h["hand"])
+        for _ in range(rng.randint(1, 3)):
+            hand[rng.randrange(len(hand))] = rng.choice(kinds)
+        out.append({**h, "hand": hand})
+    return out
+
+
+def answers(rules: str, n: int) -> list[Any]:
+    res: list[Any] = []
+    for h in analysis_hands(rules, n):
+        try:
+            sh = shanten(h).to_dict()
+            fifth = shanten(h, fifth=True).to_dict()
+        except HandError as e:
+            res.append(["error", str(e)])
+            continue
+        w = waits(h, scored=len(res) % 4 == 0).to_dict()
+        res.append([sh, fifth, w])
+    # the bots' entry points, on random deals (plus a drawn tile)
+    forms = find_ruleset(rules).forms
+    size = 16 if rules == "tw" else 13
+    rng = random.Random(7)
+    wall = [k for k in range(34) for _ in range(4)]
+    cap = (4,) * 34
+    for _ in range(n):
+        c = [0] * 34
+        for k in rng.sample(wall, size + rng.randint(0, 1)):
+            c[k] += 1
+        cc = tuple(c)
+        res.append(
+            [
+                S.shanten_number(cc, cap, 0, forms, size),
+                S.plan_shanten(cc, cap, 0, forms, size),
+                list(S.useful_kinds(cc, cap, 0, forms, size)),
+            ]
+        )
+    return json.loads(json.dumps(res))  # type: ignore[no-any-return]
+
+
+@needs_core
+@pytest.mark.parametrize("rules", ["mcr", "hk", "tw"])
+def test_answers_same_with_compiled_and_pure_tables(core: ModuleType, rules: str) -> None:
+    if not S.COMPILED:
+        pytest.skip("HEFEN_PURE=1 in this test run's environment")
+    n = 1000  # each hand twice: 2,000 hands
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "HEFEN_PURE": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _SCRIPT.format(tests=str(TESTS), compiled=False, rules=rules, n=n)],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    mine = answers(rules, n)
+    out, err = proc.communicate(timeout=600)
+    assert proc.returncode == 0, err[-2000:]
+    pure = json.loads(out)
+    assert len(mine) == len(pure) == 3 * n
+    diffs = [i for i, (a, b) in enumerate(zip(mine, pure, strict=True)) if a != b]
+    assert not diffs, (len(diffs), mine[diffs[0]], pure[diffs[0]])
+    assert sum(1 for r in mine if r[0] != "error") > n  # mostly real answers
