@@ -13,7 +13,10 @@ The standard form (sets and a pair) is solved per suit by a dynamic
 programme over the nine ranks that maximises the tiles *kept* for each number
 of set slots and pair slots used in that suit; the state after rank ``i`` is
 the suffix of counts still to place and the chows still open, memoised
-process-wide, so the suffix ``…567`` of one hand is reused by the next.  Suit
+process-wide, so the suffix ``…567`` of one hand is reused by the next.
+Where :mod:`hefen._core` is built (and ``HEFEN_PURE`` is not ``1``) the
+tables, their products and ``_best`` are its C twins, with a per-call memo
+over (rank, a, b) for the suffixes and the suit tables cached here.  Suit
 tables are combined by a max-plus product; slots no held tile fills are
 placed on a tile nobody holds.  Seven pairs, thirteen orphans, honours and
 knitted tiles and the knitted straight have closed forms or reuse the suit
