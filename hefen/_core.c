@@ -1669,6 +1669,20 @@ sh_suffix(shsuffix *st, int pos, int a, int b)
     return out;
 }
 
+/* a plain int in [-SH_BIG, SH_BIG] into *out; 0 if it is not one */
+static int
+sh_read_int(PyObject *o, long long *out)
+{
+    if (!PyLong_CheckExact(o))
+        return 0;
+    int overflow;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow || v < -SH_BIG || v > SH_BIG)
+        return 0;
+    *out = v;
+    return 1;
+}
+
 /* n plain ints in [-SH_BIG, SH_BIG] from a tuple of exactly n; 0 if not */
 static int
 sh_read_ints(PyObject *t, Py_ssize_t n, long long *out)
@@ -1676,14 +1690,8 @@ sh_read_ints(PyObject *t, Py_ssize_t n, long long *out)
     if (!PyTuple_CheckExact(t) || PyTuple_GET_SIZE(t) != n)
         return 0;
     for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *o = PyTuple_GET_ITEM(t, i);
-        if (!PyLong_CheckExact(o))
+        if (!sh_read_int(PyTuple_GET_ITEM(t, i), &out[i]))
             return 0;
-        int overflow;
-        long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-        if (overflow || v < -SH_BIG || v > SH_BIG)
-            return 0;
-        out[i] = v;
     }
     return 1;
 }
@@ -1698,14 +1706,8 @@ sh_read_table(PyObject *t, int masks, shtab *out)
     if (masks ? n != 2 * SH_W : (n != SH_W && n != 2 * SH_W))
         return 0;
     for (int i = 0; i < SH_W; i++) {
-        PyObject *o = PyTuple_GET_ITEM(t, i);
-        if (!PyLong_CheckExact(o))
+        if (!sh_read_int(PyTuple_GET_ITEM(t, i), &out->v[i]))
             return 0;
-        int overflow;
-        long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-        if (overflow || v < -SH_BIG || v > SH_BIG)
-            return 0;
-        out->v[i] = v;
         out->m[i] = 0;
     }
     if (masks) {
