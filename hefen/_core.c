@@ -1781,22 +1781,20 @@ sh_read_base(PyObject *const *args, Py_ssize_t nargs, int dflt, int span, long l
     return 1;
 }
 
-static PyObject *
-py_suit_table(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+/* the table of one suit's nine counts (not negative) into *out; masks
+ * unshifted, bit 0 is rank lo (returned); lo is 0 when no tile is held */
+static int
+sh_suit_compute(const long long *c, const long long *cap, shtab *out)
 {
-    long long c[9], cap[9], base;
-    if (nargs < 2 || nargs > 3 || !sh_read_ints(args[0], 9, c) || !sh_read_ints(args[1], 9, cap) ||
-        !sh_read_base(args, nargs, 0, 9, &base))
-        return sh_fallback(pure_suit_table, args, nargs);
     int any = 0;
-    for (int i = 0; i < 9; i++) {
-        if (c[i] < 0) /* not a count: the Python reference */
-            return sh_fallback(pure_suit_table, args, nargs);
+    for (int i = 0; i < 9; i++)
         any |= c[i] != 0;
-    }
     if (!any) {
-        static const shtab empty_closed = {{0}, {0}};
-        return sh_table_obj(&empty_closed, 0, 1);
+        for (int i = 0; i < SH_W; i++) {
+            out->v[i] = 0;
+            out->m[i] = 0;
+        }
+        return 0;
     }
     int lo = 0, hi = 8;
     while (c[lo] == 0)
@@ -1815,21 +1813,31 @@ py_suit_table(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     for (int i = st->n - 1; i >= 0; i--)
         st->sum[i] = st->sum[i + 1] + st->c[i];
     memset(st->done, 0, sizeof st->done);
-    const shtab *t = sh_suffix(st, 0, 0, 0);
-    /* masks hold at most n bits; shifted by base + lo they stay under 64 */
-    return sh_table_obj(t, (int)(base + lo), 1);
+    *out = *sh_suffix(st, 0, 0, 0);
+    return lo;
 }
 
 static PyObject *
-py_honor_table(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+py_suit_table(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     long long c[9], cap[9], base;
-    if (nargs < 2 || nargs > 3 || !PyTuple_CheckExact(args[0]))
-        return sh_fallback(pure_honor_table, args, nargs);
-    Py_ssize_t n = PyTuple_GET_SIZE(args[0]);
-    if (n > 9 || !sh_read_ints(args[0], n, c) || !sh_read_ints(args[1], n, cap) ||
-        !sh_read_base(args, nargs, 27, (int)n, &base))
-        return sh_fallback(pure_honor_table, args, nargs);
+    if (nargs < 2 || nargs > 3 || !sh_read_ints(args[0], 9, c) || !sh_read_ints(args[1], 9, cap) ||
+        !sh_read_base(args, nargs, 0, 9, &base))
+        return sh_fallback(pure_suit_table, args, nargs);
+    for (int i = 0; i < 9; i++) {
+        if (c[i] < 0) /* not a count: the Python reference */
+            return sh_fallback(pure_suit_table, args, nargs);
+    }
+    shtab t;
+    int lo = sh_suit_compute(c, cap, &t);
+    /* masks hold at most n bits; shifted by base + lo they stay under 64 */
+    return sh_table_obj(&t, (int)(base + lo), 1);
+}
+
+/* the honour table of n counts (bit base + r for kind r) into *out */
+static void
+sh_honor_compute(const long long *c, const long long *cap, Py_ssize_t n, long long base, shtab *out)
+{
     shtab tab, nw;
     for (int i = 0; i < SH_W; i++) {
         tab.v[i] = SH_NEG;
@@ -1895,6 +1903,21 @@ py_honor_table(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             tab.m[i] = mask;
         }
     }
+    *out = tab;
+}
+
+static PyObject *
+py_honor_table(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    long long c[9], cap[9], base;
+    if (nargs < 2 || nargs > 3 || !PyTuple_CheckExact(args[0]))
+        return sh_fallback(pure_honor_table, args, nargs);
+    Py_ssize_t n = PyTuple_GET_SIZE(args[0]);
+    if (n > 9 || !sh_read_ints(args[0], n, c) || !sh_read_ints(args[1], n, cap) ||
+        !sh_read_base(args, nargs, 27, (int)n, &base))
+        return sh_fallback(pure_honor_table, args, nargs);
+    shtab tab;
+    sh_honor_compute(c, cap, n, base, &tab);
     return sh_table_obj(&tab, 0, 1);
 }
 
