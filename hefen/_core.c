@@ -2026,6 +2026,228 @@ py_best_mask(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     return PyLong_FromUnsignedLongLong(mask);
 }
 
+/* ---- the forms' distances (hefen.analysis.shanten) -----------------------
+ * _standard_kept, _seven_pairs_dist, _orphans_dist, _honors_knitted_dist and
+ * _knitted_straight_dist on 34 counts (plain ints in [0, SH_BIG]) and caps
+ * (plain ints in [-SH_BIG, SH_BIG]); anything else goes to the references. */
+static PyObject *pure_standard_kept, *pure_seven_pairs, *pure_orphans, *pure_honors_knitted,
+    *pure_knitted_straight;
+
+static int
+sh_read_counts(PyObject *t, long long *out)
+{
+    if (!sh_read_ints(t, NK, out))
+        return 0;
+    for (int i = 0; i < NK; i++)
+        if (out[i] < 0)
+            return 0;
+    return 1;
+}
+
+/* _standard_kept: the four tables, their products and _best */
+static long long
+sh_standard_kept(const long long *c, const long long *cap, long long sets)
+{
+    shtab p[4];
+    for (int k = 0; k < 3; k++)
+        sh_suit_compute(c + 9 * k, cap + 9 * k, &p[k]);
+    sh_honor_compute(c + 27, cap + 27, 7, 27, &p[3]);
+    long long l[SH_W], r[SH_W];
+    for (int h = 0; h < 2; h++) {
+        const shtab *x = &p[2 * h], *y = &p[2 * h + 1];
+        long long *out = h ? r : l;
+        for (int s = 0; s <= SH_K; s++) {
+            long long b0 = SH_NEG, b1 = SH_NEG;
+            for (int s1 = 0; s1 <= s; s1++) {
+                int i = s1 * 2, j = (s - s1) * 2;
+                long long x0 = x->v[i], y0 = y->v[j], v;
+                v = x0 + y0;
+                if (v > b0)
+                    b0 = v;
+                v = x->v[i + 1] + y0;
+                if (v > b1)
+                    b1 = v;
+                v = x0 + y->v[j + 1];
+                if (v > b1)
+                    b1 = v;
+            }
+            out[s * 2] = b0;
+            out[s * 2 + 1] = b1;
+        }
+    }
+    long long best = SH_NEG;
+    for (long long s = 0; s <= sets; s++) {
+        long long a0 = l[s * 2], a1 = l[s * 2 + 1];
+        long long b0 = r[(sets - s) * 2], b1 = r[(sets - s) * 2 + 1];
+        long long v = a1 + b0 > a0 + b1 ? a1 + b0 : a0 + b1;
+        if (v > best)
+            best = v;
+    }
+    return best;
+}
+
+static PyObject *
+py_standard_kept(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    long long c[NK], cap[NK], sets;
+    if (nargs != 3 || !sh_read_counts(args[0], c) || !sh_read_ints(args[1], NK, cap) ||
+        !sh_read_sets(args[2], &sets))
+        return sh_fallback(pure_standard_kept, args, nargs);
+    return PyLong_FromLongLong(sh_standard_kept(c, cap, sets));
+}
+
+/* a bool or a plain int as a truth value; -1 if neither */
+static int
+sh_read_flag(PyObject *o)
+{
+    if (PyBool_Check(o))
+        return o == Py_True;
+    if (PyLong_CheckExact(o)) {
+        int overflow;
+        long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+        return overflow || v != 0;
+    }
+    return -1;
+}
+
+static PyObject *
+py_seven_pairs_dist(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    long long c[NK];
+    int allow = nargs == 2 ? sh_read_flag(args[1]) : -1;
+    if (allow < 0 || !sh_read_counts(args[0], c))
+        return sh_fallback(pure_seven_pairs, args, nargs);
+    long long n[5] = {0, 0, 0, 0, 0}, more = 0;
+    for (int i = 0; i < NK; i++) {
+        if (c[i] <= 4)
+            n[c[i]]++;
+        else
+            more++;
+    }
+    long long twos = n[2] + n[3] + n[4] + more, ones = n[1];
+    if (allow) {
+        twos += n[4] + more;
+        ones += n[3];
+    }
+    long long pairs = twos < 7 ? twos : 7;
+    long long rest = 7 - pairs;
+    return PyLong_FromLongLong(14 - 2 * pairs - (ones < rest ? ones : rest));
+}
+
+static const int sh_orphans[13] = {0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33};
+
+static PyObject *
+py_orphans_dist(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    long long c[NK];
+    if (nargs != 1 || !sh_read_counts(args[0], c))
+        return sh_fallback(pure_orphans, args, nargs);
+    long long kinds = 0, ones = 0;
+    for (int i = 0; i < 13; i++) {
+        long long v = c[sh_orphans[i]];
+        kinds += v != 0;
+        ones += v == 1;
+    }
+    return PyLong_FromLongLong(14 - kinds - (kinds > ones ? 1 : 0));
+}
+
+static long long
+sh_held_knitted(const long long *c, int k)
+{
+    long long n = 0;
+    for (int i = 0; i < 9; i++)
+        n += c[knitted[k][i]] != 0;
+    return n;
+}
+
+static PyObject *
+py_honors_knitted_dist(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    long long c[NK];
+    if (nargs != 1 || !sh_read_counts(args[0], c))
+        return sh_fallback(pure_honors_knitted, args, nargs);
+    long long honors = 0, best = 0;
+    for (int i = 27; i < NK; i++)
+        honors += c[i] != 0;
+    for (int k = 0; k < 6; k++) {
+        long long h = sh_held_knitted(c, k);
+        if (h > best)
+            best = h;
+    }
+    long long t = honors + best;
+    return PyLong_FromLongLong(14 - (t < 14 ? t : 14));
+}
+
+static PyObject *
+py_knitted_straight_dist(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    long long c[NK], cap[NK], n_melds, beat = 99;
+    if (nargs < 3 || nargs > 4 || !sh_read_counts(args[0], c) || !sh_read_ints(args[1], NK, cap) ||
+        !sh_read_int(args[2], &n_melds) || n_melds < 0 || n_melds > 1 ||
+        (nargs == 4 && !sh_read_int(args[3], &beat)))
+        return sh_fallback(pure_knitted_straight, args, nargs);
+    long long sets = 1 - n_melds;
+    long long target = 9 + 3 * sets + 2;
+    long long held = 0;
+    for (int i = 0; i < NK; i++)
+        held += c[i];
+    long long best = target - beat;
+    long long room = 3 * sets + 2 < held ? 3 * sets + 2 : held;
+    long long kept[6];
+    int order[6], nc = 0;
+    for (int k = 0; k < 6; k++) {
+        long long kp = sh_held_knitted(c, k), mincap = SH_BIG;
+        for (int i = 0; i < 9; i++)
+            if (cap[knitted[k][i]] < mincap)
+                mincap = cap[knitted[k][i]];
+        if (kp + room <= best || mincap < 1)
+            continue;
+        kept[k] = kp;
+        /* most kept first (the order only speeds the bound below) */
+        int j = nc++;
+        while (j > 0 && kept[order[j - 1]] < kp) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = k;
+    }
+    for (int q = 0; q < nc; q++) {
+        int k = order[q];
+        long long kp = kept[k];
+        long long other = 3 * sets + 2 < held - kp ? 3 * sets + 2 : held - kp;
+        if (kp + other <= best)
+            continue;
+        long long rc[NK], rcap[NK];
+        memcpy(rc, c, sizeof rc);
+        memcpy(rcap, cap, sizeof rcap);
+        for (int i = 0; i < 9; i++) {
+            int t = knitted[k][i];
+            if (rc[t])
+                rc[t]--;
+            rcap[t]--;
+        }
+        kp += sh_standard_kept(rc, rcap, sets);
+        if (kp > best)
+            best = kp;
+    }
+    return PyLong_FromLongLong(best > target - beat ? target - best : beat);
+}
+
+static PyObject *
+py_set_pure_forms(PyObject *self, PyObject *args)
+{
+    PyObject *f[5];
+    if (!PyArg_ParseTuple(args, "OOOOO:_set_pure_forms", &f[0], &f[1], &f[2], &f[3], &f[4]))
+        return NULL;
+    PyObject **dst[5] = {&pure_standard_kept, &pure_seven_pairs, &pure_orphans,
+                         &pure_honors_knitted, &pure_knitted_straight};
+    for (int i = 0; i < 5; i++) {
+        Py_INCREF(f[i]);
+        Py_XSETREF(*dst[i], f[i]);
+    }
+    Py_RETURN_NONE;
+}
+
 static PyObject *
 py_set_pure_shanten(PyObject *self, PyObject *args)
 {
@@ -2093,6 +2315,20 @@ static PyMethodDef core_methods[] = {
      "best(x, y, sets) -> most kept with sets set slots and one pair slot."},
     {"best_mask", (PyCFunction)(void (*)(void))py_best_mask, METH_FASTCALL,
      "best_mask(x, y, sets, best) -> the joined masks of the ways to keep best."},
+    {"standard_kept", (PyCFunction)(void (*)(void))py_standard_kept, METH_FASTCALL,
+     "standard_kept(c, cap, sets) -> most tiles of the 34 counts a standard hand keeps."},
+    {"seven_pairs_dist", (PyCFunction)(void (*)(void))py_seven_pairs_dist, METH_FASTCALL,
+     "seven_pairs_dist(c, allow_four) -> distance to seven pairs."},
+    {"orphans_dist", (PyCFunction)(void (*)(void))py_orphans_dist, METH_FASTCALL,
+     "orphans_dist(c) -> distance to thirteen orphans."},
+    {"honors_knitted_dist", (PyCFunction)(void (*)(void))py_honors_knitted_dist, METH_FASTCALL,
+     "honors_knitted_dist(c) -> distance to honours and knitted tiles."},
+    {"knitted_straight_dist", (PyCFunction)(void (*)(void))py_knitted_straight_dist,
+     METH_FASTCALL,
+     "knitted_straight_dist(c, cap, n_melds, beat=99) -> distance to a knitted straight."},
+    {"_set_pure_forms", py_set_pure_forms, METH_VARARGS,
+     "_set_pure_forms(standard_kept, seven_pairs_dist, orphans_dist, honors_knitted_dist, "
+     "knitted_straight_dist): the pure references of the forms' distances."},
     {"_set_pure_shanten", py_set_pure_shanten, METH_VARARGS,
      "_set_pure_shanten(suit_table, honor_table, combine, combine_masks, best, best_mask): "
      "the pure references of hefen.analysis.shanten."},

@@ -1,5 +1,7 @@
 """The compiled shanten tables (hefen._core: ``suit_table``, ``honor_table``,
-``combine``, ``combine_masks``, ``best``, ``best_mask``) against the
+``combine``, ``combine_masks``, ``best``, ``best_mask``) and forms
+(``standard_kept``, ``seven_pairs_dist``, ``orphans_dist``,
+``honors_knitted_dist``, ``knitted_straight_dist``) against the
 pure-Python references in hefen.analysis.shanten (``_py_*``): every 9-rank
 count vector with at most 8 tiles, a seeded random sample with caps 0-4 and
 ``_NO_LIMIT``, edge cases, then whole ``shanten``/``waits`` answers on
@@ -55,6 +57,13 @@ def core() -> ModuleType:
         S._py_combine_masks,
         S._py_best,
         S._py_best_mask,
+    )
+    _core._set_pure_forms(
+        S._py_standard_kept,
+        S._py_seven_pairs_dist,
+        S._py_orphans_dist,
+        S._py_honors_knitted_dist,
+        S._py_knitted_straight_dist,
     )
     return _core
 
@@ -179,12 +188,142 @@ def test_inputs_outside_the_compiled_domain_go_to_the_reference(core: ModuleType
     same(core.best_mask, S._py_best_mask, t[:-1] + (big,), h, 2, 3)
 
 
+def _random_hand(rng: random.Random, i: int) -> tuple[Counts, Counts]:
+    """Random 34 counts and caps: caps 0-4 per kind (as beside melds) or all
+    ``_NO_LIMIT``; 0-17 tiles drawn within the caps, a few past them."""
+    if i % 7 == 0:
+        cap = (S._NO_LIMIT,) * 34
+    else:
+        cap = tuple(rng.choice((0, 1, 2, 3, 4, 4, 4, 4, 4, 4)) for _ in range(34))
+    c = [0] * 34
+    lo_kinds = rng.choice((34, 34, 9, 16, 7))  # some hands in few kinds
+    kinds = rng.sample(range(34), lo_kinds)
+    for _ in range(rng.randint(0, 17)):
+        k = rng.choice(kinds)
+        if c[k] < min(cap[k], 6 if cap[k] == S._NO_LIMIT else 4) or i % 97 == 0:
+            c[k] += 1
+    return tuple(c), cap
+
+
+@needs_core
+def test_random_hands_forms(core: ModuleType) -> None:
+    rng = random.Random(1717)
+    for i in range(50000):
+        c, cap = _random_hand(rng, i)
+        n_melds = i % 5
+        for sets in {4 - n_melds, 5 - n_melds}:
+            assert core.standard_kept(c, cap, sets) == S._py_standard_kept(c, cap, sets), (c, cap)
+        for allow in (True, False):
+            assert core.seven_pairs_dist(c, allow) == S._py_seven_pairs_dist(c, allow), c
+        assert core.orphans_dist(c) == S._py_orphans_dist(c), c
+        assert core.honors_knitted_dist(c) == S._py_honors_knitted_dist(c), c
+        km = i % 2
+        assert core.knitted_straight_dist(c, cap, km) == S._py_knitted_straight_dist(c, cap, km)
+        beat = rng.randint(0, 8)
+        got = core.knitted_straight_dist(c, cap, km, beat)
+        assert got == S._py_knitted_straight_dist(c, cap, km, beat), (c, cap, km, beat)
+
+
+@needs_core
+def test_forms_edge_cases(core: ModuleType) -> None:
+    hands = [(0,) * 34, (4,) * 34, (1,) * 34, (S._NO_LIMIT,) * 34, (9,) + (0,) * 33]
+    caps = [(4,) * 34, (0,) * 34, (S._NO_LIMIT,) * 34, (1,) * 34, (-1,) * 34]
+    for c in hands:
+        for cap in caps:
+            for sets in range(S._K + 1):
+                assert core.standard_kept(c, cap, sets) == S._py_standard_kept(c, cap, sets)
+            for km in (0, 1):
+                for beat in (-5, 0, 1, 99, 10**6):
+                    got = core.knitted_straight_dist(c, cap, km, beat)
+                    assert got == S._py_knitted_straight_dist(c, cap, km, beat)
+        for allow in (True, False, 0, 1, 7):
+            assert core.seven_pairs_dist(c, allow) == S._py_seven_pairs_dist(c, allow)
+        assert core.orphans_dist(c) == S._py_orphans_dist(c)
+        assert core.honors_knitted_dist(c) == S._py_honors_knitted_dist(c)
+
+
+@needs_core
+def test_forms_outside_the_compiled_domain_go_to_the_reference(core: ModuleType) -> None:
+    def same(f: Any, g: Any, *args: Any) -> None:
+        try:
+            want: Any = g(*args)
+        except Exception as e:  # noqa: BLE001
+            with pytest.raises(type(e)):
+                f(*args)
+            return
+        assert f(*args) == want
+
+    big = 1 << 70
+    ok = (1, 1, 1, 2) + (0,) * 23 + (1, 1, 0, 0, 0, 0, 3)
+    cap = (4,) * 34
+    bad = [
+        list(ok),
+        ok[:33],
+        ok + (0,),
+        (-1,) + ok[1:],
+        (True,) + ok[1:],
+        (big,) + ok[1:],
+        (1.0,) + ok[1:],
+    ]
+    for c in bad:
+        same(core.standard_kept, S._py_standard_kept, c, cap, 4)
+        same(core.seven_pairs_dist, S._py_seven_pairs_dist, c, True)
+        same(core.orphans_dist, S._py_orphans_dist, c)
+        same(core.honors_knitted_dist, S._py_honors_knitted_dist, c)
+        same(core.knitted_straight_dist, S._py_knitted_straight_dist, c, cap, 0)
+        same(core.standard_kept, S._py_standard_kept, ok, c, 4)
+        same(core.knitted_straight_dist, S._py_knitted_straight_dist, ok, c, 1, 3)
+    for sets in (-1, 6, big, 2.0, None):
+        same(core.standard_kept, S._py_standard_kept, ok, cap, sets)
+    for km in (-1, 2, 3, big, True, 0.0):
+        same(core.knitted_straight_dist, S._py_knitted_straight_dist, ok, cap, km)
+    for beat in (big, -big, 2.5, None, "3"):
+        same(core.knitted_straight_dist, S._py_knitted_straight_dist, ok, cap, 0, beat)
+    for allow in (None, "", "x", 1.0, [], big):
+        same(core.seven_pairs_dist, S._py_seven_pairs_dist, ok, allow)
+    same(core.seven_pairs_dist, S._py_seven_pairs_dist, ok)
+    same(core.orphans_dist, S._py_orphans_dist, ok, 1)
+    same(core.knitted_straight_dist, S._py_knitted_straight_dist, ok, cap)
+
+
+@needs_core
+@pytest.mark.parametrize("forms", sorted(set(S.RULES_FORMS.values())))
+def test_form_distances_compiled_and_pure(
+    core: ModuleType, forms: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rng = random.Random(len(forms))
+    hands = [_random_hand(rng, i) for i in range(3000)]
+
+    def run() -> list[Any]:
+        out: list[Any] = []
+        for i, (c, cap) in enumerate(hands):
+            n_melds = i % 5
+            size = 16 if i % 3 == 0 else 13
+            out.append(S.form_distances(c, cap, n_melds, forms, size, bool(i % 2)))
+            out.append(S._best_distances(c, cap, n_melds, forms, size, True, i % 3))
+        return out
+
+    mine = run()
+    for name in (
+        "standard_kept",
+        "seven_pairs_dist",
+        "orphans_dist",
+        "honors_knitted_dist",
+        "knitted_straight_dist",
+    ):
+        monkeypatch.setattr(S, "_" + name, getattr(S, "_py_" + name))
+    assert run() == mine
+
+
 def test_dispatch() -> None:
     if os.environ.get("HEFEN_PURE") == "1" or not BUILT:
         assert not S.COMPILED
         assert S._suit_table is S._py_suit_table
         assert S._best is S._py_best
+        assert not S.COMPILED_FORMS
+        assert S._knitted_straight_dist is S._py_knitted_straight_dist
     else:
+        assert S.COMPILED_FORMS is S.COMPILED
         from hefen import decompose
 
         assert S.COMPILED is decompose.COMPILED

@@ -358,12 +358,12 @@ def _parts(c: Counts, cap: Counts) -> list[Table]:
     ]
 
 
-def _standard_kept(c: Counts, cap: Counts, sets: int) -> int:
+def _py_standard_kept(c: Counts, cap: Counts, sets: int) -> int:
     p = _parts(c, cap)
     return _best(_combine(p[0][:_W], p[1][:_W]), _combine(p[2][:_W], p[3][:_W]), sets)
 
 
-def _seven_pairs_dist(c: Counts, allow_four: bool) -> int:
+def _py_seven_pairs_dist(c: Counts, allow_four: bool) -> int:
     # each kind held fills a slot of two (one for a single tile); with
     # ``allow_four`` a kind held three or more times fills a second slot
     # (of one for three, two for four or more); the best seven slots count
@@ -388,20 +388,20 @@ def _held(counts: tuple[int, ...]) -> int:
     return len(counts) - counts.count(0)
 
 
-def _orphans_dist(c: Counts) -> int:
+def _py_orphans_dist(c: Counts) -> int:
     o = _orphan_counts(c)
     kinds = _held(o)
     pair = kinds > o.count(1)
     return 14 - kinds - (1 if pair else 0)
 
 
-def _honors_knitted_dist(c: Counts) -> int:
+def _py_honors_knitted_dist(c: Counts) -> int:
     honors = _held(_honor_counts(c))
     best = max(_held(get(c)) for get in _knitted_counts)
     return 14 - min(14, honors + best)
 
 
-def _knitted_straight_dist(c: Counts, cap: Counts, n_melds: int, beat: int = 99) -> int:
+def _py_knitted_straight_dist(c: Counts, cap: Counts, n_melds: int, beat: int = 99) -> int:
     """Distance to a knitted straight with a set and a pair; when no
     reading can come under ``beat`` the answer is only a lower bound."""
     sets = 1 - n_melds
@@ -430,6 +430,36 @@ def _knitted_straight_dist(c: Counts, cap: Counts, n_melds: int, beat: int = 99)
         if kept > best:
             best = kept
     return target - best if best > target - beat else beat
+
+
+# The compiled forms (hefen._core), as the tables above: the pure functions
+# stay as the references, and the C ones hand them any input they do not read.
+_standard_kept: Callable[[Counts, Counts, int], int]
+_seven_pairs_dist: Callable[[Counts, bool], int]
+_orphans_dist: Callable[[Counts], int]
+_honors_knitted_dist: Callable[[Counts], int]
+_knitted_straight_dist: Callable[..., int]
+if _CORE is not None and COMPILED and hasattr(_CORE, "knitted_straight_dist"):
+    _CORE._set_pure_forms(
+        _py_standard_kept,
+        _py_seven_pairs_dist,
+        _py_orphans_dist,
+        _py_honors_knitted_dist,
+        _py_knitted_straight_dist,
+    )
+    _standard_kept = _CORE.standard_kept
+    _seven_pairs_dist = _CORE.seven_pairs_dist
+    _orphans_dist = _CORE.orphans_dist
+    _honors_knitted_dist = _CORE.honors_knitted_dist
+    _knitted_straight_dist = _CORE.knitted_straight_dist
+else:
+    _standard_kept = _py_standard_kept
+    _seven_pairs_dist = _py_seven_pairs_dist
+    _orphans_dist = _py_orphans_dist
+    _honors_knitted_dist = _py_honors_knitted_dist
+    _knitted_straight_dist = _py_knitted_straight_dist
+#: whether the forms' distances are the compiled ones (hefen._core)
+COMPILED_FORMS: bool = _knitted_straight_dist is not _py_knitted_straight_dist
 
 
 def form_distances(
