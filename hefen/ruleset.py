@@ -146,6 +146,9 @@ class Ruleset:
     #: table minimum (HK's 2^fan), so that bots play for the hand's expected
     #: payment rather than for speed
     plays_for_value: ClassVar[bool] = False
+    #: whether a concealed hand is paid well enough (TW 門清) that a bot
+    #: makes the first claim of a concealed hand only for a clear gain
+    claims_cost_concealed: ClassVar[bool] = False
 
     # -- forms ---------------------------------------------------------
     @cached_property

@@ -809,11 +809,11 @@ class ExpertBot(StrongBot):
                     judged[a] = ch
         if judged:
             a, ch = max(judged.items(), key=lambda x: x[1])
-            # Taiwan pays for a concealed hand (門清): a first claim must
-            # raise the chance by more than the tai it gives up
+            # where a concealed hand is paid well (Ruleset.claims_cost_concealed:
+            # TW 門清), a first claim must raise the chance by more than it gives up
             need = (
                 self.concealed_bonus
-                if game.rules == "tw" and all(m.concealed for m in p.melds)
+                if game.ruleset.claims_cost_concealed and all(m.concealed for m in p.melds)
                 else 1.0
             )
             if ch > 0 and ch > keep * need:

@@ -469,6 +469,7 @@ class Taiwanese(Ruleset):
     dead_wall = 16
     rules_doc = "rules-tw.md"
     earthly_self_drawn = True
+    claims_cost_concealed = True
 
     def score(self, hand: Hand, options: Mapping[str, Any] | None = None) -> Result:
         return score(
