@@ -473,20 +473,7 @@ def form_distances(
     """Distance (shanten + 1) of the concealed counts ``c`` to each form;
     ``cap`` is the most copies of each kind the concealed tiles may reach
     (four minus those in melds, or 99 when copies are not counted)."""
-    out: dict[str, int] = {}
-    sets = (size + 1) // 3 - n_melds
-    if "standard" in forms:
-        out["standard"] = 3 * sets + 2 - _standard_kept(c, cap, sets)
-    if n_melds == 0 and size == 13:
-        if "seven_pairs" in forms:
-            out["seven_pairs"] = _seven_pairs_dist(c, allow_four_pairs)
-        if "thirteen_orphans" in forms:
-            out["thirteen_orphans"] = _orphans_dist(c)
-        if "honors_knitted" in forms:
-            out["honors_knitted"] = _honors_knitted_dist(c)
-    if "knitted_straight" in forms and n_melds <= 1 and size == 13:
-        out["knitted_straight"] = _knitted_straight_dist(c, cap, n_melds)
-    return out
+    return _distances(c, cap, n_melds, forms, size, allow_four_pairs, None)
 
 
 def _best_distances(
@@ -501,6 +488,20 @@ def _best_distances(
     """:func:`form_distances`, except that the knitted straight (the costly
     form) is only counted exactly where it comes within ``slack`` of the
     other forms' best; elsewhere its entry is a lower bound above that."""
+    return _distances(c, cap, n_melds, forms, size, allow_four_pairs, slack)
+
+
+def _distances(
+    c: Counts,
+    cap: Counts,
+    n_melds: int,
+    forms: tuple[str, ...],
+    size: int,
+    allow_four_pairs: bool,
+    slack: int | None,
+) -> dict[str, int]:
+    """The distance to each form; the knitted straight exactly (``slack``
+    None) or only within ``slack`` of the other forms' best."""
     out: dict[str, int] = {}
     sets = (size + 1) // 3 - n_melds
     if "standard" in forms:
@@ -513,8 +514,11 @@ def _best_distances(
         if "honors_knitted" in forms:
             out["honors_knitted"] = _honors_knitted_dist(c)
     if "knitted_straight" in forms and n_melds <= 1 and size == 13:
-        beat = min(out.values(), default=98) + slack
-        out["knitted_straight"] = _knitted_straight_dist(c, cap, n_melds, beat)
+        if slack is None:
+            out["knitted_straight"] = _knitted_straight_dist(c, cap, n_melds)
+        else:
+            beat = min(out.values(), default=98) + slack
+            out["knitted_straight"] = _knitted_straight_dist(c, cap, n_melds, beat)
     return out
 
 
