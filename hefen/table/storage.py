@@ -23,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError, OperationalError
 
@@ -39,6 +41,9 @@ _MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 _RETRIES = 8
 #: tables whose fold a store keeps in memory (least recently used dropped first)
 CACHE_TABLES = 2048
+#: recent keyed changes whose resulting table is kept for the answer (see
+#: :meth:`TableStore.state_of_key`); older ones are read back from the events
+CACHE_KEYS = 1024
 
 metadata = sa.MetaData()
 
@@ -250,6 +255,15 @@ class JoinedSeat:
 Plan = Callable[[TableState], tuple[str, dict[str, Any], str] | None]
 
 
+class _Unchanged(Exception):
+    """A planned change that turned out to be nothing: its transaction is
+    rolled back (with the idempotency key it claimed)."""
+
+    def __init__(self, state: TableState) -> None:
+        super().__init__("unchanged")
+        self.state = state
+
+
 class _Cached:
     """One table's events as read so far and their fold."""
 
@@ -280,6 +294,14 @@ _EVENTS_AFTER = (
 )
 _INSERT_EVENT = events_table.insert()
 _INSERT_KEY = keys_table.insert()
+# the key claimed in one statement: no row inserted means the key was used
+# (RETURNING: a driver's rowcount is not reliable for an insert that returns rows)
+_CLAIM_KEY = {
+    name: insert(keys_table)
+    .on_conflict_do_nothing(index_elements=["table_id", "key"])
+    .returning(keys_table.c.id)
+    for name, insert in (("sqlite", sqlite_insert), ("postgresql", postgresql_insert))
+}
 _KEY_USED = sa.select(keys_table.c.seq, keys_table.c.secret).where(
     keys_table.c.table_id == sa.bindparam("table_id"), keys_table.c.key == sa.bindparam("key")
 )
@@ -301,6 +323,10 @@ class TableStore:
         # only the events newer than the kept version (the events stay the truth)
         self._cache: OrderedDict[str, _Cached] = OrderedDict()
         self._cache_lock = threading.Lock()
+        self._ids: dict[str, int] = {}  # code -> row id, read once
+        # the table as each recent keyed change of this process left it
+        # ((code, key) -> state): what state_of_key answers without a read
+        self._by_key: OrderedDict[tuple[str, str], TableState] = OrderedDict()
         if upgrade:
             migrate(engine)
 
@@ -311,10 +337,19 @@ class TableStore:
         self.engine.dispose()
 
     def _table_id(self, conn: Connection, code: str, *, lock: bool = False) -> int:
-        query = _TABLE_ID_LOCKED if lock and conn.dialect.name == "postgresql" else _TABLE_ID
+        """The table's row id. A table's id never changes (hefen deletes no
+        table), so it is read once per process; PostgreSQL's writers still
+        read it ``FOR UPDATE``, since that read is their lock on the table."""
+        locked = lock and conn.dialect.name == "postgresql"
+        if not locked:
+            known = self._ids.get(code)
+            if known is not None:
+                return known
+        query = _TABLE_ID_LOCKED if locked else _TABLE_ID
         table_id = conn.execute(query, {"code": code}).scalar_one_or_none()
         if table_id is None:
             raise TableError(f"There is no table with the code {code}.")
+        self._ids[code] = int(table_id)
         return int(table_id)
 
     def _rows(self, conn: Connection, table_id: int, after: int) -> list[Event]:
@@ -404,21 +439,22 @@ class TableStore:
             try:
                 with self._write_engine.begin() as conn:
                     table_id, state, _ = self._current(conn, code, lock=True)
-                    if key is not None:
+                    seq = state.version + 1
+                    if key is not None and not self._claim(conn, table_id, key, seq, secret):
                         done = self._repeat(conn, code, table_id, key)
-                        if done is not None:
-                            if kind is not None and done.event is not None:
-                                if done.event.kind != kind:
-                                    raise TableError(
-                                        "This Idempotency-Key was already used for another "
-                                        "change on this table; send a new key for a new action."
-                                    )
-                            return done
+                        assert done is not None  # the key's row is there
+                        if kind is not None and done.event is not None:
+                            if done.event.kind != kind:
+                                raise TableError(
+                                    "This Idempotency-Key was already used for another "
+                                    "change on this table; send a new key for a new action."
+                                )
+                        return done
                     planned = plan(state)
-                    if planned is None:
-                        return Written(state, state, None)
+                    if planned is None:  # nothing to do: the claimed key goes too
+                        raise _Unchanged(state)
                     kind, payload, actor = planned
-                    event = Event(state.version + 1, kind, _now(), actor, payload)
+                    event = Event(seq, kind, _now(), actor, payload)
                     conn.execute(
                         _INSERT_EVENT,
                         {
@@ -430,18 +466,12 @@ class TableStore:
                             "payload": event.payload,
                         },
                     )
-                    if key is not None:
-                        conn.execute(
-                            _INSERT_KEY,
-                            {
-                                "table_id": table_id,
-                                "key": key,
-                                "seq": event.seq,
-                                "secret": secret,
-                                "at": _now(),
-                            },
-                        )
-                return Written(state, self._remember(code, table_id, [event]), event, secret=secret)
+                after = self._remember(code, table_id, [event])
+                if key is not None:
+                    self._keep_key(code, key, after)
+                return Written(state, after, event, secret=secret)
+            except _Unchanged as unchanged:
+                return Written(unchanged.state, unchanged.state, None)
             except IntegrityError:
                 continue
             except OperationalError as exc:
@@ -449,6 +479,26 @@ class TableStore:
                     continue
                 raise
         raise TableError("The table is busy with other changes; please try again.")
+
+    def _keep_key(self, code: str, key: str, state: TableState) -> None:
+        with self._cache_lock:
+            self._by_key[(code, key)] = state
+            while len(self._by_key) > CACHE_KEYS:
+                self._by_key.popitem(last=False)
+
+    def _claim(
+        self, conn: Connection, table_id: int, key: str, seq: int, secret: str | None
+    ) -> bool:
+        """Store idempotency ``key`` for the change about to be ``seq``, in
+        the write's transaction; False: the table already has that key."""
+        claim = _CLAIM_KEY.get(conn.dialect.name)
+        row = {"table_id": table_id, "key": key, "seq": seq, "secret": secret, "at": _now()}
+        if claim is None:  # another database: look, then insert
+            if conn.execute(_KEY_USED, {"table_id": table_id, "key": key}).first() is not None:
+                return False
+            conn.execute(_INSERT_KEY, row)
+            return True
+        return conn.execute(claim, row).first() is not None
 
     def _repeat(self, conn: Connection, code: str, table_id: int, key: str) -> Written | None:
         """The change an idempotency key already made on this table, if any."""
@@ -479,6 +529,10 @@ class TableStore:
         same for a repeat), in one read: the kept fold when that change is
         the latest; the current table when no change has this key."""
         code = normalize_code(code)
+        with self._cache_lock:
+            kept = self._by_key.get((code, key))
+        if kept is not None:  # a change made here: the table as it left it
+            return kept
         with self.engine.connect() as conn:
             table_id, state, _ = self._current(conn, code)
             row = conn.execute(_KEY_USED, {"table_id": table_id, "key": key}).one_or_none()
@@ -498,6 +552,19 @@ class TableStore:
         return core.fold([e for e in events if e.seq <= version])
 
     # ------------------------------------------------------------------ reading
+
+    def kept(self, code: Any) -> TableState | None:
+        """The table as this process last read or wrote it, with no database
+        read (None if it holds none, or ``code`` is no join code): for checks
+        that a later change does not undo, such as which seat a token is (a
+        token never changes seat)."""
+        try:
+            code = normalize_code(code)
+        except TableError:
+            return None
+        with self._cache_lock:
+            kept = self._cache.get(code)
+            return None if kept is None else kept.folder.state()
 
     def get(self, code: Any) -> TableState:
         """The table's current state (anyone with the code may read it)."""

@@ -178,8 +178,14 @@ class HandOut(BaseModel):
 
 
 # ------------------------------------------------------------------- helpers
-def get_store(request: Request) -> Any:
-    return store_of(request.app)
+async def get_store(request: Request) -> Any:
+    """The app's table store. An ``async`` dependency, so that the common
+    case (the store is open) costs no worker-thread hop; opening it (the
+    first request, migrations) runs in a worker."""
+    store = getattr(request.app.state, "store", None)
+    if store is None:
+        store = await run_in_threadpool(store_of, request.app)
+    return store
 
 
 def store_of(app: FastAPI) -> Any:
@@ -270,17 +276,6 @@ def write_key(key: str | None) -> str:
         raise table_error(exc) from exc
 
 
-async def answered(request: Request, store: Any, code: str, key: str) -> str:
-    """The table as the write with ``key`` left it (the same for a repeat),
-    told to every phone; as JSON text (each hand encoded once, ever)."""
-    state = await run_in_threadpool(store.state_of_key, code, key)
-    text: str = state.to_json()
-    await request.app.state.hub.broadcast(
-        state.code, None, '{"type": "table", "table": ' + text + "}"
-    )
-    return text
-
-
 def hand_answer(record: Any, table: str, status: int) -> Response:
     """``{"hand": ..., "table": ...}`` from texts made once."""
     body = '{"hand": ' + record.to_json() + ', "table": ' + table + "}"
@@ -300,23 +295,41 @@ async def write_hand(
 ) -> Response:
     """One of the four writes that change the history (record a win or a
     draw, undo, correct): the idempotency key, the token's actor (and
-    ``allowed``'s check of it), ``write(code, token, key)`` in a worker
-    thread with a refusal as 400, then the table as the write left it, told
-    to every phone, and the hand."""
+    ``allowed``'s check of it), ``write(code, token, key)`` with a refusal as
+    400, then the table as the write with that key left it (the same for a
+    repeat), told to every phone, and the hand. The store's part runs in one
+    worker thread, one hop."""
     from hefen.table import TableError
 
     key = write_key(idem)
     token = token_of(creds)
-    state = await run_in_threadpool(load, store, code)
-    actor = actor_of(store, state, token)
-    if allowed is not None:
-        allowed(actor)
-    try:
-        record = await run_in_threadpool(write, state.code, token, key)
-    except TableError as exc:
-        raise table_error(exc) from exc
-    table = await answered(request, store, state.code, key)
-    return hand_answer(record, table, status)
+
+    def work() -> tuple[Any, Any]:
+        # who the token is, from the kept table if this process has it (a
+        # token never changes seat; the write checks it again on the table
+        # as it is); a table not kept, or a token it does not know, is read
+        state = store.kept(code)
+        try:
+            actor = actor_of(store, state, token) if state is not None else None
+        except HTTPException:
+            actor = None
+        if actor is None:
+            state = load(store, code)
+            actor = actor_of(store, state, token)
+        if allowed is not None:
+            allowed(actor)
+        try:
+            record = write(state.code, token, key)
+        except TableError as exc:
+            raise table_error(exc) from exc
+        return record, store.state_of_key(state.code, key)
+
+    record, state = await run_in_threadpool(work)
+    text: str = state.to_json()  # each hand encoded once, ever
+    await request.app.state.hub.broadcast(
+        state.code, None, '{"type": "table", "table": ' + text + "}"
+    )
+    return hand_answer(record, text, status)
 
 
 # ------------------------------------------------------------------------ API
