@@ -1,29 +1,38 @@
-"""Server load on loopback: what one ``hefen`` web process does per hand.
+"""Server load on loopback: what ``hefen`` web processes do per hand.
 
-Starts one server process (uvicorn, rate limits off, on 127.0.0.1 only) on
-a SQLite file (default) or ``--database-url``, then measures:
+Starts ``--processes`` server processes (uvicorn, rate limits off, on
+127.0.0.1 only) on a SQLite file (default) or ``--database-url``; more than
+one share ``--database-url`` and carry live updates through
+``--redis-url``. Then measures:
 
-* **hands/s**: hands recorded one after another on one table through
-  ``POST /api/tables/{code}/hands``, and the *server's* CPU per hand (the
-  process's user+system time, read from ``/proc``);
-* **broadcast**: N tables × 4 sockets on ``/ws/tables/{code}``; one hand
-  recorded on each table in turn (``--rate R``: open-loop at R hands/s,
-  several in flight); the time from sending the POST to each of the
-  table's four sockets receiving the new table (p50/p99);
+* **hands/s**: hands recorded one after another through
+  ``POST /api/tables/{code}/hands``, ``--per-table`` to a table (32: an
+  evening's length; the answer holds the table's every hand, so a very long
+  table costs more), each through the next process; and the *server* CPU per
+  hand (the processes' user+system time, read from ``/proc``, with the local
+  Redis server's when there is one);
+* **broadcast**: N tables × 4 sockets on ``/ws/tables/{code}`` (socket k of
+  a table on process k mod the processes); one hand recorded on each table
+  in turn (``--rate R``: open-loop at R hands/s, several in flight); the time
+  from sending the POST to each of the table's four sockets receiving the
+  new table (p50/p99);
 * **score**: ``POST /api/score`` sent open-loop at 100 and 200 requests/s
   for a few seconds; latency p50/p99.
 
-The server prints how many full GC passes it made and the longest.
+The servers print how many full GC passes they made and the longest.
 ``BENCH_WS_PING=SECONDS`` sets the server's WebSocket ping interval
 (uvicorn's default, 20 s, otherwise). Everything is bounded (counts and a
 deadline per phase) and stays on loopback. Run: ``PYTHONPATH=. python bench/server_load.py [--tables 200] [--rate 100]``
-(the issue's figure: ``--tables 2000 --rate 100 --score-rates 100 200 400``).
+(the issue's figure: ``--tables 2000 --rate 100 --score-rates 100 200 400``;
+two processes: ``--processes 2 --database-url postgresql+psycopg://root@127.0.0.1:5432/test
+--redis-url redis://127.0.0.1:6379/0``).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import socket
@@ -100,15 +109,27 @@ async def record(client: httpx.AsyncClient, code: str, token: str, winner: int) 
     )
 
 
-async def bench_hands(base: str, pid: int, hands: int) -> dict[str, float]:
-    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
-        code, token = await new_table(client)
+async def bench_hands(
+    bases: list[str], pids: list[int], hands: int, per_table: int = 32
+) -> dict[str, float]:
+    """``hands`` recorded one after another, ``per_table`` to a table (an
+    evening is some 16 to 32 hands; a table's answer holds its every hand),
+    each through the next server in turn; the CPU is that of every process
+    in ``pids`` (the servers, and Redis when there is one)."""
+    clients = [httpx.AsyncClient(base_url=b, timeout=30) for b in bases]
+    try:
+        tables = [await new_table(clients[0]) for _ in range(hands // per_table + 2)]
+        code, token = tables[0]
         for i in range(20):  # warm up
-            (await record(client, code, token, i % 4)).raise_for_status()
-        cpu0, t0 = cpu_seconds(pid), time.perf_counter()
+            (await record(clients[i % len(clients)], code, token, i % 4)).raise_for_status()
+        cpu0, t0 = sum(cpu_seconds(p) for p in pids), time.perf_counter()
         for i in range(hands):
-            (await record(client, code, token, i % 4)).raise_for_status()
-        wall, cpu = time.perf_counter() - t0, cpu_seconds(pid) - cpu0
+            code, token = tables[1 + i // per_table]
+            (await record(clients[i % len(clients)], code, token, i % 4)).raise_for_status()
+        wall, cpu = time.perf_counter() - t0, sum(cpu_seconds(p) for p in pids) - cpu0
+    finally:
+        for c in clients:
+            await c.aclose()
     return {
         "hands": hands,
         "hands_per_s": hands / wall,
@@ -117,64 +138,81 @@ async def bench_hands(base: str, pid: int, hands: int) -> dict[str, float]:
 
 
 async def bench_broadcast(
-    base: str, tables: int, deadline: float, rate: float = 0.0
+    bases: list[str], tables: int, deadline: float, rate: float = 0.0
 ) -> dict[str, float]:
-    """``tables`` tables with four sockets each; one hand recorded on each
-    table in turn, one after another (``rate`` 0) or open-loop at ``rate``
-    hands/s; the time from sending the POST to each socket's new table."""
-    ws_base = base.replace("http://", "ws://")
+    """``tables`` tables with four sockets each (socket k on server k mod
+    the servers); one hand recorded on each table in turn, through the next
+    server, one after another (``rate`` 0) or open-loop at ``rate`` hands/s;
+    the time from sending the POST to each socket's new table."""
     limits = httpx.Limits(max_connections=400, max_keepalive_connections=400)
-    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as client:
-        made = [await new_table(client) for _ in range(tables)]
-        sockets: list[list[Any]] = []
-        connect0 = time.perf_counter()
-        for code, _ in made:
-            four = [
-                await websockets.connect(
-                    f"{ws_base}/ws/tables/{code}", open_timeout=60, ping_interval=None
-                )
-                for _ in range(4)
-            ]
-            for ws in four:
-                await asyncio.wait_for(ws.recv(), 60)  # the table as it is
-            sockets.append(four)
-        connect_s = time.perf_counter() - connect0
-        latencies: list[float] = []
-        lost = 0
-        stop = time.monotonic() + deadline
+    clients = [httpx.AsyncClient(base_url=b, timeout=60, limits=limits) for b in bases]
+    try:
+        return await _broadcast(clients, bases, tables, deadline, rate)
+    finally:
+        for c in clients:
+            await c.aclose()
 
-        async def one(code: str, token: str, four: list[Any]) -> None:
-            nonlocal lost
-            sent = time.perf_counter()
-            waits = [asyncio.create_task(_until_hand(ws)) for ws in four]
-            try:
-                (await record(client, code, token, 0)).raise_for_status()
-            except httpx.HTTPError:
-                failed.append(code)  # the POST itself did not get through
-            for got in await asyncio.gather(*waits, return_exceptions=True):
-                if isinstance(got, float):
-                    latencies.append((got - sent) * 1e3)
-                else:
-                    lost += 1
 
-        failed: list[str] = []
-        started = time.perf_counter()
-        tasks = []
-        for i, ((code, token), four) in enumerate(zip(made, sockets, strict=True)):
-            if time.monotonic() > stop:
-                break
-            if rate > 0:
-                delay = started + i / rate - time.perf_counter()
-                if delay > 0:
-                    await asyncio.sleep(delay)
-                tasks.append(asyncio.create_task(one(code, token, four)))
+async def _broadcast(
+    clients: list[httpx.AsyncClient], bases: list[str], tables: int, deadline: float, rate: float
+) -> dict[str, float]:
+    ws_bases = [b.replace("http://", "ws://") for b in bases]
+    made = [await new_table(clients[0]) for _ in range(tables)]
+    sockets: list[list[Any]] = []
+    connect0 = time.perf_counter()
+    for code, _ in made:
+        four = [
+            await websockets.connect(
+                f"{ws_bases[k % len(ws_bases)]}/ws/tables/{code}",
+                open_timeout=60,
+                ping_interval=None,
+            )
+            for k in range(4)
+        ]
+        for ws in four:
+            await asyncio.wait_for(ws.recv(), 60)  # the table as it is
+        sockets.append(four)
+    connect_s = time.perf_counter() - connect0
+    # the load generator's own full GC passes over 8,000 sockets took up to
+    # half a second, counted as broadcast latency: keep them out of the figure
+    gc.collect()
+    gc.freeze()
+    latencies: list[float] = []
+    lost = 0
+    stop = time.monotonic() + deadline
+
+    async def one(i: int, code: str, token: str, four: list[Any]) -> None:
+        nonlocal lost
+        sent = time.perf_counter()
+        waits = [asyncio.create_task(_until_hand(ws)) for ws in four]
+        try:
+            (await record(clients[i % len(clients)], code, token, 0)).raise_for_status()
+        except httpx.HTTPError:
+            failed.append(code)  # the POST itself did not get through
+        for got in await asyncio.gather(*waits, return_exceptions=True):
+            if isinstance(got, float):
+                latencies.append((got - sent) * 1e3)
             else:
-                await one(code, token, four)
-        await asyncio.gather(*tasks)
-        achieved = len(latencies) / 4 / max(time.perf_counter() - started, 1e-9)
-        for four in sockets:
-            for ws in four:
-                await ws.close()
+                lost += 1
+
+    failed: list[str] = []
+    started = time.perf_counter()
+    tasks = []
+    for i, ((code, token), four) in enumerate(zip(made, sockets, strict=True)):
+        if time.monotonic() > stop:
+            break
+        if rate > 0:
+            delay = started + i / rate - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            tasks.append(asyncio.create_task(one(i, code, token, four)))
+        else:
+            await one(i, code, token, four)
+    await asyncio.gather(*tasks)
+    achieved = len(latencies) / 4 / max(time.perf_counter() - started, 1e-9)
+    for four in sockets:
+        for ws in four:
+            await ws.close()
     return {
         "tables": tables,
         "sockets": tables * 4,
@@ -196,16 +234,17 @@ async def _until_hand(ws: Any) -> float:
             return time.perf_counter()
 
 
-async def bench_score(base: str, rate: int, seconds: float) -> dict[str, float]:
+async def bench_score(bases: list[str], rate: int, seconds: float) -> dict[str, float]:
     latencies: list[float] = []
     errors = 0
     limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
-    async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as client:
+    clients = [httpx.AsyncClient(base_url=b, timeout=30, limits=limits) for b in bases]
+    try:
 
-        async def one() -> None:
+        async def one(i: int) -> None:
             nonlocal errors
             t0 = time.perf_counter()
-            r = await client.post("/api/score", json=HAND)
+            r = await clients[i % len(clients)].post("/api/score", json=HAND)
             if r.status_code != 200:
                 errors += 1
             latencies.append((time.perf_counter() - t0) * 1e3)
@@ -216,8 +255,11 @@ async def bench_score(base: str, rate: int, seconds: float) -> dict[str, float]:
             delay = start + i / rate - time.perf_counter()
             if delay > 0:
                 await asyncio.sleep(delay)
-            tasks.append(asyncio.create_task(one()))
+            tasks.append(asyncio.create_task(one(i)))
         await asyncio.gather(*tasks)
+    finally:
+        for c in clients:
+            await c.aclose()
     return {
         "rate": rate,
         "requests": len(latencies),
@@ -227,15 +269,16 @@ async def bench_score(base: str, rate: int, seconds: float) -> dict[str, float]:
     }
 
 
-async def main_async(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
+async def main_async(args: argparse.Namespace, bases: list[str], pids: list[int]) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    out["hands"] = await bench_hands(base, pid, args.hands)
-    print("hands:", json.dumps(out["hands"]), flush=True)
+    if args.hands:
+        out["hands"] = await bench_hands(bases, pids, args.hands, args.per_table)
+        print("hands:", json.dumps(out["hands"]), flush=True)
     for n in args.tables:
-        out[f"broadcast_{n}"] = await bench_broadcast(base, n, args.deadline, args.rate)
+        out[f"broadcast_{n}"] = await bench_broadcast(bases, n, args.deadline, args.rate)
         print(f"broadcast {n} tables:", json.dumps(out[f"broadcast_{n}"]), flush=True)
     for rate in args.score_rates:
-        out[f"score_{rate}"] = await bench_score(base, rate, args.seconds)
+        out[f"score_{rate}"] = await bench_score(bases, rate, args.seconds)
         print(f"score {rate}/s:", json.dumps(out[f"score_{rate}"]), flush=True)
     return out
 
@@ -253,29 +296,62 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--score-rates", type=int, nargs="*", default=[100, 200], help="POST /api/score rates"
     )
+    parser.add_argument(
+        "--per-table", type=int, default=32, help="hands: hands recorded on each table"
+    )
+    parser.add_argument(
+        "--processes", type=int, default=1, help="server processes (more than one: Redis)"
+    )
+    parser.add_argument(
+        "--redis-url",
+        default="",
+        help="live updates through Redis (needed for --processes 2 and up), e.g. "
+        "redis://127.0.0.1:6379/0",
+    )
     args = parser.parse_args(argv)
+    if args.processes > 1 and not args.redis_url:
+        parser.error("--processes above 1 needs --redis-url (the processes share live updates)")
+    if args.processes > 1 and not args.database_url:
+        parser.error("--processes above 1 needs --database-url (one database for all)")
     folder = tempfile.mkdtemp(prefix="hefen-bench-")
     url = args.database_url or f"sqlite:///{folder}/bench.sqlite3"
-    port = free_port()
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("HEFEN_REDIS_URL", None)
-    proc = subprocess.Popen([sys.executable, "-c", SERVER, url, str(port)], env=env)
-    base = f"http://127.0.0.1:{port}"
+    if args.redis_url:
+        env["HEFEN_REDIS_URL"] = args.redis_url
+    ports = [free_port() for _ in range(args.processes)]
+    procs = [
+        subprocess.Popen([sys.executable, "-c", SERVER, url, str(port)], env=env) for port in ports
+    ]
+    bases = [f"http://127.0.0.1:{port}" for port in ports]
+    pids = [p.pid for p in procs] + redis_pids(args.redis_url)
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                httpx.get(base + "/", timeout=1)
-                break
-            except httpx.HTTPError:
-                if time.monotonic() > deadline or proc.poll() is not None:
-                    raise SystemExit("the server did not start") from None
-                time.sleep(0.2)
-        asyncio.run(main_async(args, base, proc.pid))
+        for base, proc in zip(bases, procs, strict=True):
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    httpx.get(base + "/", timeout=1)
+                    break
+                except httpx.HTTPError:
+                    if time.monotonic() > deadline or proc.poll() is not None:
+                        raise SystemExit("the server did not start") from None
+                    time.sleep(0.2)
+        asyncio.run(main_async(args, bases, pids))
     finally:
-        proc.terminate()
-        proc.wait(timeout=20)
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            proc.wait(timeout=20)
     return 0
+
+
+def redis_pids(url: str) -> list[int]:
+    """The local Redis server's process, so that its CPU is counted with the
+    servers' (a Redis elsewhere is not counted)."""
+    if not url or not any(h in url for h in ("127.0.0.1", "localhost")):
+        return []
+    found = subprocess.run(["pgrep", "-x", "redis-server"], capture_output=True, text=True)
+    return [int(p) for p in found.stdout.split()]
 
 
 if __name__ == "__main__":
