@@ -138,7 +138,7 @@ async def bench_hands(
 
 
 async def bench_broadcast(
-    bases: list[str], tables: int, deadline: float, rate: float = 0.0
+    bases: list[str], pids: list[int], tables: int, deadline: float, rate: float = 0.0
 ) -> dict[str, float]:
     """``tables`` tables with four sockets each (socket k on server k mod
     the servers); one hand recorded on each table in turn, through the next
@@ -147,14 +147,19 @@ async def bench_broadcast(
     limits = httpx.Limits(max_connections=400, max_keepalive_connections=400)
     clients = [httpx.AsyncClient(base_url=b, timeout=60, limits=limits) for b in bases]
     try:
-        return await _broadcast(clients, bases, tables, deadline, rate)
+        return await _broadcast(clients, bases, pids, tables, deadline, rate)
     finally:
         for c in clients:
             await c.aclose()
 
 
 async def _broadcast(
-    clients: list[httpx.AsyncClient], bases: list[str], tables: int, deadline: float, rate: float
+    clients: list[httpx.AsyncClient],
+    bases: list[str],
+    pids: list[int],
+    tables: int,
+    deadline: float,
+    rate: float,
 ) -> dict[str, float]:
     ws_bases = [b.replace("http://", "ws://") for b in bases]
     made = [await new_table(clients[0]) for _ in range(tables)]
@@ -196,6 +201,7 @@ async def _broadcast(
                 lost += 1
 
     failed: list[str] = []
+    cpu0 = sum(cpu_seconds(p) for p in pids)
     started = time.perf_counter()
     tasks = []
     for i, ((code, token), four) in enumerate(zip(made, sockets, strict=True)):
@@ -210,6 +216,8 @@ async def _broadcast(
             await one(i, code, token, four)
     await asyncio.gather(*tasks)
     achieved = len(latencies) / 4 / max(time.perf_counter() - started, 1e-9)
+    cpu = sum(cpu_seconds(p) for p in pids) - cpu0
+    recorded = max(1, len(latencies) // 4)
     for four in sockets:
         for ws in four:
             await ws.close()
@@ -224,6 +232,7 @@ async def _broadcast(
         "posts_failed": len(failed),
         "p50_ms": pct(latencies, 50) if latencies else float("nan"),
         "p99_ms": pct(latencies, 99) if latencies else float("nan"),
+        "server_cpu_ms_per_hand": cpu / recorded * 1e3,  # its four sends included
     }
 
 
@@ -275,7 +284,7 @@ async def main_async(args: argparse.Namespace, bases: list[str], pids: list[int]
         out["hands"] = await bench_hands(bases, pids, args.hands, args.per_table)
         print("hands:", json.dumps(out["hands"]), flush=True)
     for n in args.tables:
-        out[f"broadcast_{n}"] = await bench_broadcast(bases, n, args.deadline, args.rate)
+        out[f"broadcast_{n}"] = await bench_broadcast(bases, pids, n, args.deadline, args.rate)
         print(f"broadcast {n} tables:", json.dumps(out[f"broadcast_{n}"]), flush=True)
     for rate in args.score_rates:
         out[f"score_{rate}"] = await bench_score(bases, rate, args.seconds)
