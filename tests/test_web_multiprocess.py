@@ -163,7 +163,11 @@ def _serve(port: int, delay: str) -> subprocess.Popen[bytes]:
     return subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def test_a_bot_game_goes_on_through_the_other_process_when_its_driver_dies() -> None:
+@pytest.mark.parametrize("seen", [True, False], ids=["loaded-there", "never-loaded-there"])
+def test_a_bot_game_goes_on_through_the_other_process_when_its_driver_dies(seen: bool) -> None:
+    """SIGKILL the driver mid-game: the other process finishes the game,
+    whether it had the game loaded (a phone there) or never heard of it (it
+    finds the game among those with bots to move whose lease has expired)."""
     import signal
 
     import httpx
@@ -188,25 +192,37 @@ def test_a_bot_game_goes_on_through_the_other_process_when_its_driver_dies() -> 
             timeout=10,
         ).json()
         code = made["code"]
-        # the second process knows the game (and watches for a driver that stops)
-        assert httpx.get(f"{urls[1]}/api/play/{code}", timeout=10).status_code == 200
-        while httpx.get(f"{urls[1]}/api/play/{code}", timeout=10).json()["step"] < 15:
+        watch = urls[1] if seen else urls[0]  # a process that has the game loaded
+        if seen:  # the second process knows the game (and watches for a driver that stops)
+            assert httpx.get(f"{urls[1]}/api/play/{code}", timeout=10).status_code == 200
+        while httpx.get(f"{watch}/api/play/{code}", timeout=10).json()["step"] < 15:
             assert time.monotonic() < deadline + 60
             time.sleep(0.1)
         procs[0].send_signal(signal.SIGKILL)  # the driver dies mid-game
         procs[0].wait(timeout=10)
-        stopped = httpx.get(f"{urls[1]}/api/play/{code}", timeout=10).json()
-        assert stopped["table"]["status"] != "finished"
+        from hefen.table import open_store
+
         end = time.monotonic() + 120
-        while True:
-            state = httpx.get(f"{urls[1]}/api/play/{code}", timeout=10).json()
-            if state["table"]["status"] == "finished":
-                break
-            assert time.monotonic() < end, state["table"]
-            time.sleep(0.2)
+        if seen:
+            stopped = httpx.get(f"{urls[1]}/api/play/{code}", timeout=10).json()
+            assert stopped["table"]["status"] != "finished"
+            while True:
+                state = httpx.get(f"{urls[1]}/api/play/{code}", timeout=10).json()
+                if state["table"]["status"] == "finished":
+                    break
+                assert time.monotonic() < end, state["table"]
+                time.sleep(0.2)
+        else:  # watched in the database alone: a request would load the game
+            watcher = open_store(POSTGRES)
+            try:
+                assert len(watcher.get(code).hands) < 2
+                while len(watcher.get(code).hands) < 2:
+                    assert time.monotonic() < end, "no process took the game over"
+                    time.sleep(0.2)
+            finally:
+                watcher.close()
         # no move lost or doubled: the record replays to the ledger, seq has no gap
         from hefen.game import replay
-        from hefen.table import open_store
 
         record = httpx.get(f"{urls[1]}/api/play/{code}/record", timeout=10).text
         again = replay(record.splitlines())

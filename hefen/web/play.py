@@ -369,11 +369,15 @@ class PlayManager:
 
     def watch(self, every: float = 1.0) -> None:
         """With a lease: a thread that, every ``every`` seconds, offers to
-        drive each game this process knows whose driver has stopped (its
-        lease expired): the game is reloaded from the store and goes on."""
+        drive each game whose driver has stopped (its lease expired), those
+        this process knows and those it has never loaded
+        (:meth:`Lease.orphans`): the game is reloaded from the store and goes
+        on."""
         if self.lease is None or self._watching:
             return
         self._watching = True
+
+        unloadable: set[str] = set()
 
         def loop() -> None:
             while True:
@@ -384,6 +388,17 @@ class PlayManager:
                     with contextlib.suppress(Exception):
                         if not t.driving and self._bot_move(t) is not None:
                             self._kick(t)
+                # games this process never loaded whose driver died: load
+                # one and drive it (the lease decides between processes)
+                with contextlib.suppress(Exception):
+                    for code in self.lease.orphans():
+                        with self.lock:
+                            known = code in self.tables or code in unloadable
+                        if not known:
+                            try:
+                                self.get(code)
+                            except Exception:  # noqa: BLE001 - not a game it can replay
+                                unloadable.add(code)
 
         threading.Thread(target=loop, daemon=True, name="hefen-play-watch").start()
 
@@ -716,6 +731,7 @@ class PlayManager:
                     if self.store().version(t.code) != t.seen:
                         self._reload(t)  # the last holder played on
                 if self._bot_move(t) is None:
+                    self.lease.idle(t.code)
                     self.lease.release(t.code)
                     return
             t.driving = True
@@ -734,6 +750,9 @@ class PlayManager:
             while True:
                 with t.lock:
                     if self._bot_move(t) is None:
+                        if self.lease is not None:
+                            with contextlib.suppress(Exception):
+                                self.lease.idle(t.code)
                         self._stop_driving(t)
                         return
                 time.sleep(self.delay)
@@ -792,6 +811,10 @@ class Lease:
         'return redis.call("del", KEYS[1]) else return 0 end'
     )
 
+    #: the games that have bots to move (a Redis set): a game there whose
+    #: lease has expired lost its driver, and any process takes it over
+    GAMES = "hefen:drive:games"
+
     def __init__(self, url: str, ttl_ms: int = 3000) -> None:
         import redis
 
@@ -805,8 +828,26 @@ class Lease:
     def acquire(self, code: str) -> bool:
         key = self._key(code)
         if self.client.set(key, self.owner, nx=True, px=self.ttl_ms):
+            self.client.sadd(self.GAMES, code)
             return True
         return self.renew(code)  # already ours
+
+    def idle(self, code: str) -> None:
+        """The game has no bot to move (it waits for a person, or is over):
+        no process need drive it until a move wakes it."""
+        self.client.srem(self.GAMES, code)
+
+    def orphans(self) -> list[str]:
+        """The games with bots to move whose driver has stopped renewing."""
+        codes = sorted(
+            c.decode() if isinstance(c, bytes) else str(c) for c in self.client.smembers(self.GAMES)
+        )
+        if not codes:
+            return []
+        pipe = self.client.pipeline(transaction=False)
+        for code in codes:
+            pipe.exists(self._key(code))
+        return [code for code, held in zip(codes, pipe.execute(), strict=True) if not held]
 
     def renew(self, code: str) -> bool:
         return bool(self.client.eval(self.RENEW, 1, self._key(code), self.owner, self.ttl_ms))
