@@ -16,6 +16,8 @@ one share ``--database-url`` and carry live updates through
   in turn (``--rate R``: open-loop at R hands/s, several in flight); the time
   from sending the POST to each of the table's four sockets receiving the
   new table (p50/p99);
+* **connects** (``--connects N``): N WebSockets opened all at once, each
+  until it has its table: how many opened, how many failed, how long;
 * **score**: ``POST /api/score`` sent open-loop at 100 and 200 requests/s
   for a few seconds; latency p50/p99.
 
@@ -236,6 +238,35 @@ async def _broadcast(
     }
 
 
+async def bench_connects(bases: list[str], sockets: int) -> dict[str, float]:
+    """``sockets`` WebSockets opened all at once (four to a table, spread
+    over the processes), each until it has the table: how many opened."""
+    async with httpx.AsyncClient(base_url=bases[0], timeout=60) as client:
+        codes = [(await new_table(client))[0] for _ in range((sockets + 3) // 4)]
+
+    async def one(i: int) -> Any:
+        ws_base = bases[i % len(bases)].replace("http://", "ws://")
+        ws = await websockets.connect(
+            f"{ws_base}/ws/tables/{codes[i // 4]}", open_timeout=60, ping_interval=None
+        )
+        await asyncio.wait_for(ws.recv(), 60)
+        return ws
+
+    started = time.perf_counter()
+    opened = await asyncio.gather(*(one(i) for i in range(sockets)), return_exceptions=True)
+    seconds = time.perf_counter() - started
+    failed = [ws for ws in opened if isinstance(ws, BaseException)]
+    for ws in opened:
+        if not isinstance(ws, BaseException):
+            await ws.close()
+    return {
+        "sockets": sockets,
+        "opened": sockets - len(failed),
+        "failed": len(failed),
+        "s": seconds,
+    }
+
+
 async def _until_hand(ws: Any) -> float:
     while True:
         msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
@@ -286,6 +317,9 @@ async def main_async(args: argparse.Namespace, bases: list[str], pids: list[int]
     for n in args.tables:
         out[f"broadcast_{n}"] = await bench_broadcast(bases, pids, n, args.deadline, args.rate)
         print(f"broadcast {n} tables:", json.dumps(out[f"broadcast_{n}"]), flush=True)
+    if args.connects:
+        out["connects"] = await bench_connects(bases, args.connects)
+        print("connects at once:", json.dumps(out["connects"]), flush=True)
     for rate in args.score_rates:
         out[f"score_{rate}"] = await bench_score(bases, rate, args.seconds)
         print(f"score {rate}/s:", json.dumps(out[f"score_{rate}"]), flush=True)
@@ -304,6 +338,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--score-rates", type=int, nargs="*", default=[100, 200], help="POST /api/score rates"
+    )
+    parser.add_argument(
+        "--connects", type=int, default=0, help="WebSockets opened all at once (e.g. 4000)"
     )
     parser.add_argument(
         "--per-table", type=int, default=32, help="hands: hands recorded on each table"
