@@ -408,3 +408,46 @@ def test_state_of_key_is_the_table_as_that_change_left_it(store: TableStore) -> 
     earlier = store.state_of_key(made.code, "k-first")
     assert earlier.version == first.id and [h.id for h in earlier.hands] == [first.id]
     assert store.state_of_key(made.code, "no-such-key") == store.get(made.code)
+
+
+def test_a_keyed_write_is_one_read_and_two_inserts(tmp_path: Path) -> None:
+    """The hot path of a recorded hand (SQLite): BEGIN, the events newer than
+    the kept fold, the idempotency key claimed by one insert, the event; the
+    table's id is read once per process and the answer's table is the one
+    the write made (no read after)."""
+    store = open_store(f"sqlite:///{tmp_path / 'tables.sqlite3'}")
+    try:
+        made = store.create_table("hk")
+        store.record_win(made.code, made.host_token, winner=0, value=3, key="k-0")
+        seen: list[str] = []
+        sa.event.listen(
+            store.engine, "before_cursor_execute", lambda *a: seen.append(a[2].split()[0])
+        )
+        store.record_win(made.code, made.host_token, winner=1, value=3, key="k-1")
+        after = store.state_of_key(made.code, "k-1")
+        assert seen == ["BEGIN", "SELECT", "INSERT", "INSERT"], seen
+        assert after.version == store.get(made.code).version and after.hands[-1].winner == 1
+        # the key claimed by the write makes a repeat answer the first change
+        again = store.record_win(made.code, made.host_token, winner=2, value=5, key="k-1")
+        assert again.winner == 1 and len(store.get(made.code).hands) == 2
+    finally:
+        store.close()
+
+
+def test_kept_is_the_fold_this_process_holds(tmp_path: Path) -> None:
+    store = open_store(f"sqlite:///{tmp_path / 'tables.sqlite3'}")
+    other = open_store(f"sqlite:///{tmp_path / 'tables.sqlite3'}")
+    try:
+        made = store.create_table("hk")
+        assert other.kept(made.code) is None  # never read there
+        assert store.kept("not a code") is None
+        store.record_win(made.code, made.host_token, winner=0, value=3)
+        kept = store.kept(made.code)
+        assert kept is not None and kept.version == store.get(made.code).version
+        other.record_win(made.code, made.host_token, winner=1, value=3)  # another process
+        stale = store.kept(made.code)
+        assert stale is not None and stale.version == kept.version  # no read: as it was
+        assert store.get(made.code).version == kept.version + 1
+    finally:
+        store.close()
+        other.close()
