@@ -609,6 +609,10 @@ class ExpertBot(StrongBot):
     horizon: int = 30
     #: claims judged by the chance of winning (off: the strong bot's claims)
     claim_by_chance: bool = True
+    #: weigh each winning wait by the money a win on it takes (off: count waits)
+    by_value: bool = True
+    #: the share of wins taken by self-draw, for a wait's mean money
+    self_draw_share: float = 0.4
 
     def _big(self, game: Game, s: int) -> bool:
         p = game.players[s]
@@ -672,14 +676,82 @@ class ExpertBot(StrongBot):
         seat: int,
         c: list[int],
         unseen: list[int],
-        cache: dict[tuple[int, ...], int],
-    ) -> int:
-        """:meth:`_winning_waits` of the concealed counts ``c`` (cached)."""
+        cache: dict[tuple[int, ...], tuple[int, float]],
+    ) -> tuple[int, float]:
+        """The unseen winning tiles of the ready concealed counts ``c`` and
+        what a win on one is worth: its mean money (:meth:`_wait_value`)
+        where the bot plays for value (:attr:`by_value`), else 1 (cached)."""
+        if self.by_value:
+            return self._wait_value(game, seat, c, unseen, cache)
         key = tuple(c)
         hit = cache.get(key)
         if hit is None:
             tiles = [t for t in range(NUM_KINDS) for _ in range(c[t])]
-            hit = cache[key] = self._winning_waits(game, seat, tiles, unseen)
+            hit = cache[key] = (self._winning_waits(game, seat, tiles, unseen), 1.0)
+        return hit
+
+    def _wait_value(
+        self,
+        game: Game,
+        seat: int,
+        c: list[int],
+        unseen: list[int],
+        cache: dict[tuple[int, ...], tuple[int, float]],
+    ) -> tuple[int, float]:
+        """The unseen winning tiles of the ready concealed counts ``c`` and
+        the mean money the seat takes for a win on one (cached): each
+        completed hand scored with :func:`hefen.score` as won on a discard
+        and as self-drawn, mixed by :attr:`self_draw_share`."""
+        key = tuple(c)
+        hit = cache.get(key)
+        if hit is not None:
+            return hit
+        p = game.players[seat]
+        forms = game.ruleset.decompose_forms
+        tiles = tuple(t for t in range(NUM_KINDS) for _ in range(c[t]))
+        wind = game.seat_winds[seat]
+        other = game.seat_winds[game.next_seat(seat)]
+        opts = dict(game.settings.options)
+        streak = game.dealer_streak if game.ruleset.scores_dealer_streak else 0
+        n = 0
+        total = 0.0
+        for t in range(NUM_KINDS):
+            if unseen[t] == 0 or c[t] >= 4:
+                continue
+            c[t] += 1
+            done = is_complete(tuple(c), len(p.melds), forms)
+            c[t] -= 1
+            if not done:
+                continue
+            money = []
+            for win, discarder in (("discard", other), ("self_draw", None)):
+                hand = Hand(
+                    rules=game.rules,
+                    concealed=tiles,
+                    melds=tuple(p.melds),
+                    win_tile=t,
+                    flowers=tuple(sorted(p.flowers)),
+                    context=Context(
+                        win=win,  # type: ignore[arg-type]
+                        seat_wind=wind,
+                        round_wind=game.round_wind,
+                        discarder=discarder,
+                        dealer=game.seat_winds[game.dealer],
+                        declared_ready=p.declared_ready,
+                        dealer_streak=streak,
+                    ),
+                    options=opts,
+                )
+                r = game._score(hand)
+                if not r.winning:
+                    break
+                money.append(float(sum(x.amount for x in r.payments)))
+            if len(money) < 2:
+                continue
+            n += unseen[t]
+            s = self.self_draw_share
+            total += unseen[t] * ((1 - s) * money[0] + s * money[1])
+        hit = cache[key] = (n, total / n if n else 0.0)
         return hit
 
     @staticmethod
@@ -698,7 +770,7 @@ class ExpertBot(StrongBot):
         sh: int,
         shape: _Shape,
         unseen: list[int],
-        cache: dict[tuple[int, ...], int],
+        cache: dict[tuple[int, ...], tuple[int, float]],
     ) -> float:
         """A rough chance that the concealed counts ``c`` (before a draw)
         win: a ready hand by its *winning* waits (a ready hand whose waits
@@ -710,9 +782,9 @@ class ExpertBot(StrongBot):
         # tiles still to come into play: the wall, or as many as a hand lasts
         k = float(max(1, min(game.wall_remaining, self.horizon)))
         if sh == 0:
-            w = self._ww(game, seat, c, unseen, cache)
+            w, v = self._ww(game, seat, c, unseen, cache)
             if w:
-                return self._p_ready(w, pool, k)
+                return self._p_ready(w, pool, k) * v
         elif sh > 1:
             return -1.0
         kinds = shape.useful(c) if sh == 1 else range(NUM_KINDS)
@@ -722,18 +794,20 @@ class ExpertBot(StrongBot):
             if unseen[u] == 0 or c[u] >= shape.cap[u]:
                 continue
             c[u] += 1
-            best = 0
+            best = 0.0
             for d in range(NUM_KINDS):
                 if c[d] == 0 or d == u:
                     continue
                 c[d] -= 1
                 if shape.shanten(c) == 0:
-                    best = max(best, self._ww(game, seat, c, unseen, cache))
+                    w, v = self._ww(game, seat, c, unseen, cache)
+                    if w:
+                        best = max(best, self._p_ready(w, pool, 0.6 * k) * v)
                 c[d] += 1
             c[u] -= 1
             if best:
                 reach += unseen[u]
-                weighted += unseen[u] * self._p_ready(best, pool, 0.6 * k)
+                weighted += unseen[u] * best
         if not reach:
             return 0.0
         own = k / 4  # own draws left
@@ -770,7 +844,7 @@ class ExpertBot(StrongBot):
                         c2 = list(c)
                         c2[d] -= 1
                         options.append(c2)
-            cache: dict[tuple[int, ...], int] = {}
+            cache: dict[tuple[int, ...], tuple[int, float]] = {}
             low = min(shape.shanten(o) for o in options)
             best = -1.0
             for o in options:
@@ -841,7 +915,7 @@ class ExpertBot(StrongBot):
             fold = self._fold(game, seat, threats, best_sh)
             if self.by_chance and not fold and best_sh <= 1:
                 unseen = self._unseen(game, seat)
-                cache: dict[tuple[int, ...], int] = {}
+                cache: dict[tuple[int, ...], tuple[int, float]] = {}
                 chances: dict[int, float] = {}
                 for sh, t in scored:
                     if sh <= 1:
