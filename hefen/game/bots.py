@@ -613,6 +613,9 @@ class ExpertBot(StrongBot):
     by_value: bool = True
     #: the share of wins taken by self-draw, for a wait's mean money
     self_draw_share: float = 0.4
+    #: where hands are paid by value (HK), a ready hand's discard by the
+    #: chance of winning times the scored money of its waits
+    ready_by_value: bool = True
 
     def _big(self, game: Game, s: int) -> bool:
         p = game.players[s]
@@ -895,6 +898,48 @@ class ExpertBot(StrongBot):
         choice = super()._respond(game, seat, legal)
         return passing if choice in judged else choice
 
+    def _ready_by_value(
+        self,
+        game: Game,
+        seat: int,
+        tiles: list[int],
+        candidates: list[int],
+        melds: list[Meld],
+    ) -> tuple[int, tuple[float, ...]] | None:
+        """Where a hand is paid by its value (Hong Kong's 2^fan): a ready
+        hand that stays ready on a winning wait (as the strong bot's
+        :meth:`_ready_keeps`) discards for the best chance of winning times
+        the mean money of its winning waits (:meth:`_wait_value`, scored),
+        not the value plans' rough fan; ``None`` to leave the choice to the
+        strong bot (not ready, folding, or a claim being weighed)."""
+        if melds is not game.players[seat].melds:
+            return None
+        shape = self._shape(game, melds)
+        scored = []
+        for t in dict.fromkeys(candidates):
+            rest = list(tiles)
+            rest.remove(t)
+            scored.append((shape.shanten(_counts(rest)), t))
+        threats = self._threats(game, seat)
+        best_sh = min(sh for sh, _ in scored)
+        if best_sh != 0 or self._fold(game, seat, threats, best_sh):
+            return None
+        keeps = self._ready_keeps(game, seat, tiles, scored)
+        if not keeps:
+            return None
+        unseen = self._unseen(game, seat)
+        pool = max(1, sum(unseen))
+        k = float(max(1, min(game.wall_remaining, self.horizon)))
+        cache: dict[tuple[int, ...], tuple[int, float]] = {}
+        ev: dict[int, float] = {}
+        for t in keeps:
+            rest = list(tiles)
+            rest.remove(t)
+            w, v = self._wait_value(game, seat, _counts(rest), unseen, cache)
+            ev[t] = self._p_ready(w, pool, k) * v
+        tile = max(ev, key=lambda x: (ev[x], -self._danger(game, threats, x, unseen), x))
+        return tile, (0.0, -ev[tile], 0.0)
+
     def _best_discard(
         self,
         game: Game,
@@ -903,6 +948,10 @@ class ExpertBot(StrongBot):
         candidates: list[int],
         melds: list[Meld],
     ) -> tuple[int, tuple[float, ...]]:
+        if game.ruleset.plays_for_value and self.ready_by_value:
+            choice = self._ready_by_value(game, seat, tiles, candidates, melds)
+            if choice is not None:
+                return choice
         if not game.ruleset.plays_for_value and melds is game.players[seat].melds:
             shape = self._shape(game, melds)
             scored = []
