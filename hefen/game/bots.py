@@ -29,7 +29,7 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Protocol
+from typing import Literal, Protocol
 
 from ..analysis.shanten import plan_shanten, shanten_number, useful_kinds
 from ..decompose import is_complete
@@ -716,6 +716,10 @@ class ExpertBot(StrongBot):
         other = game.seat_winds[game.next_seat(seat)]
         opts = dict(game.settings.options)
         streak = game.dealer_streak if game.ruleset.scores_dealer_streak else 0
+        ways: tuple[tuple[Literal["discard", "self_draw"], int | None], ...] = (
+            ("discard", other),
+            ("self_draw", None),
+        )
         n = 0
         total = 0.0
         for t in range(NUM_KINDS):
@@ -727,7 +731,7 @@ class ExpertBot(StrongBot):
             if not done:
                 continue
             money = []
-            for win, discarder in (("discard", other), ("self_draw", None)):
+            for win, discarder in ways:
                 hand = Hand(
                     rules=game.rules,
                     concealed=tiles,
@@ -735,7 +739,7 @@ class ExpertBot(StrongBot):
                     win_tile=t,
                     flowers=tuple(sorted(p.flowers)),
                     context=Context(
-                        win=win,  # type: ignore[arg-type]
+                        win=win,
                         seat_wind=wind,
                         round_wind=game.round_wind,
                         discarder=discarder,
