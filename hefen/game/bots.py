@@ -591,10 +591,16 @@ class ExpertBot(StrongBot):
       on no winning tile — counts the draws that make it ready on a
       winning wait, each weighed by that wait; ties go to the most useful
       tiles, then the safest; so it does not settle for a ready hand that
-      cannot win while a route to 8 points stays open;
+      cannot win while a route to 8 points stays open; each winning wait is
+      weighed by the money a win on it takes (:meth:`_wait_value`: the
+      completed hand scored by :func:`hefen.score`, won on a discard and
+      self-drawn), so a wait worth more tai (a flush kept, 門清) counts for
+      more;
     * it claims a set there only when the claim (with its best discard)
       raises that chance — a claim that leaves no winning wait in reach is
-      refused; in Taiwan a first claim must raise it by 30% (門清's tai).
+      refused; the money of the waits counts the concealed tai a first
+      claim gives up (TW 門清; without :attr:`by_value` a first claim there
+      must raise the chance by 30%).
     """
 
     name = "expert"
@@ -614,8 +620,9 @@ class ExpertBot(StrongBot):
     #: the share of wins taken by self-draw, for a wait's mean money
     self_draw_share: float = 0.4
     #: where hands are paid by value (HK), a ready hand's discard by the
-    #: chance of winning times the scored money of its waits
-    ready_by_value: bool = True
+    #: chance of winning times the scored money of its waits (off: measured
+    #: no gain, docs/game.md; the strong bot's value layer)
+    ready_by_value: bool = False
 
     def _big(self, game: Game, s: int) -> bool:
         p = game.players[s]
@@ -892,9 +899,13 @@ class ExpertBot(StrongBot):
             a, ch = max(judged.items(), key=lambda x: x[1])
             # where a concealed hand is paid well (Ruleset.claims_cost_concealed:
             # TW 門清), a first claim must raise the chance by more than it gives up
+            # — unless the chance already weighs each wait by its money, which
+            # counts the concealed tai the claim gives up (by_value)
             need = (
                 self.concealed_bonus
-                if game.ruleset.claims_cost_concealed and all(m.concealed for m in p.melds)
+                if game.ruleset.claims_cost_concealed
+                and all(m.concealed for m in p.melds)
+                and not self.by_value
                 else 1.0
             )
             if ch > 0 and ch > keep * need:
