@@ -152,8 +152,8 @@ def test_a_first_taiwan_claim_must_beat_the_concealed_tai() -> None:
     # from a concealed hand that the expert's chance rates better than
     # keeping, but by less than 30% (門清's tai), the expert counting its
     # waits alike passes — and takes it when a first claim needs no more
-    # than any other; the expert weighing its waits by their money rates
-    # the chow below keeping and passes
+    # than any other; the expert weighing its waits by their money
+    # (by_value) rates the chow below keeping and passes
     found = 0
     for seed in (19,):
         if found:
@@ -168,8 +168,7 @@ def test_a_first_taiwan_claim_must_beat_the_concealed_tai() -> None:
                     claim = StrongBot().choose(game, seat)
                     if p.melds or claim.kind != "chow" or StrongBot()._threats(game, seat):
                         continue
-                    expert = ExpertBot()
-                    expert.by_value = False  # the waits counted alike
+                    expert = ExpertBot()  # the waits counted alike (the default)
                     unseen = expert._unseen(game, seat)
                     sh = expert._shanten(game, seat, p.concealed)
                     keep = expert._chance(
@@ -188,6 +187,7 @@ def test_a_first_taiwan_claim_must_beat_the_concealed_tai() -> None:
                         # than keeping: it gives up 門清's tai itself, and the
                         # expert (by_value, no extra margin) passes too
                         valued = ExpertBot()
+                        valued.by_value = True
                         shape = valued._shape(game, p.melds)
                         keep_v = valued._chance(
                             game, seat, _counts(p.concealed), sh, shape, unseen, {}
@@ -196,7 +196,6 @@ def test_a_first_taiwan_claim_must_beat_the_concealed_tai() -> None:
                         assert 0 < ch_v < keep_v
                         assert valued.choose(game, seat).kind == "pass"
                         eager = ExpertBot()
-                        eager.by_value = False
                         eager.concealed_bonus = 1.0
                         assert eager.choose(game, seat).kind == "chow"
                         found = seed
@@ -219,7 +218,7 @@ def test_a_taiwan_expert_keeps_the_half_flush_where_the_chance_is_equal() -> Non
     game = Game(GameSettings("tw"), "value", wall=arranged_wall(hands, draws="5p", flowers=True))
     assert game.phase == "discard" and game.to_act() == [0]
     expert, counting = ExpertBot(), ExpertBot()
-    counting.by_value = False  # each winning wait counted alike: the old play
+    expert.by_value = True  # off by default: measured no gain (docs/game.md)
     e8s, eE = T("8s")[0], T("E")[0]
     tiles = game.players[0].concealed
     unseen = expert._unseen(game, 0)
@@ -233,7 +232,7 @@ def test_a_taiwan_expert_keeps_the_half_flush_where_the_chance_is_equal() -> Non
     assert chance(counting, e8s) == pytest.approx(chance(counting, eE))
     assert chance(expert, e8s) > 1.3 * chance(expert, eE)
     assert expert.choose(game, 0) == Action(0, "discard", e8s)
-    assert counting.choose(game, 0).tile == eE
+    assert counting.choose(game, 0).tile == eE  # each winning wait counted alike
     assert make_bot("strong").choose(game, 0).tile == eE
 
 

@@ -591,16 +591,15 @@ class ExpertBot(StrongBot):
       on no winning tile — counts the draws that make it ready on a
       winning wait, each weighed by that wait; ties go to the most useful
       tiles, then the safest; so it does not settle for a ready hand that
-      cannot win while a route to 8 points stays open; each winning wait is
-      weighed by the money a win on it takes (:meth:`_wait_value`: the
-      completed hand scored by :func:`hefen.score`, won on a discard and
-      self-drawn), so a wait worth more tai (a flush kept, 門清) counts for
-      more;
+      cannot win while a route to 8 points stays open; with
+      :attr:`by_value` (off by default) each winning wait is weighed by the
+      money a win on it takes (:meth:`_wait_value`: the completed hand
+      scored by :func:`hefen.score`, won on a discard and self-drawn), so a
+      wait worth more tai (a flush kept, 門清) counts for more;
     * it claims a set there only when the claim (with its best discard)
       raises that chance — a claim that leaves no winning wait in reach is
-      refused; the money of the waits counts the concealed tai a first
-      claim gives up (TW 門清; without :attr:`by_value` a first claim there
-      must raise the chance by 30%).
+      refused; in Taiwan a first claim must raise it by 30% (門清's tai),
+      unless :attr:`by_value` counts the concealed tai in the money.
     """
 
     name = "expert"
@@ -615,8 +614,10 @@ class ExpertBot(StrongBot):
     horizon: int = 30
     #: claims judged by the chance of winning (off: the strong bot's claims)
     claim_by_chance: bool = True
-    #: weigh each winning wait by the money a win on it takes (off: count waits)
-    by_value: bool = True
+    #: weigh each winning wait by the money a win on it takes (off, the
+    #: default: count waits; measured no gain in MCR or Taiwan for half the
+    #: speed in Taiwan, docs/game.md)
+    by_value: bool = False
     #: the share of wins taken by self-draw, for a wait's mean money
     self_draw_share: float = 0.4
     #: where hands are paid by value (HK), a ready hand's discard by the
