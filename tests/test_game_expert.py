@@ -150,10 +150,14 @@ def test_the_expert_refuses_a_chow_that_leaves_no_eight_point_wait() -> None:
 def test_a_first_taiwan_claim_must_beat_the_concealed_tai() -> None:
     # strong bots play a Taiwan hand; at the first chow the strong bot makes
     # from a concealed hand that the expert's chance rates better than
-    # keeping, but by less than 30% (門清's tai), the expert passes — and
-    # takes it when a first claim needs no more than any other
+    # keeping, but by less than 30% (門清's tai), the expert counting its
+    # waits alike passes — and takes it when a first claim needs no more
+    # than any other; the expert weighing its waits by their money
+    # (by_value) rates the chow below keeping and passes
     found = 0
     for seed in (19,):
+        if found:
+            break
         game = Game(GameSettings("tw"), f"find/{seed}", dealer=0)
         bots = [make_bot("strong", s) for s in range(4)]
         while game.phase != "end" and not found:
@@ -164,7 +168,7 @@ def test_a_first_taiwan_claim_must_beat_the_concealed_tai() -> None:
                     claim = StrongBot().choose(game, seat)
                     if p.melds or claim.kind != "chow" or StrongBot()._threats(game, seat):
                         continue
-                    expert = ExpertBot()
+                    expert = ExpertBot()  # the waits counted alike (the default)
                     unseen = expert._unseen(game, seat)
                     sh = expert._shanten(game, seat, p.concealed)
                     keep = expert._chance(
@@ -179,11 +183,80 @@ def test_a_first_taiwan_claim_must_beat_the_concealed_tai() -> None:
                     ch = expert._claim_chance(game, seat, claim, tile, unseen)[1]
                     if keep > 0 and keep < ch < keep * ExpertBot.concealed_bonus:
                         assert expert.choose(game, seat).kind == "pass"
+                        # weighed by the money of its waits, the claim is worse
+                        # than keeping: it gives up 門清's tai itself, and the
+                        # expert (by_value, no extra margin) passes too
+                        valued = ExpertBot()
+                        valued.by_value = True
+                        shape = valued._shape(game, p.melds)
+                        keep_v = valued._chance(
+                            game, seat, _counts(p.concealed), sh, shape, unseen, {}
+                        )
+                        ch_v = valued._claim_chance(game, seat, claim, tile, unseen)[1]
+                        assert 0 < ch_v < keep_v
+                        assert valued.choose(game, seat).kind == "pass"
                         eager = ExpertBot()
                         eager.concealed_bonus = 1.0
                         assert eager.choose(game, seat).kind == "chow"
-                        found += 1
+                        found = seed
                         break
             s = game.to_act()[0]
             game.apply(bots[s].choose(game, s))
     assert found
+
+
+def test_a_taiwan_expert_keeps_the_half_flush_where_the_chance_is_equal() -> None:
+    # 2p3p4p 4p4p 5p5p5p 8p8p 8s8s EE NNN after drawing 5p: dropping 8s or E
+    # leaves the hand one from ready with the same chance of a winning one,
+    # but dropping 8s keeps 混一色 (pins and honours): its waits take more money
+    hands = [
+        "3p 2p 4p E 8p 8p N N E 4p 5p 4p 8s 5p 8s N",
+        "9m 7m 2m 8m 7s 5s 7s 9m 3s 6p S 1s S 9m 6m 3p",
+        "1s 3p 5s 9s 6m 5m P 2m 3p 6s S 8m 2s 2s 8m 5s",
+        "3m 2p 1m 1p 2m 7m 1p F 9s 1m 1p 8m 7m 9p C 6m",
+    ]
+    game = Game(GameSettings("tw"), "value", wall=arranged_wall(hands, draws="5p", flowers=True))
+    assert game.phase == "discard" and game.to_act() == [0]
+    expert, counting = ExpertBot(), ExpertBot()
+    expert.by_value = True  # off by default: measured no gain (docs/game.md)
+    e8s, eE = T("8s")[0], T("E")[0]
+    tiles = game.players[0].concealed
+    unseen = expert._unseen(game, 0)
+    shape = expert._shape(game, game.players[0].melds)
+
+    def chance(bot: ExpertBot, t: int) -> float:
+        rest = list(tiles)
+        rest.remove(t)
+        return bot._chance(game, 0, _counts(rest), 1, shape, unseen, {})
+
+    assert chance(counting, e8s) == pytest.approx(chance(counting, eE))
+    assert chance(expert, e8s) > 1.3 * chance(expert, eE)
+    assert expert.choose(game, 0) == Action(0, "discard", e8s)
+    assert counting.choose(game, 0).tile == eE  # each winning wait counted alike
+    assert make_bot("strong").choose(game, 0).tile == eE
+
+
+def test_a_hong_kong_expert_by_value_stays_ready_on_the_wait_worth_most() -> None:
+    # 6p7p7p7p8p8p9p 1s2s3s4s PPP after drawing 8p: dropping 4s is ready on
+    # one tile, dropping 7p on six (5p, 8p, 9p…) scored at the same fan;
+    # the strong bot's value plans take the first, the expert the second
+    hands = [
+        "P P 8p 1s 4s 2s P 9p 7p 3s 7p 7p 6p",
+        "5m S 2s E N 2m 4p P 9s C 2p C 8m",
+        "4m 9m 1m W 2m 2p F 6m 1p 9s C 6p 4s",
+        "5p 7m W 7m 3s 1m 3p 9p 3m 8m S 8p N",
+    ]
+    game = Game(GameSettings("hk", flowers=False), "value", wall=arranged_wall(hands, draws="8p"))
+    assert game.phase == "discard" and game.to_act() == [0]
+    expert, strong = ExpertBot(), StrongBot()
+    expert.ready_by_value = True  # measured no gain in money: off by default
+    a, b = strong.choose(game, 0), expert.choose(game, 0)
+    assert a.tile == T("4s")[0] and b.tile == T("7p")[0]
+    assert _ready_after(strong, game, 0, T("4s")[0]) == 1
+    assert _ready_after(expert, game, 0, T("7p")[0]) == 6
+    unseen = expert._unseen(game, 0)
+    for t in (a.tile, b.tile):
+        rest = list(game.players[0].concealed)
+        rest.remove(t)
+        assert expert._wait_value(game, 0, _counts(rest), unseen, {})[1] == pytest.approx(14.4)
+    assert ExpertBot().choose(game, 0).tile == a.tile  # the default: strong's layer

@@ -29,7 +29,7 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Protocol
+from typing import Literal, Protocol
 
 from ..analysis.shanten import plan_shanten, shanten_number, useful_kinds
 from ..decompose import is_complete
@@ -591,10 +591,15 @@ class ExpertBot(StrongBot):
       on no winning tile — counts the draws that make it ready on a
       winning wait, each weighed by that wait; ties go to the most useful
       tiles, then the safest; so it does not settle for a ready hand that
-      cannot win while a route to 8 points stays open;
+      cannot win while a route to 8 points stays open; with
+      :attr:`by_value` (off by default) each winning wait is weighed by the
+      money a win on it takes (:meth:`_wait_value`: the completed hand
+      scored by :func:`hefen.score`, won on a discard and self-drawn), so a
+      wait worth more tai (a flush kept, 門清) counts for more;
     * it claims a set there only when the claim (with its best discard)
       raises that chance — a claim that leaves no winning wait in reach is
-      refused; in Taiwan a first claim must raise it by 30% (門清's tai).
+      refused; in Taiwan a first claim must raise it by 30% (門清's tai),
+      unless :attr:`by_value` counts the concealed tai in the money.
     """
 
     name = "expert"
@@ -609,6 +614,16 @@ class ExpertBot(StrongBot):
     horizon: int = 30
     #: claims judged by the chance of winning (off: the strong bot's claims)
     claim_by_chance: bool = True
+    #: weigh each winning wait by the money a win on it takes (off, the
+    #: default: count waits; measured no gain in MCR or Taiwan for half the
+    #: speed in Taiwan, docs/game.md)
+    by_value: bool = False
+    #: the share of wins taken by self-draw, for a wait's mean money
+    self_draw_share: float = 0.4
+    #: where hands are paid by value (HK), a ready hand's discard by the
+    #: chance of winning times the scored money of its waits (off: measured
+    #: no gain, docs/game.md; the strong bot's value layer)
+    ready_by_value: bool = False
 
     def _big(self, game: Game, s: int) -> bool:
         p = game.players[s]
@@ -672,14 +687,86 @@ class ExpertBot(StrongBot):
         seat: int,
         c: list[int],
         unseen: list[int],
-        cache: dict[tuple[int, ...], int],
-    ) -> int:
-        """:meth:`_winning_waits` of the concealed counts ``c`` (cached)."""
+        cache: dict[tuple[int, ...], tuple[int, float]],
+    ) -> tuple[int, float]:
+        """The unseen winning tiles of the ready concealed counts ``c`` and
+        what a win on one is worth: its mean money (:meth:`_wait_value`)
+        where the bot plays for value (:attr:`by_value`), else 1 (cached)."""
+        if self.by_value:
+            return self._wait_value(game, seat, c, unseen, cache)
         key = tuple(c)
         hit = cache.get(key)
         if hit is None:
             tiles = [t for t in range(NUM_KINDS) for _ in range(c[t])]
-            hit = cache[key] = self._winning_waits(game, seat, tiles, unseen)
+            hit = cache[key] = (self._winning_waits(game, seat, tiles, unseen), 1.0)
+        return hit
+
+    def _wait_value(
+        self,
+        game: Game,
+        seat: int,
+        c: list[int],
+        unseen: list[int],
+        cache: dict[tuple[int, ...], tuple[int, float]],
+    ) -> tuple[int, float]:
+        """The unseen winning tiles of the ready concealed counts ``c`` and
+        the mean money the seat takes for a win on one (cached): each
+        completed hand scored with :func:`hefen.score` as won on a discard
+        and as self-drawn, mixed by :attr:`self_draw_share`."""
+        key = tuple(c)
+        hit = cache.get(key)
+        if hit is not None:
+            return hit
+        p = game.players[seat]
+        forms = game.ruleset.decompose_forms
+        tiles = tuple(t for t in range(NUM_KINDS) for _ in range(c[t]))
+        wind = game.seat_winds[seat]
+        other = game.seat_winds[game.next_seat(seat)]
+        opts = dict(game.settings.options)
+        streak = game.dealer_streak if game.ruleset.scores_dealer_streak else 0
+        ways: tuple[tuple[Literal["discard", "self_draw"], int | None], ...] = (
+            ("discard", other),
+            ("self_draw", None),
+        )
+        n = 0
+        total = 0.0
+        for t in range(NUM_KINDS):
+            if unseen[t] == 0 or c[t] >= 4:
+                continue
+            c[t] += 1
+            done = is_complete(tuple(c), len(p.melds), forms)
+            c[t] -= 1
+            if not done:
+                continue
+            money = []
+            for win, discarder in ways:
+                hand = Hand(
+                    rules=game.rules,
+                    concealed=tiles,
+                    melds=tuple(p.melds),
+                    win_tile=t,
+                    flowers=tuple(sorted(p.flowers)),
+                    context=Context(
+                        win=win,
+                        seat_wind=wind,
+                        round_wind=game.round_wind,
+                        discarder=discarder,
+                        dealer=game.seat_winds[game.dealer],
+                        declared_ready=p.declared_ready,
+                        dealer_streak=streak,
+                    ),
+                    options=opts,
+                )
+                r = game._score(hand)
+                if not r.winning:
+                    break
+                money.append(float(sum(x.amount for x in r.payments)))
+            if len(money) < 2:
+                continue
+            n += unseen[t]
+            s = self.self_draw_share
+            total += unseen[t] * ((1 - s) * money[0] + s * money[1])
+        hit = cache[key] = (n, total / n if n else 0.0)
         return hit
 
     @staticmethod
@@ -698,7 +785,7 @@ class ExpertBot(StrongBot):
         sh: int,
         shape: _Shape,
         unseen: list[int],
-        cache: dict[tuple[int, ...], int],
+        cache: dict[tuple[int, ...], tuple[int, float]],
     ) -> float:
         """A rough chance that the concealed counts ``c`` (before a draw)
         win: a ready hand by its *winning* waits (a ready hand whose waits
@@ -710,9 +797,9 @@ class ExpertBot(StrongBot):
         # tiles still to come into play: the wall, or as many as a hand lasts
         k = float(max(1, min(game.wall_remaining, self.horizon)))
         if sh == 0:
-            w = self._ww(game, seat, c, unseen, cache)
+            w, v = self._ww(game, seat, c, unseen, cache)
             if w:
-                return self._p_ready(w, pool, k)
+                return self._p_ready(w, pool, k) * v
         elif sh > 1:
             return -1.0
         kinds = shape.useful(c) if sh == 1 else range(NUM_KINDS)
@@ -722,18 +809,20 @@ class ExpertBot(StrongBot):
             if unseen[u] == 0 or c[u] >= shape.cap[u]:
                 continue
             c[u] += 1
-            best = 0
+            best = 0.0
             for d in range(NUM_KINDS):
                 if c[d] == 0 or d == u:
                     continue
                 c[d] -= 1
                 if shape.shanten(c) == 0:
-                    best = max(best, self._ww(game, seat, c, unseen, cache))
+                    w, v = self._ww(game, seat, c, unseen, cache)
+                    if w:
+                        best = max(best, self._p_ready(w, pool, 0.6 * k) * v)
                 c[d] += 1
             c[u] -= 1
             if best:
                 reach += unseen[u]
-                weighted += unseen[u] * self._p_ready(best, pool, 0.6 * k)
+                weighted += unseen[u] * best
         if not reach:
             return 0.0
         own = k / 4  # own draws left
@@ -770,7 +859,7 @@ class ExpertBot(StrongBot):
                         c2 = list(c)
                         c2[d] -= 1
                         options.append(c2)
-            cache: dict[tuple[int, ...], int] = {}
+            cache: dict[tuple[int, ...], tuple[int, float]] = {}
             low = min(shape.shanten(o) for o in options)
             best = -1.0
             for o in options:
@@ -811,15 +900,61 @@ class ExpertBot(StrongBot):
             a, ch = max(judged.items(), key=lambda x: x[1])
             # where a concealed hand is paid well (Ruleset.claims_cost_concealed:
             # TW 門清), a first claim must raise the chance by more than it gives up
+            # — unless the chance already weighs each wait by its money, which
+            # counts the concealed tai the claim gives up (by_value)
             need = (
                 self.concealed_bonus
-                if game.ruleset.claims_cost_concealed and all(m.concealed for m in p.melds)
+                if game.ruleset.claims_cost_concealed
+                and all(m.concealed for m in p.melds)
+                and not self.by_value
                 else 1.0
             )
             if ch > 0 and ch > keep * need:
                 return a
         choice = super()._respond(game, seat, legal)
         return passing if choice in judged else choice
+
+    def _ready_by_value(
+        self,
+        game: Game,
+        seat: int,
+        tiles: list[int],
+        candidates: list[int],
+        melds: list[Meld],
+    ) -> tuple[int, tuple[float, ...]] | None:
+        """Where a hand is paid by its value (Hong Kong's 2^fan): a ready
+        hand that stays ready on a winning wait (as the strong bot's
+        :meth:`_ready_keeps`) discards for the best chance of winning times
+        the mean money of its winning waits (:meth:`_wait_value`, scored),
+        not the value plans' rough fan; ``None`` to leave the choice to the
+        strong bot (not ready, folding, or a claim being weighed)."""
+        if melds is not game.players[seat].melds:
+            return None
+        shape = self._shape(game, melds)
+        scored = []
+        for t in dict.fromkeys(candidates):
+            rest = list(tiles)
+            rest.remove(t)
+            scored.append((shape.shanten(_counts(rest)), t))
+        threats = self._threats(game, seat)
+        best_sh = min(sh for sh, _ in scored)
+        if best_sh != 0 or self._fold(game, seat, threats, best_sh):
+            return None
+        keeps = self._ready_keeps(game, seat, tiles, scored)
+        if not keeps:
+            return None
+        unseen = self._unseen(game, seat)
+        pool = max(1, sum(unseen))
+        k = float(max(1, min(game.wall_remaining, self.horizon)))
+        cache: dict[tuple[int, ...], tuple[int, float]] = {}
+        ev: dict[int, float] = {}
+        for t in keeps:
+            rest = list(tiles)
+            rest.remove(t)
+            w, v = self._wait_value(game, seat, _counts(rest), unseen, cache)
+            ev[t] = self._p_ready(w, pool, k) * v
+        tile = max(ev, key=lambda x: (ev[x], -self._danger(game, threats, x, unseen), x))
+        return tile, (0.0, -ev[tile], 0.0)
 
     def _best_discard(
         self,
@@ -829,6 +964,10 @@ class ExpertBot(StrongBot):
         candidates: list[int],
         melds: list[Meld],
     ) -> tuple[int, tuple[float, ...]]:
+        if game.ruleset.plays_for_value and self.ready_by_value:
+            choice = self._ready_by_value(game, seat, tiles, candidates, melds)
+            if choice is not None:
+                return choice
         if not game.ruleset.plays_for_value and melds is game.players[seat].melds:
             shape = self._shape(game, melds)
             scored = []
@@ -841,7 +980,7 @@ class ExpertBot(StrongBot):
             fold = self._fold(game, seat, threats, best_sh)
             if self.by_chance and not fold and best_sh <= 1:
                 unseen = self._unseen(game, seat)
-                cache: dict[tuple[int, ...], int] = {}
+                cache: dict[tuple[int, ...], tuple[int, float]] = {}
                 chances: dict[int, float] = {}
                 for sh, t in scored:
                     if sh <= 1:
