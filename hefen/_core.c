@@ -2265,6 +2265,1531 @@ py_set_pure_shanten(PyObject *self, PyObject *args)
 }
 
 
+/* ---- MCR scoring, one reading after another (hefen.mcr.score) ------------
+ * mcr_score(hand, opts) follows hefen.mcr._py_score branch for branch: the
+ * facts of the win (_Win), the waits, every standard reading
+ * (_read_standard: the sets, win flags, kong patterns, terminal chows, the
+ * combinations and their branch and bound, nine gates, concealed/melded,
+ * the pair's patterns, set traits, the whole-hand tile patterns, the wait,
+ * the winds, finish: exclusions, per-set patterns, absorbs, Chicken Hand),
+ * the special readings (_read_special) and the knitted ones
+ * (_read_knitted), and keeps the first reading of the highest total.  It
+ * answers (points, hits) with hits ((pattern index, count, uses), ...) in
+ * the table's order (the patterns of the best reading with a count above
+ * 0), False when no reading completes the hand, and None for an input it
+ * does not read (hefen.mcr then runs the Python reference).  The pattern
+ * table (ids in ORDER, values, exclusions) comes from hefen.mcr at import
+ * (_set_mcr). */
+
+#define MP_MAX 128   /* patterns in the table */
+#define MU_MAX 16    /* uses of one pattern in one reading */
+#define MG_MAX 8     /* groups of a reading */
+#define MD_MAX 128   /* decompositions kept */
+
+enum {
+    GK_CHOW, GK_PUNG, GK_KONG, GK_PAIR
+};
+
+enum {
+    M_LAST_TILE, M_LAST_TILE_DRAW, M_LAST_TILE_CLAIM, M_OUT_WITH_REPLACEMENT_TILE,
+    M_ROBBING_THE_KONG, M_SELF_DRAWN, M_MELDED_KONG, M_CONCEALED_KONG, M_TWO_MELDED_KONGS,
+    M_TWO_CONCEALED_KONGS, M_CONCEALED_KONG_AND_MELDED_KONG, M_THREE_KONGS, M_FOUR_KONGS,
+    M_TWO_CONCEALED_PUNGS, M_THREE_CONCEALED_PUNGS, M_FOUR_CONCEALED_PUNGS, M_ALL_PUNGS,
+    M_DRAGON_PUNG, M_PUNG_OF_TERMINALS_OR_HONORS, M_PURE_TERMINAL_CHOWS,
+    M_THREE_SUITED_TERMINAL_CHOWS, M_NINE_GATES, M_FULLY_CONCEALED_HAND, M_CONCEALED_HAND,
+    M_MELDED_HAND, M_ALL_CHOWS, M_LITTLE_THREE_DRAGONS, M_LITTLE_FOUR_WINDS,
+    M_TWO_DRAGON_PUNGS, M_BIG_THREE_WINDS, M_OUTSIDE_HAND, M_ALL_FIVES, M_ALL_EVEN_PUNGS,
+    M_EDGE_WAIT, M_CLOSED_WAIT, M_SINGLE_WAIT, M_PREVALENT_WIND, M_SEAT_WIND, M_CHICKEN_HAND,
+    M_KNITTED_STRAIGHT, M_SEVEN_SHIFTED_PAIRS, M_SEVEN_PAIRS, M_THIRTEEN_ORPHANS,
+    M_GREATER_HONORS_AND_KNITTED_TILES, M_LESSER_HONORS_AND_KNITTED_TILES, N_MNAMES
+};
+static const char *M_NAMES[N_MNAMES] = {
+    "last_tile", "last_tile_draw", "last_tile_claim", "out_with_replacement_tile",
+    "robbing_the_kong", "self_drawn", "melded_kong", "concealed_kong", "two_melded_kongs",
+    "two_concealed_kongs", "concealed_kong_and_melded_kong", "three_kongs", "four_kongs",
+    "two_concealed_pungs", "three_concealed_pungs", "four_concealed_pungs", "all_pungs",
+    "dragon_pung", "pung_of_terminals_or_honors", "pure_terminal_chows",
+    "three_suited_terminal_chows", "nine_gates", "fully_concealed_hand", "concealed_hand",
+    "melded_hand", "all_chows", "little_three_dragons", "little_four_winds",
+    "two_dragon_pungs", "big_three_winds", "outside_hand", "all_fives", "all_even_pungs",
+    "edge_wait", "closed_wait", "single_wait", "prevalent_wind", "seat_wind", "chicken_hand",
+    "knitted_straight", "seven_shifted_pairs", "seven_pairs", "thirteen_orphans",
+    "greater_honors_and_knitted_tiles", "lesser_honors_and_knitted_tiles",
+};
+
+/* the table, from _set_mcr */
+static int mp_n;                          /* patterns */
+static int mp_ready;                      /* _set_mcr done */
+static int mp_id[N_MNAMES];               /* M_* -> pattern index */
+static int mp_combo[N_COMBO];             /* P_* -> pattern index */
+static int mp_trait[N_TRAIT];             /* T_* -> pattern index */
+static long long mp_value[2][MP_MAX];     /* green_book, mil */
+static int mp_ex_n[MP_MAX], mp_ex[MP_MAX][MP_MAX];       /* excludes (not per set) */
+static int mp_psex_n[MP_MAX], mp_psex[MP_MAX][MP_MAX];   /* per-set excludes */
+static int mp_abs_n[MP_MAX], mp_abs[MP_MAX][MP_MAX];     /* absorbs on its sets */
+static char mp_keep[MP_MAX];              /* what Nine Gates keeps without its extras */
+static int mk_tiles[6][9];                /* KNITTED_STRAIGHTS, in order */
+static PyObject *mp_pids;                 /* tuple: the pattern index objects */
+/* the uses, as codes: a set's label (kind * NK + tile) * 3 + (0 from the
+ * hand, 1 a claimed meld, 2 a concealed meld); then a tile's code, four of
+ * a tile's code, a knitted straight */
+#define U_TILE (4 * NK * 3)
+#define U_QUAD (U_TILE + NK)
+#define U_KNIT (U_QUAD + NK)
+#define U_N (U_KNIT + 6)
+static PyObject *mu_obj[U_N];
+static PyObject *s_concealed, *s_melds, *s_win_tile, *s_context, *s_kind, *s_tiles,
+    *s_win, *s_self_draw, *s_ltw, *s_kr, *s_dkr, *s_rk, *s_lok, *s_round, *s_seat,
+    *s_variant, *s_mil, *s_green_book, *s_knitted_wait, *s_remainder, *s_whole_hand,
+    *s_sp_hog, *s_ng_extras, *s_imp_waits, *s_count, *s_ignore, *s_discard;
+static PyObject *meld_type; /* hefen.hand.Meld */
+
+typedef struct {
+    int kind, tile, concealed, declared;
+} MGroup;
+
+typedef struct {
+    int fans[MP_MAX];
+    int nuses[MP_MAX];
+    short uses[MP_MAX][MU_MAX];
+    int nps, ps_pid[MG_MAX * 2], ps_grp[MG_MAX * 2];
+    int overflow;
+} MTally;
+
+typedef struct {
+    int win, self_drawn, wall_last, about_kong, fourth, mil;
+    int knit_remainder, sp_hog, ng_extras;
+    int n_melds, n_kongs, n_exposed, n_waits;
+    int round_wind, seat_wind;
+    int c13[NK], c14[NK];
+    int tiles[MAX_TILES], ntiles;
+    MGroup fixed[4];
+} MWin;
+
+static void
+mt_init(MTally *t)
+{
+    memset(t->fans, 0, sizeof(int) * mp_n);
+    memset(t->nuses, 0, sizeof(int) * mp_n);
+    t->nps = 0;
+    t->overflow = 0;
+}
+
+static void
+mt_add(MTally *t, int pid, const short *u, int nu, int n)
+{
+    t->fans[pid] += n;
+    for (int i = 0; i < nu; i++) {
+        if (t->nuses[pid] >= MU_MAX) {
+            t->overflow = 1;
+            return;
+        }
+        t->uses[pid][t->nuses[pid]++] = u[i];
+    }
+}
+
+static void
+mt_add1(MTally *t, int pid, int use)
+{
+    short u = (short)use;
+    mt_add(t, pid, &u, use >= 0 ? 1 : 0, 1);
+}
+
+static void
+mt_drop(MTally *t, int pid)
+{
+    t->fans[pid] = 0;
+    t->nuses[pid] = 0;
+}
+
+static int
+m_label(const MGroup *g)
+{
+    return (g->kind * NK + g->tile) * 3 + (g->declared ? (g->concealed ? 2 : 1) : 0);
+}
+
+static void
+m_labels(MTally *t, int pid, const MGroup *groups, const int *idx, int n)
+{
+    short u[MG_MAX * 2];
+    for (int i = 0; i < n; i++)
+        u[i] = (short)m_label(&groups[idx[i]]);
+    mt_add(t, pid, u, n, 1);
+}
+
+static void
+m_win_flags(const MWin *w, MTally *t)
+{
+    if (w->fourth)
+        mt_add1(t, mp_id[M_LAST_TILE], U_TILE + w->win);
+    if (w->wall_last)
+        mt_add1(t, mp_id[w->self_drawn ? M_LAST_TILE_DRAW : M_LAST_TILE_CLAIM], -1);
+    if (w->about_kong)
+        mt_add1(t, mp_id[w->self_drawn ? M_OUT_WITH_REPLACEMENT_TILE : M_ROBBING_THE_KONG], -1);
+    if (w->self_drawn)
+        mt_add1(t, mp_id[M_SELF_DRAWN], -1);
+}
+
+/* detect.kong_patterns */
+static void
+m_kong_patterns(const MGroup *groups, const int *idx, int nidx, int mil, MTally *t)
+{
+    int mk[MG_MAX], ck[MG_MAX], cp[MG_MAX], nmk = 0, nck = 0, ncp = 0;
+    for (int a = 0; a < nidx; a++) {
+        const MGroup *g = &groups[idx[a]];
+        if (g->kind == GK_KONG) {
+            if (g->concealed)
+                ck[nck++] = idx[a];
+            else
+                mk[nmk++] = idx[a];
+        }
+        else if (g->kind == GK_PUNG && g->concealed)
+            cp[ncp++] = idx[a];
+    }
+    int k = nmk + nck, both[MG_MAX * 2], nb;
+    if (k) {
+        if (k == 1) {
+            nb = 0;
+            for (int a = 0; a < nmk; a++)
+                both[nb++] = mk[a];
+            for (int a = 0; a < nck; a++)
+                both[nb++] = ck[a];
+            m_labels(t, mp_id[nmk ? M_MELDED_KONG : M_CONCEALED_KONG], groups, both, nb);
+        }
+        else if (k == 2) {
+            if (nmk == 2)
+                m_labels(t, mp_id[M_TWO_MELDED_KONGS], groups, mk, nmk);
+            else if (nck == 2)
+                m_labels(t, mp_id[M_TWO_CONCEALED_KONGS], groups, ck, nck);
+            else if (mil) {
+                nb = 0;
+                for (int a = 0; a < nck; a++)
+                    both[nb++] = ck[a];
+                for (int a = 0; a < nmk; a++)
+                    both[nb++] = mk[a];
+                m_labels(t, mp_id[M_CONCEALED_KONG_AND_MELDED_KONG], groups, both, nb);
+            }
+            else {
+                m_labels(t, mp_id[M_CONCEALED_KONG], groups, ck, nck);
+                m_labels(t, mp_id[M_MELDED_KONG], groups, mk, nmk);
+            }
+        }
+        else if (k == 3 || k == 4) {
+            nb = 0;
+            for (int a = 0; a < nmk; a++)
+                both[nb++] = mk[a];
+            for (int a = 0; a < nck; a++)
+                both[nb++] = ck[a];
+            m_labels(t, mp_id[k == 3 ? M_THREE_KONGS : M_FOUR_KONGS], groups, both, nb);
+        }
+    }
+    int hidden[MG_MAX * 2], nh = 0;
+    for (int a = 0; a < nck; a++)
+        hidden[nh++] = ck[a];
+    for (int a = 0; a < ncp; a++)
+        hidden[nh++] = cp[a];
+    if (nh >= 2) {
+        if (nh > 4) {
+            t->overflow = 1; /* the reference's KeyError */
+            return;
+        }
+        static const int runs[5] = {0, 0, M_TWO_CONCEALED_PUNGS, M_THREE_CONCEALED_PUNGS,
+                                    M_FOUR_CONCEALED_PUNGS};
+        m_labels(t, mp_id[runs[nh]], groups, hidden, nh);
+    }
+    if (nidx == 4)
+        m_labels(t, mp_id[M_ALL_PUNGS], groups, idx, nidx);
+    for (int a = 0; a < nidx; a++) {
+        int x = groups[idx[a]].tile, pid = -1;
+        if (is_dragon_t(x))
+            pid = mp_id[M_DRAGON_PUNG];
+        else if (is_terminal_t(x) || is_wind_t(x))
+            pid = mp_id[M_PUNG_OF_TERMINALS_OR_HONORS];
+        if (pid >= 0) {
+            if (t->nps >= MG_MAX * 2) {
+                t->overflow = 1;
+                return;
+            }
+            t->ps_pid[t->nps] = pid;
+            t->ps_grp[t->nps++] = idx[a];
+        }
+    }
+}
+
+/* the whole-hand tile patterns, as the compiled ones above */
+static void
+m_suit_patterns(const int *tiles, int n, MTally *t)
+{
+    int suit_seen[3] = {0, 0, 0}, honors = 0, wind = 0, dragon = 0;
+    for (int i = 0; i < n; i++) {
+        int x = tiles[i];
+        if (x < 27)
+            suit_seen[x / 9] = 1;
+        else
+            honors = 1;
+        if (is_wind_t(x))
+            wind = 1;
+        if (is_dragon_t(x))
+            dragon = 1;
+    }
+    int missing = 3 - (suit_seen[0] + suit_seen[1] + suit_seen[2]);
+    if (!honors)
+        mt_add1(t, mp_trait[T_NO_HONORS], -1);
+    if (missing == 1)
+        mt_add1(t, mp_trait[T_ONE_VOIDED_SUIT], -1);
+    else if (missing == 2)
+        mt_add1(t, mp_trait[honors ? T_HALF_FLUSH : T_FULL_FLUSH], -1);
+    else if (missing == 3)
+        mt_add(t, mp_trait[T_ONE_VOIDED_SUIT], NULL, 0, 3);
+    if (missing == 0 && wind && dragon)
+        mt_add1(t, mp_trait[T_ALL_TYPES], -1);
+}
+
+static void
+m_tile_patterns(const int *tiles, int n, MTally *t)
+{
+    int simples = 1, rev = 1, green = 1, all_hon = 1, all_term = 1, all_toh = 1;
+    for (int i = 0; i < n; i++) {
+        int x = tiles[i];
+        int term = is_terminal_t(x), hon = x >= 27;
+        if (term || hon)
+            simples = 0;
+        if (!is_reversible[x])
+            rev = 0;
+        if (!is_green[x])
+            green = 0;
+        if (!hon)
+            all_hon = 0;
+        if (!term)
+            all_term = 0;
+        if (!term && !hon)
+            all_toh = 0;
+    }
+    if (simples)
+        mt_add1(t, mp_trait[T_ALL_SIMPLES], -1);
+    if (rev)
+        mt_add1(t, mp_trait[T_REVERSIBLE], -1);
+    if (green)
+        mt_add1(t, mp_trait[T_ALL_GREEN], -1);
+    if (!simples) {
+        int pid = all_hon ? T_ALL_HONORS
+                  : all_term ? T_ALL_TERMINALS
+                  : all_toh ? T_ALL_TERMINALS_AND_HONORS
+                            : -1;
+        if (pid >= 0)
+            mt_add1(t, mp_trait[pid], -1);
+    }
+}
+
+static void
+m_rank_patterns(const int *tiles, int n, MTally *t)
+{
+    int ranks = 0;
+    for (int i = 0; i < n; i++) {
+        if (tiles[i] >= 27)
+            return;
+        ranks |= 1 << (tiles[i] % 9 + 1);
+    }
+    const int LOW = 0x1e, HIGH = 0x3c0, MID = 0x70;
+    int pid = -1;
+    if ((ranks & ~LOW) == 0)
+        pid = (ranks & (1 << 4)) ? T_LOWER_FOUR : T_LOWER_TILES;
+    else if ((ranks & ~HIGH) == 0)
+        pid = (ranks & (1 << 6)) ? T_UPPER_FOUR : T_UPPER_TILES;
+    else if ((ranks & ~MID) == 0)
+        pid = T_MIDDLE_TILES;
+    if (pid >= 0)
+        mt_add1(t, mp_trait[pid], -1);
+}
+
+static void
+m_tile_hog(const int *tiles, int n, int kongs, MTally *t)
+{
+    int c[NK], order[NK], nk = 0;
+    memset(c, 0, sizeof c);
+    for (int i = 0; i < n; i++)
+        if (c[tiles[i]]++ == 0)
+            order[nk++] = tiles[i];
+    int quads = 0;
+    for (int x = 0; x < NK; x++)
+        quads += c[x] == 4;
+    int hog = quads - kongs;
+    if (hog <= 0)
+        return;
+    short u[NK];
+    int nu = 0;
+    for (int k = 0; k < nk; k++)
+        if (c[order[k]] == 4)
+            u[nu++] = (short)(U_QUAD + order[k]);
+    mt_add(t, mp_trait[T_TILE_HOG], u, nu, hog);
+}
+
+/* _wait_pattern */
+static void
+m_wait_pattern(const MGroup *groups, int ng, int win, MTally *t)
+{
+    int edge = 0, closed = 0, single = 0;
+    for (int i = 0; i < ng; i++) {
+        const MGroup *g = &groups[i];
+        if (g->declared)
+            continue;
+        if (g->kind == GK_CHOW) {
+            if (g->tile + 1 == win)
+                closed = 1;
+            else if (g->tile == win || g->tile + 2 == win)
+                edge = 1;
+        }
+        else if (g->kind == GK_PAIR && g->tile == win)
+            single = 1;
+    }
+    if (edge)
+        mt_add1(t, mp_id[M_EDGE_WAIT], U_TILE + win);
+    else if (closed)
+        mt_add1(t, mp_id[M_CLOSED_WAIT], U_TILE + win);
+    else if (single)
+        mt_add1(t, mp_id[M_SINGLE_WAIT], U_TILE + win);
+}
+
+static void
+m_wind_patterns(const MGroup *groups, int ng, int prevalent, int seat, MTally *t)
+{
+    for (int i = 0; i < ng; i++) {
+        const MGroup *g = &groups[i];
+        if (g->kind == GK_PUNG || g->kind == GK_KONG) {
+            if (g->tile == prevalent)
+                mt_add1(t, mp_id[M_PREVALENT_WIND], m_label(g));
+            if (g->tile == seat)
+                mt_add1(t, mp_id[M_SEAT_WIND], m_label(g));
+        }
+    }
+}
+
+/* detect.finish */
+static void
+m_finish(MTally *t, const MGroup *groups)
+{
+    int nps = t->nps, pp[MG_MAX * 2], pg[MG_MAX * 2];
+    memcpy(pp, t->ps_pid, sizeof(int) * nps);
+    memcpy(pg, t->ps_grp, sizeof(int) * nps);
+    int keys[MP_MAX], nkeys = 0;
+    for (int p = 0; p < mp_n; p++)
+        if (t->fans[p] > 0)
+            keys[nkeys++] = p;
+    for (int q = 0; q < nkeys; q++) {
+        int pid = keys[q];
+        if (t->fans[pid] <= 0)
+            continue;
+        for (int e = 0; e < mp_ex_n[pid]; e++)
+            mt_drop(t, mp_ex[pid][e]);
+        if (nps) {
+            for (int e = 0; e < mp_psex_n[pid]; e++) {
+                int ex = mp_psex[pid][e], m = 0;
+                for (int a = 0; a < nps; a++)
+                    if (pp[a] != ex) {
+                        pp[m] = pp[a];
+                        pg[m++] = pg[a];
+                    }
+                nps = m;
+            }
+            if (mp_abs_n[pid]) {
+                int m = 0;
+                for (int a = 0; a < nps; a++) {
+                    int drop = 0;
+                    for (int e = 0; e < mp_abs_n[pid] && !drop; e++)
+                        if (mp_abs[pid][e] == pp[a]) {
+                            int lab = m_label(&groups[pg[a]]);
+                            for (int u = 0; u < t->nuses[pid]; u++)
+                                if (t->uses[pid][u] == lab) {
+                                    drop = 1;
+                                    break;
+                                }
+                        }
+                    if (!drop) {
+                        pp[m] = pp[a];
+                        pg[m++] = pg[a];
+                    }
+                }
+                nps = m;
+            }
+        }
+    }
+    if (nps && t->fans[mp_id[M_NINE_GATES]] > 0) {
+        for (int a = 0; a < nps; a++)
+            if (pp[a] == mp_id[M_PUNG_OF_TERMINALS_OR_HONORS]) {
+                for (int b = a + 1; b < nps; b++) {
+                    pp[b - 1] = pp[b];
+                    pg[b - 1] = pg[b];
+                }
+                nps--;
+                break;
+            }
+    }
+    for (int a = 0; a < nps; a++)
+        mt_add1(t, pp[a], m_label(&groups[pg[a]]));
+    int any = 0;
+    for (int p = 0; p < mp_n; p++) {
+        if (t->fans[p] <= 0)
+            t->fans[p] = 0;
+        else
+            any = 1;
+    }
+    if (!any)
+        mt_add1(t, mp_id[M_CHICKEN_HAND], -1);
+}
+
+/* the candidates of combination_candidates, over C groups */
+typedef struct {
+    int pid, n, sets[4];
+} MCand;
+
+static int
+m_candidates(const MGroup *groups, int ng, MCand *out)
+{
+    int nc = 0, pids[8];
+    for (int fam = 0; fam < 2; fam++) {
+        int idx[MG_MAX], n = 0;
+        for (int i = 0; i < ng; i++) {
+            int k = groups[i].kind;
+            if (fam == 0 ? k == GK_CHOW : (k == GK_PUNG || k == GK_KONG))
+                idx[n++] = i;
+        }
+        for (int x = 0; x < n; x++)
+            for (int y = x + 1; y < n; y++) {
+                int i = idx[x], j = idx[y];
+                int a = groups[i].tile, b = groups[j].tile;
+                if (a > b) {
+                    int tmp = a;
+                    a = b;
+                    b = tmp;
+                }
+                int np = fam == 0 ? chow_pair(a, b, pids) : pung_pair(a, b, pids);
+                for (int q = 0; q < np; q++) {
+                    out[nc].pid = pids[q];
+                    out[nc].n = 2;
+                    out[nc].sets[0] = i;
+                    out[nc++].sets[1] = j;
+                }
+                for (int z = y + 1; z < n; z++) {
+                    int k = idx[z];
+                    np = fam == 0 ? chow_triple(groups[i].tile, groups[j].tile, groups[k].tile, pids)
+                                  : pung_triple(groups[i].tile, groups[j].tile, groups[k].tile, pids);
+                    for (int q = 0; q < np; q++) {
+                        out[nc].pid = pids[q];
+                        out[nc].n = 3;
+                        out[nc].sets[0] = i;
+                        out[nc].sets[1] = j;
+                        out[nc++].sets[2] = k;
+                    }
+                }
+            }
+        if (n == 4) {
+            int t4[4] = {groups[idx[0]].tile, groups[idx[1]].tile, groups[idx[2]].tile,
+                         groups[idx[3]].tile};
+            int np = fam == 0 ? chow_quad(t4, pids) : pung_quad(t4, pids);
+            for (int q = 0; q < np; q++) {
+                out[nc].pid = pids[q];
+                out[nc].n = 4;
+                for (int a = 0; a < 4; a++)
+                    out[nc].sets[a] = idx[a];
+                nc++;
+            }
+        }
+    }
+    return nc;
+}
+
+/* select_combinations over C candidates: writes the chosen ones' indices
+ * (in the order the reference gives them) */
+static int
+m_select(const MCand *cands, int n, const long long *value, Search *S, int *chosen)
+{
+    if (n == 0)
+        return 0;
+    int names[N_COMBO], nnames = 0, pidx[MAX_CANDS];
+    long long val[MAX_CANDS];
+    for (int i = 0; i < n; i++) {
+        val[i] = value[mp_combo[cands[i].pid]];
+        int found = -1;
+        for (int q = 0; q < nnames; q++)
+            if (names[q] == cands[i].pid)
+                found = q;
+        if (found < 0) {
+            names[nnames] = cands[i].pid;
+            found = nnames++;
+        }
+        pidx[i] = found;
+    }
+    int order[MAX_CANDS];
+    for (int i = 0; i < n; i++) {
+        int j = i;
+        while (j > 0 && val[order[j - 1]] < val[i]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = i;
+    }
+    S->n = n;
+    for (int k = 0; k < n; k++) {
+        int i = order[k];
+        S->value[k] = val[i];
+        S->pid[k] = pidx[i];
+        S->nsets[k] = cands[i].n;
+        memcpy(S->sets[k], cands[i].sets, sizeof(int) * 4);
+    }
+    S->suffix[n] = 0;
+    for (int k = n - 1; k >= 0; k--)
+        S->suffix[k] = S->suffix[k + 1] + S->value[k];
+    S->nchosen = S->nbest = 0;
+    S->best_v = -1;
+    int parent[8];
+    for (int i = 0; i < 8; i++)
+        parent[i] = i;
+    unsigned used[MAX_CANDS];
+    memset(used, 0, sizeof used);
+    search(S, 0, parent, used, 0);
+    for (int q = 0; q < S->nbest; q++)
+        chosen[q] = order[S->best[q]];
+    return S->nbest;
+}
+
+static int
+m_trait(const MGroup *g)
+{
+    int ts[4], n;
+    if (g->kind == GK_CHOW) {
+        ts[0] = g->tile;
+        ts[1] = g->tile + 1;
+        ts[2] = g->tile + 2;
+        n = 3;
+    }
+    else {
+        n = g->kind == GK_KONG ? 4 : g->kind == GK_PAIR ? 2 : 3;
+        for (int i = 0; i < n; i++)
+            ts[i] = g->tile;
+    }
+    for (int i = 0; i < n; i++)
+        if (is_terminal_t(ts[i]) || ts[i] >= 27)
+            return 0;
+    for (int i = 0; i < n; i++)
+        if (ts[i] < 27 && ts[i] % 9 == 4)
+            return 1;
+    if (g->kind != GK_CHOW && g->tile < 27 && g->tile % 9 % 2 == 1)
+        return 2;
+    return 3;
+}
+
+static void
+m_read_standard(const MWin *w, int pair, const int *sk, const int *ss, int nsets, Search *S,
+                MTally *t)
+{
+    int win = w->win;
+    int claimed_pung = !w->self_drawn;
+    for (int i = 0; i < nsets && claimed_pung; i++)
+        if (sk[i] != PUNG && ss[i] <= win && win <= ss[i] + 2)
+            claimed_pung = 0;
+    MGroup groups[MG_MAX];
+    int ng = 0;
+    for (int i = 0; i < w->n_melds; i++)
+        groups[ng++] = w->fixed[i];
+    for (int i = 0; i < nsets; i++) {
+        MGroup g = {sk[i] != PUNG ? GK_CHOW : GK_PUNG, ss[i], 1, 0};
+        if (sk[i] == PUNG && claimed_pung && ss[i] == win)
+            g.concealed = 0;
+        groups[ng++] = g;
+    }
+    MGroup pg = {GK_PAIR, pair, 1, 0};
+    groups[ng++] = pg;
+    m_win_flags(w, t);
+    int nso = ng - 1;
+    int pung_idx[MG_MAX], chow_idx[MG_MAX], npi = 0, nci = 0;
+    for (int i = 0; i < nso; i++) {
+        if (groups[i].kind == GK_CHOW)
+            chow_idx[nci++] = i;
+        else if (groups[i].kind == GK_PUNG || groups[i].kind == GK_KONG)
+            pung_idx[npi++] = i;
+    }
+    if (npi)
+        m_kong_patterns(groups, pung_idx, npi, w->mil, t);
+    int terminal_chows = -1;
+    if (nci == 4 && pair < 27 && pair % 9 == 4) {
+        int chows[4];
+        for (int a = 0; a < 4; a++)
+            chows[a] = groups[chow_idx[a]].tile;
+        sort_ints(chows, 4);
+        int ps = pair / 9, same = 1, other = 1;
+        for (int a = 0; a < 4; a++) {
+            if (chows[a] / 9 != ps)
+                same = 0;
+            else
+                other = 0;
+        }
+        if (same && chows[0] % 9 == 0 && chows[1] % 9 == 0 && chows[2] % 9 == 6 &&
+            chows[3] % 9 == 6)
+            terminal_chows = mp_id[M_PURE_TERMINAL_CHOWS];
+        else if (other) {
+            /* two suits, each with its 123 and 789: sorted by (suit, rank),
+             * chows are s1 0, s1 6, s2 0, s2 6 */
+            int s1 = chows[0] / 9, s2 = chows[3] / 9;
+            if (s1 != s2 && chows[0] == s1 * 9 && chows[1] == s1 * 9 + 6 && chows[2] == s2 * 9 &&
+                chows[3] == s2 * 9 + 6)
+                terminal_chows = mp_id[M_THREE_SUITED_TERMINAL_CHOWS];
+        }
+    }
+    MCand cands[MAX_CANDS];
+    int nc = m_candidates(groups, nso, cands);
+    if (terminal_chows >= 0) {
+        int idx[5];
+        for (int a = 0; a < 4; a++)
+            idx[a] = chow_idx[a];
+        idx[4] = ng - 1;
+        m_labels(t, terminal_chows, groups, idx, 5);
+        int m = 0;
+        for (int i = 0; i < nc; i++) {
+            int all = 1;
+            for (int a = 0; a < cands[i].n; a++)
+                if (groups[cands[i].sets[a]].kind != GK_CHOW)
+                    all = 0;
+            if (!all)
+                cands[m++] = cands[i];
+        }
+        nc = m;
+    }
+    int chosen[MAX_CANDS];
+    int nch = m_select(cands, nc, mp_value[w->mil], S, chosen);
+    for (int q = 0; q < nch; q++) {
+        const MCand *c = &cands[chosen[q]];
+        m_labels(t, mp_combo[c->pid], groups, c->sets, c->n);
+    }
+    if (w->n_melds == 0) {
+        for (int s = 0; s < 3; s++) {
+            int b = s * 9, ok = w->c13[b] == 3 && w->c13[b + 8] == 3;
+            for (int r = 1; r < 8 && ok; r++)
+                if (w->c13[b + r] != 1)
+                    ok = 0;
+            if (ok)
+                mt_add1(t, mp_id[M_NINE_GATES], -1);
+        }
+    }
+    if (w->n_exposed == 0)
+        mt_add1(t, mp_id[w->self_drawn ? M_FULLY_CONCEALED_HAND : M_CONCEALED_HAND], -1);
+    else if (w->n_exposed == 4 && !w->self_drawn)
+        mt_add1(t, mp_id[M_MELDED_HAND], -1);
+    if (nci == 4) {
+        if (pair < 27)
+            mt_add1(t, mp_id[M_ALL_CHOWS], -1);
+    }
+    else {
+        int from = -1, to = -1;
+        if (t->fans[mp_id[M_TWO_DRAGON_PUNGS]] && 31 <= pair && pair <= 33) {
+            from = mp_id[M_TWO_DRAGON_PUNGS];
+            to = mp_id[M_LITTLE_THREE_DRAGONS];
+        }
+        else if (t->fans[mp_id[M_BIG_THREE_WINDS]] && 27 <= pair && pair <= 30) {
+            from = mp_id[M_BIG_THREE_WINDS];
+            to = mp_id[M_LITTLE_FOUR_WINDS];
+        }
+        if (from >= 0) {
+            short u[MU_MAX + 1];
+            int nu = t->nuses[from];
+            memcpy(u, t->uses[from], sizeof(short) * nu);
+            u[nu++] = (short)m_label(&groups[ng - 1]);
+            mt_drop(t, from);
+            mt_add(t, to, u, nu, 1);
+        }
+    }
+    int traits[4] = {0, 0, 0, 0};
+    for (int i = 0; i < ng; i++)
+        traits[m_trait(&groups[i])]++;
+    if (traits[0] == 5)
+        mt_add1(t, mp_id[M_OUTSIDE_HAND], -1);
+    else if (traits[1] == 5)
+        mt_add1(t, mp_id[M_ALL_FIVES], -1);
+    else if (traits[2] == 5)
+        mt_add1(t, mp_id[M_ALL_EVEN_PUNGS], -1);
+    m_suit_patterns(w->tiles, w->ntiles, t);
+    m_tile_patterns(w->tiles, w->ntiles, t);
+    m_rank_patterns(w->tiles, w->ntiles, t);
+    m_tile_hog(w->tiles, w->ntiles, w->n_kongs, t);
+    if (!t->fans[mp_id[M_MELDED_HAND]] && !t->fans[mp_id[M_FOUR_KONGS]] && w->n_waits == 1)
+        m_wait_pattern(groups, ng, win, t);
+    m_wind_patterns(groups, ng, w->round_wind, w->seat_wind, t);
+    m_finish(t, groups);
+    if (t->fans[mp_id[M_NINE_GATES]] && !w->ng_extras)
+        for (int p = 0; p < mp_n; p++)
+            if (!mp_keep[p])
+                mt_drop(t, p);
+}
+
+/* the waits of a hand one tile short: len(completing_tiles(...)) */
+static int
+m_n_completing(const int *c0, long n_melds, int forms, int fifth)
+{
+    int c[NK];
+    memcpy(c, c0, sizeof c);
+    forms = plausible_forms(c, n_melds, forms);
+    char cand[NK];
+    candidates(c, n_melds, forms, cand);
+    StdBase base;
+    std_base(c, &base);
+    int nf = 0;
+    for (int t = 0; t < NK; t++) {
+        if (!cand[t])
+            continue;
+        if (c[t] >= 4 && !fifth)
+            continue;
+        c[t]++;
+        if (std_complete_plus(c, &base, t) || complete_special(c, n_melds, forms))
+            nf++;
+        c[t]--;
+    }
+    return nf;
+}
+
+static void
+m_read_knitted(const MWin *w, int ks, int pair, const int *sk, const int *ss, int nsets,
+               MTally *t)
+{
+    mt_add1(t, mp_id[M_KNITTED_STRAIGHT], U_KNIT + ks);
+    MGroup g;
+    if (nsets) {
+        g.kind = sk[0] != PUNG ? GK_CHOW : GK_PUNG;
+        g.tile = ss[0];
+        g.concealed = 1;
+        g.declared = 0;
+    }
+    else
+        g = w->fixed[0];
+    MGroup groups[2] = {g, {GK_PAIR, pair, 1, 0}};
+    if (g.kind == GK_CHOW) {
+        if (pair < 27)
+            mt_add1(t, mp_id[M_ALL_CHOWS], -1);
+    }
+    else {
+        int idx[1] = {0};
+        m_kong_patterns(groups, idx, 1, w->mil, t);
+    }
+    m_win_flags(w, t);
+    int ck = g.kind == GK_KONG && g.concealed;
+    if (!w->n_melds || ck)
+        mt_add1(t, mp_id[w->self_drawn ? M_FULLY_CONCEALED_HAND : M_CONCEALED_HAND], -1);
+    m_suit_patterns(w->tiles, w->ntiles, t);
+    m_tile_hog(w->tiles, w->ntiles, w->n_kongs, t);
+    int rem[6], nr = 0;
+    if (g.kind == GK_CHOW) {
+        rem[nr++] = g.tile;
+        rem[nr++] = g.tile + 1;
+        rem[nr++] = g.tile + 2;
+    }
+    else
+        for (int i = 0; i < (g.kind == GK_KONG ? 4 : 3); i++)
+            rem[nr++] = g.tile;
+    rem[nr++] = pair;
+    rem[nr++] = pair;
+    int in_rem = 0;
+    for (int i = 0; i < nr; i++)
+        if (rem[i] == w->win)
+            in_rem = 1;
+    if (in_rem) {
+        if (w->n_melds && !ck)
+            mt_add1(t, mp_id[M_SINGLE_WAIT], U_TILE + w->win);
+        else if (w->knit_remainder) {
+            int rest[NK];
+            memset(rest, 0, sizeof rest);
+            for (int i = 0; i < nr; i++)
+                rest[rem[i]]++;
+            rest[w->win]--;
+            if (m_n_completing(rest, 3, F_STANDARD, 1) == 1)
+                m_wait_pattern(groups, 2, w->win, t);
+        }
+        else if (w->n_waits == 1)
+            m_wait_pattern(groups, 2, w->win, t);
+    }
+    m_wind_patterns(groups, 1, w->round_wind, w->seat_wind, t);
+    m_finish(t, groups);
+}
+
+/* the decompositions of split_enum, into C arrays */
+typedef struct {
+    int n, overflow;
+    int pair[MD_MAX], nsets[MD_MAX], kind[MD_MAX][5], tile[MD_MAX][5];
+} MDecs;
+
+static void
+m_split(int *c, int i, int need_pair, int pair, int *path, int depth, MDecs *D)
+{
+    while (i < NK && c[i] == 0)
+        i++;
+    if (i == NK) {
+        if (need_pair)
+            return;
+        if (D->n >= MD_MAX || depth > 5) {
+            D->overflow = 1;
+            return;
+        }
+        D->pair[D->n] = pair;
+        D->nsets[D->n] = depth;
+        for (int k = 0; k < depth; k++) {
+            D->kind[D->n][k] = path[k] / NK;
+            D->tile[D->n][k] = path[k] % NK;
+        }
+        D->n++;
+        return;
+    }
+    int n = c[i];
+    if (need_pair && n >= 2) {
+        c[i] -= 2;
+        m_split(c, i, 0, i, path, depth, D);
+        c[i] += 2;
+    }
+    if (n >= 3) {
+        c[i] -= 3;
+        path[depth] = PUNG * NK + i;
+        m_split(c, i, need_pair, pair, path, depth + 1, D);
+        c[i] += 3;
+    }
+    if (i < 27 && i % 9 <= 6 && c[i + 1] && c[i + 2]) {
+        c[i]--;
+        c[i + 1]--;
+        c[i + 2]--;
+        path[depth] = CHOW * NK + i;
+        m_split(c, i, need_pair, pair, path, depth + 1, D);
+        c[i]++;
+        c[i + 1]++;
+        c[i + 2]++;
+    }
+}
+
+static void
+m_decompositions(const int *counts, MDecs *D)
+{
+    int c[NK], path[NK * MAX_COUNT];
+    memcpy(c, counts, sizeof c);
+    D->n = D->overflow = 0;
+    if (total(c) % 3 != 2)
+        return;
+    m_split(c, 0, 1, -1, path, 0, D);
+}
+
+static long long
+m_total(const MTally *t, const long long *value)
+{
+    long long s = 0;
+    for (int p = 0; p < mp_n; p++)
+        if (t->fans[p])
+            s += value[p] * t->fans[p];
+    return s;
+}
+
+/* read an exact int from 0 to NK-1; 1 read, 0 not */
+static int
+m_tile_of(PyObject *o, int *out)
+{
+    if (!PyLong_CheckExact(o))
+        return 0;
+    int overflow = 0;
+    long v = PyLong_AsLongAndOverflow(o, &overflow);
+    if (v == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (overflow || v < 0 || v >= NK)
+        return 0;
+    *out = (int)v;
+    return 1;
+}
+
+/* an attribute that must be True or False: 1/0, -1 neither, -2 error */
+static int
+m_bool_attr(PyObject *o, PyObject *name)
+{
+    PyObject *v = PyObject_GetAttr(o, name);
+    if (v == NULL)
+        return -2;
+    int r = v == Py_True ? 1 : v == Py_False ? 0 : -1;
+    Py_DECREF(v);
+    return r;
+}
+
+/* 1 read, 0 outside the domain, -1 error */
+static int
+m_read_win(PyObject *hand, PyObject *opts, MWin *w)
+{
+    int r = 0;
+    PyObject *conc = NULL, *melds = NULL, *wt = NULL, *ctx = NULL, *v = NULL;
+    if (!PyDict_CheckExact(opts))
+        return 0;
+    /* options: exactly the values the reference distinguishes */
+    v = PyDict_GetItemWithError(opts, s_variant);
+    if (v == NULL)
+        return PyErr_Occurred() ? -1 : 0;
+    if (!PyUnicode_CheckExact(v))
+        return 0;
+    if (PyUnicode_Compare(v, s_mil) == 0)
+        w->mil = 1;
+    else if (PyUnicode_Compare(v, s_green_book) == 0)
+        w->mil = 0;
+    else
+        return 0;
+    v = PyDict_GetItemWithError(opts, s_knitted_wait);
+    if (v == NULL)
+        return PyErr_Occurred() ? -1 : 0;
+    if (!PyUnicode_CheckExact(v))
+        return 0;
+    if (PyUnicode_Compare(v, s_remainder) == 0)
+        w->knit_remainder = 1;
+    else if (PyUnicode_Compare(v, s_whole_hand) == 0)
+        w->knit_remainder = 0;
+    else
+        return 0;
+    int imp;
+    v = PyDict_GetItemWithError(opts, s_imp_waits);
+    if (v == NULL)
+        return PyErr_Occurred() ? -1 : 0;
+    if (!PyUnicode_CheckExact(v))
+        return 0;
+    if (PyUnicode_Compare(v, s_count) == 0)
+        imp = 1;
+    else if (PyUnicode_Compare(v, s_ignore) == 0)
+        imp = 0;
+    else
+        return 0;
+    v = PyDict_GetItemWithError(opts, s_sp_hog);
+    if (v == NULL)
+        return PyErr_Occurred() ? -1 : 0;
+    if (v != Py_True && v != Py_False)
+        return 0;
+    w->sp_hog = v == Py_True;
+    v = PyDict_GetItemWithError(opts, s_ng_extras);
+    if (v == NULL)
+        return PyErr_Occurred() ? -1 : 0;
+    if (v != Py_True && v != Py_False)
+        return 0;
+    w->ng_extras = v == Py_True;
+
+    conc = PyObject_GetAttr(hand, s_concealed);
+    if (conc == NULL)
+        goto error;
+    melds = PyObject_GetAttr(hand, s_melds);
+    if (melds == NULL)
+        goto error;
+    wt = PyObject_GetAttr(hand, s_win_tile);
+    if (wt == NULL)
+        goto error;
+    ctx = PyObject_GetAttr(hand, s_context);
+    if (ctx == NULL)
+        goto error;
+    if (!PyTuple_CheckExact(conc) || !PyTuple_CheckExact(melds) || !m_tile_of(wt, &w->win))
+        goto out;
+    Py_ssize_t nm = PyTuple_GET_SIZE(melds), nconc = PyTuple_GET_SIZE(conc);
+    if (nm > 4 || nconc + 3 * nm != 13)
+        goto out;
+    w->n_melds = (int)nm;
+    memset(w->c13, 0, sizeof w->c13);
+    w->ntiles = 0;
+    for (Py_ssize_t i = 0; i < nconc; i++) {
+        int x;
+        if (!m_tile_of(PyTuple_GET_ITEM(conc, i), &x))
+            goto out;
+        w->c13[x]++;
+        w->tiles[w->ntiles++] = x;
+    }
+    int in_melds = 0;
+    w->n_kongs = w->n_exposed = 0;
+    for (Py_ssize_t i = 0; i < nm; i++) {
+        PyObject *m = PyTuple_GET_ITEM(melds, i);
+        if ((PyObject *)Py_TYPE(m) != meld_type)
+            goto out;
+        PyObject *kind = PyObject_GetAttr(m, s_kind);
+        if (kind == NULL)
+            goto error;
+        int k = -1;
+        if (PyUnicode_CheckExact(kind)) {
+            if (PyUnicode_Compare(kind, kind_chow) == 0)
+                k = GK_CHOW;
+            else if (PyUnicode_Compare(kind, kind_pung) == 0)
+                k = GK_PUNG;
+            else if (PyUnicode_Compare(kind, kind_kong) == 0)
+                k = GK_KONG;
+        }
+        Py_DECREF(kind);
+        if (k < 0)
+            goto out;
+        PyObject *mt = PyObject_GetAttr(m, s_tiles);
+        if (mt == NULL)
+            goto error;
+        Py_ssize_t n = PyTuple_CheckExact(mt) ? PyTuple_GET_SIZE(mt) : -1;
+        /* a meld as Meld.check() makes sure of */
+        int ts[4], ok = n == (k == GK_KONG ? 4 : 3);
+        for (Py_ssize_t j = 0; ok && j < n; j++)
+            ok = m_tile_of(PyTuple_GET_ITEM(mt, j), &ts[j]);
+        Py_DECREF(mt);
+        if (ok && k == GK_CHOW)
+            ok = ts[0] < 27 && ts[0] % 9 <= 6 && ts[1] == ts[0] + 1 && ts[2] == ts[0] + 2;
+        else if (ok)
+            for (Py_ssize_t j = 1; j < n; j++)
+                ok = ok && ts[j] == ts[0];
+        if (!ok)
+            goto out;
+        int cc = m_bool_attr(m, s_concealed);
+        if (cc == -2)
+            goto error;
+        if (cc < 0 || (cc && k != GK_KONG))
+            goto out;
+        int cnt = 0;
+        for (Py_ssize_t j = 0; j < n; j++) {
+            cnt += ts[j] == w->win;
+            w->tiles[w->ntiles++] = ts[j];
+        }
+        in_melds += k != GK_CHOW ? cnt : cnt > 0;
+        w->n_kongs += k == GK_KONG;
+        w->n_exposed += !cc;
+        MGroup g = {k, ts[0], cc, 1};
+        w->fixed[i] = g;
+    }
+    w->tiles[w->ntiles++] = w->win;
+    memcpy(w->c14, w->c13, sizeof w->c14);
+    w->c14[w->win]++;
+    for (int x = 0; x < NK; x++)
+        if (w->c14[x] > 4)
+            goto out;
+    /* the context */
+    v = PyObject_GetAttr(ctx, s_win);
+    if (v == NULL)
+        goto error;
+    if (!PyUnicode_CheckExact(v)) {
+        Py_CLEAR(v);
+        goto out;
+    }
+    if (PyUnicode_Compare(v, s_self_draw) == 0)
+        w->self_drawn = 1;
+    else if (PyUnicode_Compare(v, s_discard) == 0)
+        w->self_drawn = 0;
+    else {
+        Py_CLEAR(v);
+        goto out;
+    }
+    Py_CLEAR(v);
+    int ltw = m_bool_attr(ctx, s_ltw), kr = m_bool_attr(ctx, s_kr), dkr = m_bool_attr(ctx, s_dkr),
+        rk = m_bool_attr(ctx, s_rk), lok = m_bool_attr(ctx, s_lok);
+    if (ltw == -2 || kr == -2 || dkr == -2 || rk == -2 || lok == -2)
+        goto error;
+    if (ltw < 0 || kr < 0 || dkr < 0 || rk < 0 || lok < 0)
+        goto out;
+    w->wall_last = ltw;
+    w->about_kong = kr || dkr || rk;
+    w->fourth = lok || (in_melds == 3 && w->c13[w->win] == 0);
+    v = PyObject_GetAttr(ctx, s_round);
+    if (v == NULL)
+        goto error;
+    int ok = m_tile_of(v, &w->round_wind);
+    Py_CLEAR(v);
+    v = PyObject_GetAttr(ctx, s_seat);
+    if (v == NULL)
+        goto error;
+    ok = ok && m_tile_of(v, &w->seat_wind);
+    Py_CLEAR(v);
+    if (!ok)
+        goto out;
+    /* the waits (_hand_waits) */
+    if (imp)
+        w->n_waits = m_n_completing(w->c13, w->n_melds,
+                                    w->n_melds ? F_STANDARD : (F_STANDARD | F_SEVEN_PAIRS), 1);
+    else
+        w->n_waits = m_n_completing(
+            w->c13, w->n_melds, F_STANDARD | F_SEVEN_PAIRS | F_THIRTEEN | F_HONORS_KNITTED | F_KNITTED,
+            0);
+    r = 1;
+    goto out;
+error:
+    /* an attribute the reference reads differently: it answers */
+    PyErr_Clear();
+    r = 0;
+out:
+    Py_XDECREF(conc);
+    Py_XDECREF(melds);
+    Py_XDECREF(wt);
+    Py_XDECREF(ctx);
+    return r;
+}
+
+typedef struct {
+    MWin w;
+    MDecs D;
+    Search S;
+    MTally t[2];
+} MWork;
+
+static PyObject *
+m_hits(const MTally *t, const long long *value)
+{
+    long long points = 0;
+    int n = 0;
+    for (int p = 0; p < mp_n; p++)
+        if (t->fans[p] > 0)
+            n++;
+    PyObject *hits = PyTuple_New(n);
+    if (hits == NULL)
+        return NULL;
+    int k = 0;
+    for (int p = 0; p < mp_n; p++) {
+        if (t->fans[p] <= 0)
+            continue;
+        points += value[p] * t->fans[p];
+        PyObject *uses = PyTuple_New(t->nuses[p]);
+        PyObject *cnt = PyLong_FromLong(t->fans[p]);
+        if (uses == NULL || cnt == NULL) {
+            Py_XDECREF(uses);
+            Py_XDECREF(cnt);
+            Py_DECREF(hits);
+            return NULL;
+        }
+        for (int u = 0; u < t->nuses[p]; u++) {
+            PyObject *s = mu_obj[t->uses[p][u]];
+            Py_INCREF(s);
+            PyTuple_SET_ITEM(uses, u, s);
+        }
+        PyObject *h = PyTuple_Pack(3, PyTuple_GET_ITEM(mp_pids, p), cnt, uses);
+        Py_DECREF(cnt);
+        Py_DECREF(uses);
+        if (h == NULL) {
+            Py_DECREF(hits);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(hits, k++, h);
+    }
+    PyObject *pts = PyLong_FromLongLong(points);
+    if (pts == NULL) {
+        Py_DECREF(hits);
+        return NULL;
+    }
+    PyObject *res = PyTuple_Pack(2, pts, hits);
+    Py_DECREF(pts);
+    Py_DECREF(hits);
+    return res;
+}
+
+static PyObject *
+py_mcr_score(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || !mp_ready)
+        Py_RETURN_NONE;
+    MWork *W = PyMem_Malloc(sizeof(MWork));
+    if (W == NULL)
+        return PyErr_NoMemory();
+    MWin *w = &W->w;
+    int r = m_read_win(args[0], args[1], w);
+    if (r <= 0) {
+        PyMem_Free(W);
+        if (r < 0)
+            return NULL;
+        Py_RETURN_NONE;
+    }
+    const long long *value = mp_value[w->mil];
+    int cur = 0, best = -1, overflow = 0;
+    long long best_v = 0;
+#define M_KEEP()                                                       \
+    do {                                                               \
+        MTally *t_ = &W->t[cur];                                       \
+        overflow |= t_->overflow;                                      \
+        long long v_ = m_total(t_, value);                             \
+        if (best < 0 || v_ > best_v) {                                 \
+            best = cur;                                                \
+            best_v = v_;                                               \
+            cur = 1 - cur;                                             \
+        }                                                              \
+    } while (0)
+    /* the standard readings */
+    m_decompositions(w->c14, &W->D);
+    overflow |= W->D.overflow;
+    int n_sets = 4 - w->n_melds;
+    for (int d = 0; d < W->D.n && !overflow; d++) {
+        if (W->D.nsets[d] != n_sets)
+            continue;
+        mt_init(&W->t[cur]);
+        m_read_standard(w, W->D.pair[d], W->D.kind[d], W->D.tile[d], W->D.nsets[d], &W->S,
+                        &W->t[cur]);
+        M_KEEP();
+    }
+    /* the special readings */
+    if (!w->n_melds && !overflow) {
+        const int *c = w->c14;
+        if (seven_pairs(c)) {
+            MTally *t = &W->t[cur];
+            mt_init(t);
+            int pairs[7], np = 0, distinct = 0, last = -1;
+            for (int x = 0; x < NK; x++)
+                for (int k = 0; k < c[x] / 2 && np < 7; k++) {
+                    if (x != last)
+                        distinct++;
+                    last = x;
+                    pairs[np++] = x;
+                }
+            if (distinct == 7 && pairs[0] < 27 && pairs[6] - pairs[0] == 6 &&
+                pairs[0] / 9 == pairs[6] / 9)
+                mt_add1(t, mp_id[M_SEVEN_SHIFTED_PAIRS], -1);
+            else
+                mt_add1(t, mp_id[M_SEVEN_PAIRS], -1);
+            m_suit_patterns(w->tiles, w->ntiles, t);
+            m_tile_patterns(w->tiles, w->ntiles, t);
+            m_rank_patterns(w->tiles, w->ntiles, t);
+            if (w->sp_hog)
+                m_tile_hog(w->tiles, w->ntiles, 0, t);
+            m_win_flags(w, t);
+            m_finish(t, NULL);
+            M_KEEP();
+        }
+        if (thirteen_orphans(c)) {
+            MTally *t = &W->t[cur];
+            mt_init(t);
+            mt_add1(t, mp_id[M_THIRTEEN_ORPHANS], -1);
+            m_win_flags(w, t);
+            m_finish(t, NULL);
+            M_KEEP();
+        }
+        if (honors_knitted(c)) {
+            MTally *t = &W->t[cur];
+            mt_init(t);
+            int honors = 0;
+            for (int x = 27; x < 34; x++)
+                honors += c[x] != 0;
+            if (honors == 7)
+                mt_add1(t, mp_id[M_GREATER_HONORS_AND_KNITTED_TILES], -1);
+            else {
+                mt_add1(t, mp_id[M_LESSER_HONORS_AND_KNITTED_TILES], -1);
+                if (honors == 5)
+                    mt_add1(t, mp_id[M_KNITTED_STRAIGHT], -1);
+            }
+            m_win_flags(w, t);
+            m_finish(t, NULL);
+            M_KEEP();
+        }
+    }
+    /* the knitted readings */
+    if (w->n_melds <= 1 && !overflow) {
+        for (int k = 0; k < 6 && !overflow; k++) {
+            int ok = 1, c[NK];
+            for (int j = 0; j < 9 && ok; j++)
+                if (!w->c14[mk_tiles[k][j]])
+                    ok = 0;
+            if (!ok)
+                continue;
+            memcpy(c, w->c14, sizeof c);
+            for (int j = 0; j < 9; j++)
+                c[mk_tiles[k][j]]--;
+            m_decompositions(c, &W->D);
+            overflow |= W->D.overflow;
+            for (int d = 0; d < W->D.n && !overflow; d++) {
+                if (W->D.nsets[d] + w->n_melds != 1)
+                    continue;
+                mt_init(&W->t[cur]);
+                m_read_knitted(w, k, W->D.pair[d], W->D.kind[d], W->D.tile[d], W->D.nsets[d],
+                               &W->t[cur]);
+                M_KEEP();
+            }
+        }
+    }
+#undef M_KEEP
+    PyObject *res;
+    if (overflow) {
+        res = Py_None;
+        Py_INCREF(res);
+    }
+    else if (best < 0) {
+        res = Py_False;
+        Py_INCREF(res);
+    }
+    else
+        res = m_hits(&W->t[best], value);
+    PyMem_Free(W);
+    return res;
+}
+
+/* _set_mcr(ids, values_gb, values_mil, exclusions, keeps, labels, codes,
+ *          knitted, knitted_codes, meld_type):
+ * ids: the pattern ids in the table's order; values_*: their values (None:
+ * 0); exclusions: per pattern (per-set excludes, excludes, absorbs) as
+ * tuples of pattern indices; keeps: the indices Nine Gates keeps; labels:
+ * the 4 * 34 * 3 set labels (chow, pung, kong, pair; from the hand, a
+ * claimed meld, a concealed meld); codes: the 34 tile codes; knitted: the
+ * six knitted straights; knitted_codes: their codes. */
+static int
+m_index_tuple(PyObject *o, int *out, int *n)
+{
+    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) > MP_MAX)
+        return 0;
+    *n = (int)PyTuple_GET_SIZE(o);
+    for (int i = 0; i < *n; i++) {
+        long v = PyLong_AsLong(PyTuple_GET_ITEM(o, i));
+        if (v == -1 && PyErr_Occurred())
+            return -1;
+        if (v < 0 || v >= mp_n)
+            return 0;
+        out[i] = (int)v;
+    }
+    return 1;
+}
+
+static PyObject *
+py_set_mcr(PyObject *self, PyObject *args)
+{
+    PyObject *ids, *vgb, *vmil, *excl, *keeps, *labels, *codes, *knit, *kcodes, *mtype;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!O!O!O!O!O:_set_mcr", &PyTuple_Type, &ids,
+                          &PyTuple_Type, &vgb, &PyTuple_Type, &vmil, &PyTuple_Type, &excl,
+                          &PyTuple_Type, &keeps, &PyTuple_Type, &labels, &PyTuple_Type, &codes,
+                          &PyTuple_Type, &knit, &PyTuple_Type, &kcodes, &mtype))
+        return NULL;
+    mp_ready = 0;
+    Py_ssize_t n = PyTuple_GET_SIZE(ids);
+    if (n > MP_MAX || PyTuple_GET_SIZE(vgb) != n || PyTuple_GET_SIZE(vmil) != n ||
+        PyTuple_GET_SIZE(excl) != n || PyTuple_GET_SIZE(labels) != 4 * NK * 3 ||
+        PyTuple_GET_SIZE(codes) != NK || PyTuple_GET_SIZE(knit) != 6 ||
+        PyTuple_GET_SIZE(kcodes) != 6 || quad_codes == NULL) {
+        PyErr_SetString(PyExc_ValueError, "_set_mcr: the table's shape");
+        return NULL;
+    }
+    mp_n = (int)n;
+    for (int k = 0; k < N_MNAMES; k++)
+        mp_id[k] = -1;
+    for (int k = 0; k < N_COMBO; k++)
+        mp_combo[k] = -1;
+    for (int k = 0; k < N_TRAIT; k++)
+        mp_trait[k] = -1;
+    for (int p = 0; p < mp_n; p++) {
+        PyObject *id = PyTuple_GET_ITEM(ids, p);
+        for (int k = 0; k < N_MNAMES; k++)
+            if (PyUnicode_CompareWithASCIIString(id, M_NAMES[k]) == 0)
+                mp_id[k] = p;
+        for (int k = 0; k < N_COMBO; k++)
+            if (PyUnicode_CompareWithASCIIString(id, COMBO_NAMES[k]) == 0)
+                mp_combo[k] = p;
+        for (int k = 0; k < N_TRAIT; k++)
+            if (PyUnicode_CompareWithASCIIString(id, TRAIT_NAMES[k]) == 0)
+                mp_trait[k] = p;
+        for (int v = 0; v < 2; v++) {
+            PyObject *x = PyTuple_GET_ITEM(v ? vmil : vgb, p);
+            long long val = x == Py_None ? 0 : PyLong_AsLongLong(x);
+            if (val == -1 && PyErr_Occurred())
+                return NULL;
+            mp_value[v][p] = val;
+        }
+    }
+    for (int k = 0; k < N_MNAMES; k++)
+        if (mp_id[k] < 0)
+            return PyErr_Format(PyExc_ValueError, "_set_mcr: no pattern %s", M_NAMES[k]);
+    for (int k = 0; k < N_COMBO; k++)
+        if (mp_combo[k] < 0)
+            return PyErr_Format(PyExc_ValueError, "_set_mcr: no pattern %s", COMBO_NAMES[k]);
+    for (int k = 0; k < N_TRAIT; k++)
+        if (mp_trait[k] < 0)
+            return PyErr_Format(PyExc_ValueError, "_set_mcr: no pattern %s", TRAIT_NAMES[k]);
+    for (int p = 0; p < mp_n; p++) {
+        PyObject *e = PyTuple_GET_ITEM(excl, p);
+        int r = 0;
+        if (PyTuple_Check(e) && PyTuple_GET_SIZE(e) == 3) {
+            r = m_index_tuple(PyTuple_GET_ITEM(e, 0), mp_psex[p], &mp_psex_n[p]);
+            if (r == 1)
+                r = m_index_tuple(PyTuple_GET_ITEM(e, 1), mp_ex[p], &mp_ex_n[p]);
+            if (r == 1)
+                r = m_index_tuple(PyTuple_GET_ITEM(e, 2), mp_abs[p], &mp_abs_n[p]);
+        }
+        if (r < 0)
+            return NULL;
+        if (r == 0) {
+            PyErr_SetString(PyExc_ValueError, "_set_mcr: the exclusions' shape");
+            return NULL;
+        }
+    }
+    int kp[MP_MAX], nkp;
+    int r = m_index_tuple(keeps, kp, &nkp);
+    if (r < 0)
+        return NULL;
+    if (r == 0) {
+        PyErr_SetString(PyExc_ValueError, "_set_mcr: keeps");
+        return NULL;
+    }
+    memset(mp_keep, 0, sizeof mp_keep);
+    for (int i = 0; i < nkp; i++)
+        mp_keep[kp[i]] = 1;
+    for (int k = 0; k < 6; k++) {
+        PyObject *ks = PyTuple_GET_ITEM(knit, k);
+        if (!PyTuple_Check(ks) || PyTuple_GET_SIZE(ks) != 9) {
+            PyErr_SetString(PyExc_ValueError, "_set_mcr: knitted straights");
+            return NULL;
+        }
+        for (int j = 0; j < 9; j++) {
+            long v = PyLong_AsLong(PyTuple_GET_ITEM(ks, j));
+            if (v == -1 && PyErr_Occurred())
+                return NULL;
+            if (v < 0 || v >= 27) {
+                PyErr_SetString(PyExc_ValueError, "_set_mcr: knitted straights");
+                return NULL;
+            }
+            mk_tiles[k][j] = (int)v;
+        }
+    }
+    PyObject *pids = PyTuple_New(mp_n);
+    if (pids == NULL)
+        return NULL;
+    for (int p = 0; p < mp_n; p++) {
+        PyObject *x = PyLong_FromLong(p);
+        if (x == NULL) {
+            Py_DECREF(pids);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(pids, p, x);
+    }
+    Py_XSETREF(mp_pids, pids);
+    for (int u = 0; u < U_N; u++) {
+        PyObject *s = u < U_TILE   ? PyTuple_GET_ITEM(labels, u)
+                      : u < U_QUAD ? PyTuple_GET_ITEM(codes, u - U_TILE)
+                      : u < U_KNIT ? PyTuple_GET_ITEM(quad_codes, u - U_QUAD)
+                                   : PyTuple_GET_ITEM(kcodes, u - U_KNIT);
+        Py_INCREF(s);
+        Py_XSETREF(mu_obj[u], s);
+    }
+    Py_INCREF(mtype);
+    Py_XSETREF(meld_type, mtype);
+    mp_ready = 1;
+    Py_RETURN_NONE;
+}
+
+static int
+m_init_strings(void)
+{
+#define M_STR(var, text)                                 \
+    if ((var = PyUnicode_InternFromString(text)) == NULL) \
+        return -1;
+    M_STR(s_concealed, "concealed")
+    M_STR(s_melds, "melds")
+    M_STR(s_win_tile, "win_tile")
+    M_STR(s_context, "context")
+    M_STR(s_kind, "kind")
+    M_STR(s_tiles, "tiles")
+    M_STR(s_win, "win")
+    M_STR(s_self_draw, "self_draw")
+    M_STR(s_discard, "discard")
+    M_STR(s_ltw, "last_tile_of_wall")
+    M_STR(s_kr, "kong_replacement")
+    M_STR(s_dkr, "double_kong_replacement")
+    M_STR(s_rk, "robbing_kong")
+    M_STR(s_lok, "last_of_kind")
+    M_STR(s_round, "round_wind")
+    M_STR(s_seat, "seat_wind")
+    M_STR(s_variant, "variant")
+    M_STR(s_mil, "mil")
+    M_STR(s_green_book, "green_book")
+    M_STR(s_knitted_wait, "knitted_wait")
+    M_STR(s_remainder, "remainder")
+    M_STR(s_whole_hand, "whole_hand")
+    M_STR(s_sp_hog, "seven_pairs_tile_hog")
+    M_STR(s_ng_extras, "nine_gates_extras")
+    M_STR(s_imp_waits, "impossible_waits")
+    M_STR(s_count, "count")
+    M_STR(s_ignore, "ignore")
+#undef M_STR
+    return 0;
+}
+
 static PyMethodDef core_methods[] = {
     {"is_standard_complete", (PyCFunction)(void (*)(void))py_is_standard_complete, METH_FASTCALL,
      "is_standard_complete(counts) -> bool: sets and one pair."},
@@ -2332,6 +3857,12 @@ static PyMethodDef core_methods[] = {
     {"_set_pure_shanten", py_set_pure_shanten, METH_VARARGS,
      "_set_pure_shanten(suit_table, honor_table, combine, combine_masks, best, best_mask): "
      "the pure references of hefen.analysis.shanten."},
+    {"mcr_score", (PyCFunction)(void (*)(void))py_mcr_score, METH_FASTCALL,
+     "mcr_score(hand, opts): the best reading of a validated MCR hand as (points, hits), "
+     "False when none completes it, None for an input the compiled scorer does not read."},
+    {"_set_mcr", py_set_mcr, METH_VARARGS,
+     "_set_mcr(ids, values_gb, values_mil, exclusions, keeps, labels, codes, knitted, "
+     "knitted_codes, meld_type): the MCR pattern table for mcr_score."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -2409,6 +3940,8 @@ PyInit__core(void)
     str_kind = PyUnicode_InternFromString("kind");
     str_tile = PyUnicode_InternFromString("tile");
     if (!kind_chow || !kind_pung || !kind_kong || !str_kind || !str_tile)
+        goto fail;
+    if (m_init_strings() < 0)
         goto fail;
     if (PyModule_AddStringConstant(m, "SOURCE_HASH", HEFEN_CORE_SOURCE_HASH) < 0)
         goto fail;

@@ -41,7 +41,7 @@ from ..decompose import (
 from ..decompose import (
     PUNG as D_PUNG,
 )
-from ..hand import Hand
+from ..hand import Hand, Meld
 from ..options import Option, boolean, choice, resolve
 from ..position import Position
 from ..result import PatternHit, Result
@@ -469,8 +469,24 @@ def _total(t: Tally, values: dict[str, int]) -> int:
 def score(hand: Hand, options: dict[str, Any] | None = None) -> Result:
     """Score a validated MCR hand (``Hand.rules == "mcr"``).
 
-    ``options``: the hand's options already resolved (``None``: resolve them)."""
+    ``options``: the hand's options already resolved (``None``: resolve them).
+
+    With the compiled core the readings run in C (``hefen._core.mcr_score``,
+    branch for branch as :func:`_py_score`); a hand it does not read goes to
+    the Python reference."""
     opts = resolve_options(dict(hand.options)) if options is None else options
+    if _MCR_SCORE is not None:
+        found = _MCR_SCORE(hand, opts)
+        if found is not None:
+            if found is False:
+                return Result.invalid("mcr", _not_complete_sentence(hand))
+            points, hits = found
+            return _result_of(hand, points, _hits(hits, opts["variant"]), opts)
+    return _py_score(hand, opts)
+
+
+def _py_score(hand: Hand, opts: dict[str, Any]) -> Result:
+    """The reference scorer: every reading in Python, the best one kept."""
     w = _Win(hand, opts)
     waits = _hand_waits(w)
     readings: list[Tally] = []
@@ -519,6 +535,12 @@ def _result(hand: Hand, t: Tally, values: dict[str, int], opts: dict[str, Any]) 
         hits.append(
             PatternHit(pid, _NAME_EN[pid], value, n, tuple(uses.get(pid, ())), dict(_NAMES[pid]))
         )
+    return _result_of(hand, points, hits, opts)
+
+
+def _result_of(hand: Hand, points: int, hits: list[PatternHit], opts: dict[str, Any]) -> Result:
+    """The result of the best reading: its patterns (``points`` without
+    flowers), the flowers, and the settlement."""
     flowers = len(hand.flowers)
     if flowers:
         hits.append(
@@ -549,6 +571,61 @@ def _result(hand: Hand, t: Tally, values: dict[str, int], opts: dict[str, Any]) 
         payments=payments,
         notes=notes,
     )
+
+
+def _set_core() -> Any:
+    """``hefen._core.mcr_score`` with this table registered, or ``None``
+    (no compiled core, ``HEFEN_PURE=1``, or a core without it)."""
+    from ..decompose import _CORE, KNITTED_STRAIGHTS
+    from ..sets import set_label
+    from .detect import _EXCLUDES
+
+    if _CORE is None or not hasattr(_CORE, "mcr_score"):
+        return None
+    index = {pid: i for i, pid in enumerate(ORDER)}
+
+    def idx(names: Any) -> tuple[int, ...]:
+        return tuple(sorted(index[x] for x in names if x in index))
+
+    labels = []
+    for kind in (CHOW, PUNG, KONG, PAIR):
+        for x in range(NUM_KINDS):
+            ok = kind != CHOW or (x < 27 and x % 9 <= 6)
+            for v in range(3):
+                labels.append(set_label(kind, x, v == 2, v > 0) if ok else "")
+    _CORE._set_mcr(
+        tuple(ORDER),
+        tuple(PATTERNS[p].value("green_book") for p in ORDER),
+        tuple(PATTERNS[p].value("mil") for p in ORDER),
+        tuple((idx(a), idx(b), idx(c)) for a, b, c in (_EXCLUDES[p] for p in ORDER)),
+        idx(_NINE_GATES_KEEPS),
+        tuple(labels),
+        tuple(tile_to_str(x) for x in range(NUM_KINDS)),
+        KNITTED_STRAIGHTS,
+        tuple("".join(tile_to_str(x) for x in ks) for ks in KNITTED_STRAIGHTS),
+        Meld,
+    )
+    return _CORE.mcr_score
+
+
+#: the compiled scorer (``None``: the Python reference scores every hand)
+_MCR_SCORE = _set_core()
+#: a pattern of the table by its index in ORDER: its id, English name, names
+_BY_INDEX = [(pid, _NAME_EN[pid], _NAMES[pid]) for pid in ORDER]
+
+
+def _hits(hits: tuple[tuple[int, int, tuple[str, ...]], ...], variant: str) -> list[PatternHit]:
+    """The compiled scorer's hits as the result's patterns."""
+    values = _VALUES_BY_INDEX[variant]
+    by_index = _BY_INDEX
+    out = []
+    for p, n, uses in hits:
+        pid, name, names = by_index[p]
+        out.append(PatternHit(pid, name, values[p], n, uses, dict(names)))
+    return out
+
+
+_VALUES_BY_INDEX = {v: [_VALUES[v][pid] for pid in ORDER] for v in _VALUES}
 
 
 class MCR(Ruleset):
