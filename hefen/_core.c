@@ -2265,6 +2265,103 @@ py_set_pure_shanten(PyObject *self, PyObject *args)
 }
 
 
+
+/* ---- new(cls, *fields): a registered frozen slotted dataclass -------------
+ * built without running its generated __init__ (whose object.__setattr__
+ * per field is most of a small result's cost): the instance is allocated as
+ * object.__new__ does and each field is set through its slot's member
+ * descriptor, which is what that __init__ ends in.  Only classes registered
+ * with _set_new_types (whose fields are all slots, given in order) are built
+ * so; any other call is cls(*fields). */
+#define FT_MAX 8
+#define FT_FIELDS 16
+static PyObject *ft_type[FT_MAX];
+static int ft_nf[FT_MAX], ft_n;
+static PyObject *ft_descr[FT_MAX][FT_FIELDS];
+
+static PyObject *
+ft_make(int k, PyObject *const *vals, Py_ssize_t n)
+{
+    PyTypeObject *tp = (PyTypeObject *)ft_type[k];
+    PyObject *o = tp->tp_alloc(tp, 0);
+    if (o == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *d = ft_descr[k][i];
+        if (Py_TYPE(d)->tp_descr_set(d, o, vals[i]) < 0) {
+            Py_DECREF(o);
+            return NULL;
+        }
+    }
+    return o;
+}
+
+static int
+ft_find(PyObject *cls)
+{
+    for (int k = 0; k < ft_n; k++)
+        if (ft_type[k] == cls)
+            return k;
+    return -1;
+}
+
+static PyObject *
+py_new(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs < 1) {
+        PyErr_SetString(PyExc_TypeError, "new(cls, *fields)");
+        return NULL;
+    }
+    int k = ft_find(args[0]);
+    if (k < 0 || nargs - 1 != ft_nf[k])
+        return PyObject_Vectorcall(args[0], args + 1, nargs - 1, NULL);
+    return ft_make(k, args + 1, nargs - 1);
+}
+
+/* _set_new_types(((cls, (field, ...)), ...)): adds the classes not
+ * registered before */
+static PyObject *
+py_set_new_types(PyObject *self, PyObject *args)
+{
+    PyObject *spec;
+    if (!PyArg_ParseTuple(args, "O!:_set_new_types", &PyTuple_Type, &spec))
+        return NULL;
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(spec); k++) {
+        PyObject *cls, *fields;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(spec, k), "O!O!:_set_new_types", &PyType_Type,
+                              &cls, &PyTuple_Type, &fields))
+            return NULL;
+        Py_ssize_t nf = PyTuple_GET_SIZE(fields);
+        if (ft_find(cls) >= 0)
+            continue; /* registered before */
+        if (ft_n >= FT_MAX) {
+            PyErr_SetString(PyExc_ValueError, "_set_new_types: too many classes");
+            return NULL;
+        }
+        if (nf > FT_FIELDS) {
+            PyErr_SetString(PyExc_ValueError, "_set_new_types: too many fields");
+            return NULL;
+        }
+        PyObject *dict = ((PyTypeObject *)cls)->tp_dict;
+        for (Py_ssize_t i = 0; i < nf; i++) {
+            PyObject *d = PyDict_GetItemWithError(dict, PyTuple_GET_ITEM(fields, i));
+            if (d == NULL || !PyObject_TypeCheck(d, &PyMemberDescr_Type)) {
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_ValueError, "_set_new_types: a field is not a slot");
+                for (Py_ssize_t j = 0; j < i; j++)
+                    Py_CLEAR(ft_descr[ft_n][j]);
+                return NULL;
+            }
+            Py_INCREF(d);
+            ft_descr[ft_n][i] = d;
+        }
+        Py_INCREF(cls);
+        ft_type[ft_n] = cls;
+        ft_nf[ft_n] = (int)nf;
+        ft_n++;
+    }
+    Py_RETURN_NONE;
+}
 /* ---- MCR scoring, one reading after another (hefen.mcr.score) ------------
  * mcr_score(hand, opts) follows hefen.mcr._py_score branch for branch: the
  * facts of the win (_Win), the waits, every standard reading
@@ -2329,7 +2426,8 @@ static int mp_psex_n[MP_MAX], mp_psex[MP_MAX][MP_MAX];   /* per-set excludes */
 static int mp_abs_n[MP_MAX], mp_abs[MP_MAX][MP_MAX];     /* absorbs on its sets */
 static char mp_keep[MP_MAX];              /* what Nine Gates keeps without its extras */
 static int mk_tiles[6][9];                /* KNITTED_STRAIGHTS, in order */
-static PyObject *mp_pids;                 /* tuple: the pattern index objects */
+static PyObject *mp_ids, *mp_names_en, *mp_names; /* tuples: each pattern's id, name, names */
+static PyObject *mp_hit_type;             /* hefen.result.PatternHit */
 /* the uses, as codes: a set's label (kind * NK + tile) * 3 + (0 from the
  * hand, 1 a claimed meld, 2 a concealed meld); then a tile's code, four of
  * a tile's code, a knitted straight */
@@ -3419,43 +3517,42 @@ typedef struct {
     MTally t[2];
 } MWork;
 
+/* the best reading's patterns: [PatternHit(id, name, value, count, uses,
+ * dict(names)), ...] in the table's order, and their points */
 static PyObject *
 m_hits(const MTally *t, const long long *value)
 {
     long long points = 0;
-    int n = 0;
-    for (int p = 0; p < mp_n; p++)
-        if (t->fans[p] > 0)
-            n++;
-    PyObject *hits = PyTuple_New(n);
-    if (hits == NULL)
-        return NULL;
-    int k = 0;
+    int k = ft_find(mp_hit_type);
+    PyObject *hits = PyList_New(0);
+    if (hits == NULL || k < 0) {
+        Py_XDECREF(hits);
+        Py_RETURN_NONE;
+    }
     for (int p = 0; p < mp_n; p++) {
         if (t->fans[p] <= 0)
             continue;
         points += value[p] * t->fans[p];
-        PyObject *uses = PyTuple_New(t->nuses[p]);
-        PyObject *cnt = PyLong_FromLong(t->fans[p]);
-        if (uses == NULL || cnt == NULL) {
-            Py_XDECREF(uses);
-            Py_XDECREF(cnt);
+        PyObject *f[6] = {PyTuple_GET_ITEM(mp_ids, p), PyTuple_GET_ITEM(mp_names_en, p),
+                          PyLong_FromLongLong(value[p]), PyLong_FromLong(t->fans[p]),
+                          PyTuple_New(t->nuses[p]), PyDict_Copy(PyTuple_GET_ITEM(mp_names, p))};
+        PyObject *h = NULL;
+        if (f[2] && f[3] && f[4] && f[5]) {
+            for (int u = 0; u < t->nuses[p]; u++) {
+                PyObject *s = mu_obj[t->uses[p][u]];
+                Py_INCREF(s);
+                PyTuple_SET_ITEM(f[4], u, s);
+            }
+            h = ft_make(k, f, 6);
+        }
+        for (int q = 2; q < 6; q++)
+            Py_XDECREF(f[q]);
+        if (h == NULL || PyList_Append(hits, h) < 0) {
+            Py_XDECREF(h);
             Py_DECREF(hits);
             return NULL;
         }
-        for (int u = 0; u < t->nuses[p]; u++) {
-            PyObject *s = mu_obj[t->uses[p][u]];
-            Py_INCREF(s);
-            PyTuple_SET_ITEM(uses, u, s);
-        }
-        PyObject *h = PyTuple_Pack(3, PyTuple_GET_ITEM(mp_pids, p), cnt, uses);
-        Py_DECREF(cnt);
-        Py_DECREF(uses);
-        if (h == NULL) {
-            Py_DECREF(hits);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(hits, k++, h);
+        Py_DECREF(h);
     }
     PyObject *pts = PyLong_FromLongLong(points);
     if (pts == NULL) {
@@ -3632,18 +3729,21 @@ m_index_tuple(PyObject *o, int *out, int *n)
 static PyObject *
 py_set_mcr(PyObject *self, PyObject *args)
 {
-    PyObject *ids, *vgb, *vmil, *excl, *keeps, *labels, *codes, *knit, *kcodes, *mtype;
-    if (!PyArg_ParseTuple(args, "O!O!O!O!O!O!O!O!O!O:_set_mcr", &PyTuple_Type, &ids,
+    PyObject *ids, *vgb, *vmil, *excl, *keeps, *labels, *codes, *knit, *kcodes, *mtype, *nen,
+        *nall, *htype;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!O!O!O!O!OO!O!O:_set_mcr", &PyTuple_Type, &ids,
                           &PyTuple_Type, &vgb, &PyTuple_Type, &vmil, &PyTuple_Type, &excl,
                           &PyTuple_Type, &keeps, &PyTuple_Type, &labels, &PyTuple_Type, &codes,
-                          &PyTuple_Type, &knit, &PyTuple_Type, &kcodes, &mtype))
+                          &PyTuple_Type, &knit, &PyTuple_Type, &kcodes, &mtype, &PyTuple_Type,
+                          &nen, &PyTuple_Type, &nall, &htype))
         return NULL;
     mp_ready = 0;
     Py_ssize_t n = PyTuple_GET_SIZE(ids);
     if (n > MP_MAX || PyTuple_GET_SIZE(vgb) != n || PyTuple_GET_SIZE(vmil) != n ||
         PyTuple_GET_SIZE(excl) != n || PyTuple_GET_SIZE(labels) != 4 * NK * 3 ||
         PyTuple_GET_SIZE(codes) != NK || PyTuple_GET_SIZE(knit) != 6 ||
-        PyTuple_GET_SIZE(kcodes) != 6 || quad_codes == NULL) {
+        PyTuple_GET_SIZE(kcodes) != 6 || PyTuple_GET_SIZE(nen) != n ||
+        PyTuple_GET_SIZE(nall) != n || quad_codes == NULL || ft_find(htype) < 0) {
         PyErr_SetString(PyExc_ValueError, "_set_mcr: the table's shape");
         return NULL;
     }
@@ -3727,18 +3827,19 @@ py_set_mcr(PyObject *self, PyObject *args)
             mk_tiles[k][j] = (int)v;
         }
     }
-    PyObject *pids = PyTuple_New(mp_n);
-    if (pids == NULL)
-        return NULL;
-    for (int p = 0; p < mp_n; p++) {
-        PyObject *x = PyLong_FromLong(p);
-        if (x == NULL) {
-            Py_DECREF(pids);
+    for (int p = 0; p < mp_n; p++)
+        if (!PyDict_Check(PyTuple_GET_ITEM(nall, p))) {
+            PyErr_SetString(PyExc_ValueError, "_set_mcr: names");
             return NULL;
         }
-        PyTuple_SET_ITEM(pids, p, x);
-    }
-    Py_XSETREF(mp_pids, pids);
+    Py_INCREF(ids);
+    Py_XSETREF(mp_ids, ids);
+    Py_INCREF(nen);
+    Py_XSETREF(mp_names_en, nen);
+    Py_INCREF(nall);
+    Py_XSETREF(mp_names, nall);
+    Py_INCREF(htype);
+    Py_XSETREF(mp_hit_type, htype);
     for (int u = 0; u < U_N; u++) {
         PyObject *s = u < U_TILE   ? PyTuple_GET_ITEM(labels, u)
                       : u < U_QUAD ? PyTuple_GET_ITEM(codes, u - U_TILE)
@@ -3858,11 +3959,17 @@ static PyMethodDef core_methods[] = {
      "_set_pure_shanten(suit_table, honor_table, combine, combine_masks, best, best_mask): "
      "the pure references of hefen.analysis.shanten."},
     {"mcr_score", (PyCFunction)(void (*)(void))py_mcr_score, METH_FASTCALL,
-     "mcr_score(hand, opts): the best reading of a validated MCR hand as (points, hits), "
+     "mcr_score(hand, opts): the best reading of a validated MCR hand as (points, [PatternHit]), "
      "False when none completes it, None for an input the compiled scorer does not read."},
+    {"new", (PyCFunction)(void (*)(void))py_new, METH_FASTCALL,
+     "new(cls, *fields): an instance of a class registered with _set_new_types, its fields "
+     "set slot by slot (cls(*fields) for any other class)."},
+    {"_set_new_types", py_set_new_types, METH_VARARGS,
+     "_set_new_types(((cls, fields), ...)): the frozen slotted dataclasses new() builds."},
     {"_set_mcr", py_set_mcr, METH_VARARGS,
      "_set_mcr(ids, values_gb, values_mil, exclusions, keeps, labels, codes, knitted, "
-     "knitted_codes, meld_type): the MCR pattern table for mcr_score."},
+     "knitted_codes, meld_type, names_en, names, hit_type): the MCR pattern table for "
+     "mcr_score."},
     {NULL, NULL, 0, NULL},
 };
 

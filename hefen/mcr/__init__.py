@@ -44,7 +44,7 @@ from ..decompose import (
 from ..hand import Hand, Meld
 from ..options import Option, boolean, choice, resolve
 from ..position import Position
-from ..result import PatternHit, Result
+from ..result import NEW, PatternHit, Payment, Result
 from ..ruleset import Ruleset
 from ..sets import CHOW, KONG, PAIR, PUNG
 from ..sets import HandSet as Group
@@ -481,7 +481,7 @@ def score(hand: Hand, options: dict[str, Any] | None = None) -> Result:
             if found is False:
                 return Result.invalid("mcr", _not_complete_sentence(hand))
             points, hits = found
-            return _result_of(hand, points, _hits(hits, opts["variant"]), opts)
+            return _result_of(hand, points, hits, opts)
     return _py_score(hand, opts)
 
 
@@ -556,11 +556,19 @@ def _result_of(hand: Hand, points: int, hits: list[PatternHit], opts: dict[str, 
     total = points + flowers
     winning = points >= MIN_POINTS
     if winning:
-        settled = RULESET.settle_hand(hand, total, opts, resolved=True)
-        payments, notes = settled.payments, settled.notes
+        fast = _settle(hand, total) if NEW is not None else None
+        if fast is None:
+            settled = RULESET.settle_hand(hand, total, opts, resolved=True)
+            payments, notes = settled.payments, settled.notes
+        else:
+            payments, notes = fast
     else:
         payments = ()
         notes = (f"{points} points without flowers is below the {MIN_POINTS}-point minimum.",)
+    if NEW is not None:
+        return NEW(  # type: ignore[no-any-return]
+            Result, "mcr", True, winning, total, "points", False, tuple(hits), payments, None, notes
+        )
     return Result(
         rules="mcr",
         valid=True,
@@ -573,6 +581,48 @@ def _result_of(hand: Hand, points: int, hits: list[PatternHit], opts: dict[str, 
     )
 
 
+_SEATS = ("E", "S", "W", "N")
+_SEAT_OF = {27: "E", 28: "S", 29: "W", 30: "N"}
+
+
+def _settle(hand: Hand, total: int) -> tuple[tuple[Payment, ...], tuple[str, ...]] | None:
+    """The payments and notes of ``RULESET.settle_hand(hand, total, ...)``
+    for a context with nothing that method would refuse (``None``
+    otherwise), the payments built by :data:`hefen.result.NEW`."""
+    ctx = hand.context
+    winner = _SEAT_OF.get(ctx.seat_wind) if type(ctx.seat_wind) is int else None
+    streak = ctx.dealer_streak
+    if (
+        winner is None
+        or type(ctx.dealer) is not int
+        or ctx.dealer not in _SEAT_OF
+        or type(streak) is not int
+        or not 0 <= streak <= 100
+        or type(total) is not int
+        or total < 0
+    ):
+        return None
+    notes: tuple[str, ...] = ()
+    discarder: str | None = None
+    if ctx.win != "self_draw":
+        if ctx.discarder is None:
+            discarder = _SEATS[(_SEATS.index(winner) + 1) % 4]
+            notes = (f"No discarder given; {discarder} (the next seat) is taken as the discarder.",)
+        else:
+            discarder = _SEAT_OF.get(ctx.discarder) if type(ctx.discarder) is int else None
+            if discarder is None or discarder == winner:
+                return None
+    new = NEW
+    pays = tuple(
+        [
+            new(Payment, p, winner, BASE + (total if discarder is None or p == discarder else 0))
+            for p in _SEATS
+            if p != winner
+        ]
+    )
+    return pays, notes
+
+
 def _set_core() -> Any:
     """``hefen._core.mcr_score`` with this table registered, or ``None``
     (no compiled core, ``HEFEN_PURE=1``, or a core without it)."""
@@ -580,7 +630,7 @@ def _set_core() -> Any:
     from ..sets import set_label
     from .detect import _EXCLUDES
 
-    if _CORE is None or not hasattr(_CORE, "mcr_score"):
+    if _CORE is None or not hasattr(_CORE, "mcr_score") or NEW is None:
         return None
     index = {pid: i for i, pid in enumerate(ORDER)}
 
@@ -604,28 +654,18 @@ def _set_core() -> Any:
         KNITTED_STRAIGHTS,
         tuple("".join(tile_to_str(x) for x in ks) for ks in KNITTED_STRAIGHTS),
         Meld,
+        tuple(_NAME_EN[p] for p in ORDER),
+        tuple(_NAMES[p] for p in ORDER),
+        PatternHit,
     )
     return _CORE.mcr_score
 
 
 #: the compiled scorer (``None``: the Python reference scores every hand)
 _MCR_SCORE = _set_core()
-#: a pattern of the table by its index in ORDER: its id, English name, names
-_BY_INDEX = [(pid, _NAME_EN[pid], _NAMES[pid]) for pid in ORDER]
 
 
-def _hits(hits: tuple[tuple[int, int, tuple[str, ...]], ...], variant: str) -> list[PatternHit]:
-    """The compiled scorer's hits as the result's patterns."""
-    values = _VALUES_BY_INDEX[variant]
-    by_index = _BY_INDEX
-    out = []
-    for p, n, uses in hits:
-        pid, name, names = by_index[p]
-        out.append(PatternHit(pid, name, values[p], n, uses, dict(names)))
-    return out
 
-
-_VALUES_BY_INDEX = {v: [_VALUES[v][pid] for pid in ORDER] for v in _VALUES}
 
 
 class MCR(Ruleset):
