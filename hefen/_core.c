@@ -3891,6 +3891,300 @@ m_init_strings(void)
     return 0;
 }
 
+/* ---- fast_hand(cls, obj, need_win_tile): hefen.hand._fast_hand ------------
+ * One pass over a well-formed plain-dict hand object, branch for branch as
+ * the Python _fast_hand: None at the first thing it does not expect (the
+ * Python raises there for an unhashable or unknown code; both mean "the
+ * reference parser reads it"), else the Hand.  The tables (_PARSE, _MELDS,
+ * the key sets, the default ruleset, BONUS_FIRST), _fast_context and the
+ * Hand class come from hefen.hand (_set_fast_hand); a class other than that
+ * Hand goes to the Python _fast_hand. */
+static PyObject *fh_parse, *fh_melds, *fh_top_keys, *fh_meld_keys, *fh_default_rules,
+    *fh_context, *fh_hand_type, *fh_py;
+static long fh_bonus_first;
+static PyObject *s_rules, *s_hand, *s_flowers, *s_options;
+
+/* keys(d) <= allowed: 1, 0, -1 error */
+static int
+fh_keys_in(PyObject *d, PyObject *allowed)
+{
+    Py_ssize_t pos = 0;
+    PyObject *k, *v;
+    while (PyDict_Next(d, &pos, &k, &v)) {
+        int r = PySet_Contains(allowed, k);
+        if (r <= 0)
+            return r;
+    }
+    return 1;
+}
+
+/* the sorted tile numbers of a list of codes: a new tuple, or NULL (no
+ * error set: a code _PARSE does not know, or not hashable) */
+static PyObject *
+fh_tiles(PyObject *list)
+{
+    Py_ssize_t n = PyList_GET_SIZE(list);
+    if (n > 64)
+        return NULL;
+    PyObject *vals[64];
+    long keys[64];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *v = PyDict_GetItemWithError(fh_parse, PyList_GET_ITEM(list, i));
+        if (v == NULL || !PyLong_CheckExact(v)) {
+            PyErr_Clear();
+            return NULL;
+        }
+        long x = PyLong_AsLong(v);
+        if (x == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return NULL;
+        }
+        /* insertion sort: stable, as sorted() (equal ints are one object
+         * in _PARSE's values, so which one goes first does not show) */
+        Py_ssize_t j = i;
+        while (j > 0 && keys[j - 1] > x) {
+            keys[j] = keys[j - 1];
+            vals[j] = vals[j - 1];
+            j--;
+        }
+        keys[j] = x;
+        vals[j] = v;
+    }
+    PyObject *t = PyTuple_New(n);
+    if (t == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_INCREF(vals[i]);
+        PyTuple_SET_ITEM(t, i, vals[i]);
+    }
+    return t;
+}
+
+/* _fast_meld: a new reference to the Meld, or NULL (no error set) */
+static PyObject *
+fh_meld(PyObject *obj)
+{
+    if (!PyDict_CheckExact(obj))
+        return NULL;
+    int r = fh_keys_in(obj, fh_meld_keys);
+    if (r <= 0) {
+        PyErr_Clear();
+        return NULL;
+    }
+    PyObject *concealed = PyDict_GetItemWithError(obj, s_concealed);
+    if (concealed == NULL) {
+        if (PyErr_Occurred()) {
+            PyErr_Clear();
+            return NULL;
+        }
+        concealed = Py_False;
+    }
+    if (concealed != Py_True && concealed != Py_False)
+        return NULL;
+    PyObject *raw = PyDict_GetItemWithError(obj, s_tiles);
+    PyObject *kind = raw ? PyDict_GetItemWithError(obj, s_kind) : NULL;
+    if (raw == NULL || kind == NULL || !PyList_CheckExact(raw) || !PyUnicode_CheckExact(kind)) {
+        PyErr_Clear();
+        return NULL;
+    }
+    PyObject *tiles = fh_tiles(raw);
+    if (tiles == NULL)
+        return NULL;
+    PyObject *key = PyTuple_Pack(3, kind, tiles, concealed);
+    Py_DECREF(tiles);
+    if (key == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    PyObject *m = PyDict_GetItemWithError(fh_melds, key);
+    Py_DECREF(key);
+    if (m == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    Py_INCREF(m);
+    return m;
+}
+
+static PyObject *
+fh_read(PyObject *obj, int need_win_tile)
+{
+    PyObject *f[7] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL}, *res = NULL, *v;
+    if (!PyDict_CheckExact(obj))
+        Py_RETURN_NONE;
+    int r = fh_keys_in(obj, fh_top_keys);
+    if (r < 0)
+        return NULL;
+    if (r == 0)
+        Py_RETURN_NONE;
+    /* rules */
+    v = PyDict_GetItemWithError(obj, s_rules);
+    if (v == NULL && PyErr_Occurred())
+        return NULL;
+    if (v == NULL)
+        v = fh_default_rules;
+    if (!PyUnicode_CheckExact(v))
+        Py_RETURN_NONE;
+    Py_INCREF(v);
+    f[0] = v;
+    /* hand */
+    v = PyDict_GetItemWithError(obj, s_hand);
+    if (v == NULL && PyErr_Occurred())
+        goto error;
+    if (v == NULL || !PyList_CheckExact(v))
+        goto none;
+    f[1] = fh_tiles(v);
+    if (f[1] == NULL)
+        goto none;
+    Py_ssize_t nc = PyTuple_GET_SIZE(f[1]);
+    if (nc && PyLong_AsLong(PyTuple_GET_ITEM(f[1], nc - 1)) >= fh_bonus_first)
+        goto none;
+    /* melds */
+    v = PyDict_GetItemWithError(obj, s_melds);
+    if (v == NULL && PyErr_Occurred())
+        goto error;
+    if (v != NULL && v != Py_None) {
+        if (!PyList_CheckExact(v))
+            goto none;
+        Py_ssize_t nm = PyList_GET_SIZE(v);
+        f[2] = PyTuple_New(nm);
+        if (f[2] == NULL)
+            goto error;
+        for (Py_ssize_t i = 0; i < nm; i++) {
+            PyObject *m = fh_meld(PyList_GET_ITEM(v, i));
+            if (m == NULL)
+                goto none;
+            PyTuple_SET_ITEM(f[2], i, m);
+        }
+    }
+    else if (v == Py_None)
+        goto none; /* "melds" in obj, null */
+    else {
+        Py_INCREF(empty_tuple);
+        f[2] = empty_tuple;
+    }
+    /* win_tile */
+    v = PyDict_GetItemWithError(obj, s_win_tile);
+    if (v == NULL && PyErr_Occurred())
+        goto error;
+    if (v != NULL && v != Py_None) {
+        PyObject *t = PyDict_GetItemWithError(fh_parse, v);
+        if (t == NULL) {
+            PyErr_Clear();
+            goto none;
+        }
+        Py_INCREF(t);
+        f[3] = t;
+    }
+    else if (need_win_tile)
+        goto none;
+    else {
+        Py_INCREF(Py_None);
+        f[3] = Py_None;
+    }
+    /* flowers */
+    v = PyDict_GetItemWithError(obj, s_flowers);
+    if (v == NULL && PyErr_Occurred())
+        goto error;
+    if (v != NULL && v != Py_None) {
+        if (!PyList_CheckExact(v))
+            goto none;
+        f[4] = fh_tiles(v);
+        if (f[4] == NULL)
+            goto none;
+    }
+    else if (v == Py_None)
+        goto none;
+    else {
+        Py_INCREF(empty_tuple);
+        f[4] = empty_tuple;
+    }
+    /* context */
+    v = PyDict_GetItemWithError(obj, s_context);
+    if (v == NULL && PyErr_Occurred())
+        goto error;
+    f[5] = PyObject_CallOneArg(fh_context, v ? v : Py_None);
+    if (f[5] == NULL) {
+        PyErr_Clear(); /* the Python raises: the reference reads it */
+        goto none;
+    }
+    if (f[5] == Py_None)
+        goto none;
+    /* options */
+    v = PyDict_GetItemWithError(obj, s_options);
+    if (v == NULL && PyErr_Occurred())
+        goto error;
+    if (v == NULL || v == Py_None)
+        f[6] = PyDict_New();
+    else if (!PyDict_CheckExact(v))
+        goto none;
+    else
+        f[6] = PyDict_Copy(v);
+    if (f[6] == NULL)
+        goto error;
+    int k = ft_find(fh_hand_type);
+    res = k >= 0 ? ft_make(k, f, 7) : PyObject_Vectorcall(fh_hand_type, f, 7, NULL);
+    goto out;
+none:
+    res = Py_None;
+    Py_INCREF(res);
+    goto out;
+error:
+    res = NULL;
+out:
+    for (int i = 0; i < 7; i++)
+        Py_XDECREF(f[i]);
+    return res;
+}
+
+static PyObject *
+py_fast_hand(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (fh_py == NULL || nargs != 3 || args[0] != fh_hand_type) {
+        if (fh_py == NULL) {
+            PyErr_SetString(PyExc_TypeError, "fast_hand: _set_fast_hand first");
+            return NULL;
+        }
+        return PyObject_Vectorcall(fh_py, args, nargs, NULL);
+    }
+    int need = PyObject_IsTrue(args[2]);
+    if (need < 0)
+        return NULL;
+    return fh_read(args[1], need);
+}
+
+/* _set_fast_hand(parse, melds, top_keys, meld_keys, default_rules,
+ *                bonus_first, fast_context, hand_type, py_fast_hand) */
+static PyObject *
+py_set_fast_hand(PyObject *self, PyObject *args)
+{
+    PyObject *parse, *melds, *top, *mk, *dr, *ctx, *ht, *py;
+    long bf;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!UlOOO:_set_fast_hand", &PyDict_Type, &parse,
+                          &PyDict_Type, &melds, &PyFrozenSet_Type, &top, &PyFrozenSet_Type, &mk,
+                          &dr, &bf, &ctx, &ht, &py))
+        return NULL;
+    if (s_rules == NULL) {
+        s_rules = PyUnicode_InternFromString("rules");
+        s_hand = PyUnicode_InternFromString("hand");
+        s_flowers = PyUnicode_InternFromString("flowers");
+        s_options = PyUnicode_InternFromString("options");
+        if (!s_rules || !s_hand || !s_flowers || !s_options)
+            return NULL;
+    }
+    PyObject *objs[8] = {parse, melds, top, mk, dr, ctx, ht, py};
+    PyObject **slots[8] = {&fh_parse, &fh_melds, &fh_top_keys, &fh_meld_keys,
+                           &fh_default_rules, &fh_context, &fh_hand_type, &fh_py};
+    for (int i = 0; i < 8; i++) {
+        Py_INCREF(objs[i]);
+        Py_XSETREF(*slots[i], objs[i]);
+    }
+    fh_bonus_first = bf;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef core_methods[] = {
     {"is_standard_complete", (PyCFunction)(void (*)(void))py_is_standard_complete, METH_FASTCALL,
      "is_standard_complete(counts) -> bool: sets and one pair."},
@@ -3966,6 +4260,11 @@ static PyMethodDef core_methods[] = {
      "set slot by slot (cls(*fields) for any other class)."},
     {"_set_new_types", py_set_new_types, METH_VARARGS,
      "_set_new_types(((cls, fields), ...)): the frozen slotted dataclasses new() builds."},
+    {"fast_hand", (PyCFunction)(void (*)(void))py_fast_hand, METH_FASTCALL,
+     "fast_hand(cls, obj, need_win_tile): hefen.hand._fast_hand, compiled."},
+    {"_set_fast_hand", py_set_fast_hand, METH_VARARGS,
+     "_set_fast_hand(parse, melds, top_keys, meld_keys, default_rules, bonus_first, "
+     "fast_context, hand_type, py_fast_hand): the tables of fast_hand."},
     {"_set_mcr", py_set_mcr, METH_VARARGS,
      "_set_mcr(ids, values_gb, values_mil, exclusions, keeps, labels, codes, knitted, "
      "knitted_codes, meld_type, names_en, names, hit_type): the MCR pattern table for "

@@ -630,7 +630,7 @@ def _fast_context(obj: Any) -> Context | None:
     return ctx
 
 
-def _fast_hand(cls: type[Hand], obj: Any, need_win_tile: bool) -> Hand | None:
+def _py_fast_hand(cls: type[Hand], obj: Any, need_win_tile: bool) -> Hand | None:
     if type(obj) is not dict or not obj.keys() <= _TOP_KEYS:
         return None
     rules = obj.get("rules", DEFAULT_RULESET)
@@ -676,3 +676,30 @@ def _fast_hand(cls: type[Hand], obj: Any, need_win_tile: bool) -> Hand | None:
     elif type(options) is not dict:
         return None
     return cls(rules, concealed, melds, win_tile, flowers, context, dict(options))
+
+
+def _load_fast_hand() -> Any:
+    """:func:`_py_fast_hand`, or its compiled twin ``hefen._core.fast_hand``
+    (branch for branch the same; a class other than :class:`Hand` goes to
+    the Python one) with the tables registered."""
+    from .decompose import _CORE
+
+    if _CORE is None or not hasattr(_CORE, "fast_hand"):
+        return _py_fast_hand
+    _CORE._set_new_types(((Hand, tuple(Hand.__dataclass_fields__)),))
+    _CORE._set_fast_hand(
+        _PARSE,
+        _MELDS,
+        frozenset(_TOP_KEYS),
+        _MELD_KEYS,
+        DEFAULT_RULESET,
+        BONUS_FIRST,
+        _fast_context,
+        Hand,
+        _py_fast_hand,
+    )
+    return _CORE.fast_hand
+
+
+#: the fast path of :meth:`Hand.from_dict` (compiled unless ``HEFEN_PURE=1``)
+_fast_hand = _load_fast_hand()
