@@ -3565,6 +3565,220 @@ m_hits(const MTally *t, const long long *value)
     return res;
 }
 
+/* ---- the Result of the best reading (hefen.mcr._result_of) ---------------
+ * the flowers' pattern, the settlement (RULESET.settle_hand for a context
+ * it accepts: every opponent pays BASE, the discarder or on a self-draw
+ * each opponent the total too; a discard win with no discarder is paid by
+ * the next seat, with its note) and the Result, as the Python builds them.
+ * The classes, codes and sentences come from _set_mcr_result. */
+static PyObject *mr_result_type, *mr_payment_type, *mr_codes, *mr_flower_id, *mr_flower_name,
+    *mr_flower_names, *mr_seats, *mr_next_notes, *mr_rules, *mr_unit;
+static long mr_min_points, mr_base;
+static PyObject *s_flowers_attr, *s_dealer, *s_dealer_streak, *s_discarder;
+
+typedef struct {
+    int flowers[8], nflowers;
+    int seat, dealer, streak, discarder; /* discarder -1: None */
+} MCtx;
+
+/* 1 read, 0 outside what the Python fast settlement takes, -1 error */
+static int
+mr_read(PyObject *hand, MCtx *c)
+{
+    int r = 0;
+    PyObject *fl = PyObject_GetAttr(hand, s_flowers_attr), *ctx = NULL, *v = NULL;
+    if (fl == NULL)
+        goto error;
+    if (!PyTuple_CheckExact(fl) || PyTuple_GET_SIZE(fl) > 8)
+        goto out;
+    c->nflowers = (int)PyTuple_GET_SIZE(fl);
+    for (int i = 0; i < c->nflowers; i++) {
+        PyObject *x = PyTuple_GET_ITEM(fl, i);
+        long t = PyLong_CheckExact(x) ? PyLong_AsLong(x) : -1;
+        if (t == -1 && PyErr_Occurred())
+            PyErr_Clear();
+        if (t < 0 || t >= PyTuple_GET_SIZE(mr_codes))
+            goto out;
+        c->flowers[i] = (int)t;
+    }
+    ctx = PyObject_GetAttr(hand, s_context);
+    if (ctx == NULL)
+        goto error;
+    PyObject *names[4] = {s_seat, s_dealer, s_dealer_streak, s_discarder};
+    long vals[4];
+    for (int i = 0; i < 4; i++) {
+        v = PyObject_GetAttr(ctx, names[i]);
+        if (v == NULL)
+            goto error;
+        if (v == Py_None && i == 3)
+            vals[i] = -1;
+        else if (!PyLong_CheckExact(v)) {
+            Py_CLEAR(v);
+            goto out;
+        }
+        else {
+            int overflow = 0;
+            vals[i] = PyLong_AsLongAndOverflow(v, &overflow);
+            if (overflow || (vals[i] == -1 && PyErr_Occurred())) {
+                PyErr_Clear();
+                Py_CLEAR(v);
+                goto out;
+            }
+        }
+        Py_CLEAR(v);
+    }
+    if (vals[0] < 27 || vals[0] > 30 || vals[1] < 27 || vals[1] > 30 || vals[2] < 0 ||
+        vals[2] > 100 || (vals[3] != -1 && (vals[3] < 27 || vals[3] > 30)))
+        goto out;
+    c->seat = (int)vals[0];
+    c->dealer = (int)vals[1];
+    c->streak = (int)vals[2];
+    c->discarder = (int)vals[3];
+    r = 1;
+    goto out;
+error:
+    PyErr_Clear();
+    r = 0;
+out:
+    Py_XDECREF(fl);
+    Py_XDECREF(ctx);
+    return r;
+}
+
+static PyObject *
+mr_result(const MWin *w, const MCtx *c, PyObject *hits, long long points)
+{
+    int kr = ft_find(mr_result_type), kp = ft_find(mr_payment_type), kh = ft_find(mp_hit_type);
+    if (kr < 0 || kp < 0 || kh < 0)
+        Py_RETURN_NONE;
+    PyObject *res = NULL, *patterns = NULL, *payments = NULL, *notes = NULL, *total_o = NULL;
+    if (c->nflowers) {
+        PyObject *uses = PyTuple_New(c->nflowers);
+        if (uses == NULL)
+            return NULL;
+        for (int i = 0; i < c->nflowers; i++) {
+            PyObject *s = PyTuple_GET_ITEM(mr_codes, c->flowers[i]);
+            Py_INCREF(s);
+            PyTuple_SET_ITEM(uses, i, s);
+        }
+        PyObject *one = PyLong_FromLong(1), *cnt = PyLong_FromLong(c->nflowers),
+                 *names = PyDict_Copy(mr_flower_names), *h = NULL;
+        if (one && cnt && names) {
+            PyObject *f[6] = {mr_flower_id, mr_flower_name, one, cnt, uses, names};
+            h = ft_make(kh, f, 6);
+        }
+        Py_XDECREF(one);
+        Py_XDECREF(cnt);
+        Py_XDECREF(names);
+        Py_DECREF(uses);
+        if (h == NULL || PyList_Append(hits, h) < 0) {
+            Py_XDECREF(h);
+            return NULL;
+        }
+        Py_DECREF(h);
+    }
+    long long total = points + c->nflowers;
+    int winning = points >= mr_min_points;
+    patterns = PyList_AsTuple(hits);
+    total_o = PyLong_FromLongLong(total);
+    if (patterns == NULL || total_o == NULL)
+        goto done;
+    if (winning) {
+        int winner = c->seat - 27, discarder = -1, note = 0;
+        if (!w->self_drawn) {
+            if (c->discarder < 0) {
+                discarder = (winner + 1) % 4;
+                note = 1;
+            }
+            else {
+                discarder = c->discarder - 27;
+                if (discarder == winner) {
+                    res = Py_None;
+                    Py_INCREF(res);
+                    goto done;
+                }
+            }
+        }
+        payments = PyTuple_New(3);
+        if (payments == NULL)
+            goto done;
+        int q = 0;
+        for (int p = 0; p < 4; p++) {
+            if (p == winner)
+                continue;
+            PyObject *amount =
+                PyLong_FromLongLong(mr_base + (discarder < 0 || p == discarder ? total : 0));
+            if (amount == NULL)
+                goto done;
+            PyObject *f[3] = {PyTuple_GET_ITEM(mr_seats, p), PyTuple_GET_ITEM(mr_seats, winner),
+                              amount};
+            PyObject *pay = ft_make(kp, f, 3);
+            Py_DECREF(amount);
+            if (pay == NULL)
+                goto done;
+            PyTuple_SET_ITEM(payments, q++, pay);
+        }
+        notes = note ? PyTuple_Pack(1, PyTuple_GET_ITEM(mr_next_notes, winner)) : PyTuple_New(0);
+    }
+    else {
+        payments = PyTuple_New(0);
+        PyObject *s = PyUnicode_FromFormat("%lld points without flowers is below the %ld-point "
+                                           "minimum.",
+                                           points, mr_min_points);
+        if (s != NULL) {
+            notes = PyTuple_Pack(1, s);
+            Py_DECREF(s);
+        }
+    }
+    if (payments == NULL || notes == NULL)
+        goto done;
+    PyObject *f[10] = {mr_rules,   Py_True, winning ? Py_True : Py_False, total_o, mr_unit,
+                       Py_False,   patterns, payments, Py_None, notes};
+    res = ft_make(kr, f, 10);
+done:
+    Py_XDECREF(patterns);
+    Py_XDECREF(payments);
+    Py_XDECREF(notes);
+    Py_XDECREF(total_o);
+    return res;
+}
+
+/* _set_mcr_result(Result, Payment, codes, flower_id, flower_name, flower_names,
+ *                 seats, next_seat_notes, min_points, base, rules, unit) */
+static PyObject *
+py_set_mcr_result(PyObject *self, PyObject *args)
+{
+    PyObject *rt, *pt, *codes, *fid, *fname, *fnames, *seats, *notes, *rules, *unit;
+    long minp, base;
+    if (!PyArg_ParseTuple(args, "OOO!UUO!O!O!llUU:_set_mcr_result", &rt, &pt, &PyTuple_Type,
+                          &codes, &fid, &fname, &PyDict_Type, &fnames, &PyTuple_Type, &seats,
+                          &PyTuple_Type, &notes, &minp, &base, &rules, &unit))
+        return NULL;
+    if (PyTuple_GET_SIZE(seats) != 4 || PyTuple_GET_SIZE(notes) != 4) {
+        PyErr_SetString(PyExc_ValueError, "_set_mcr_result: four seats");
+        return NULL;
+    }
+    if (s_flowers_attr == NULL) {
+        s_flowers_attr = PyUnicode_InternFromString("flowers");
+        s_dealer = PyUnicode_InternFromString("dealer");
+        s_dealer_streak = PyUnicode_InternFromString("dealer_streak");
+        s_discarder = PyUnicode_InternFromString("discarder");
+        if (!s_flowers_attr || !s_dealer || !s_dealer_streak || !s_discarder)
+            return NULL;
+    }
+    PyObject *objs[10] = {rt, pt, codes, fid, fname, fnames, seats, notes, rules, unit};
+    PyObject **slots[10] = {&mr_result_type, &mr_payment_type, &mr_codes,      &mr_flower_id,
+                            &mr_flower_name, &mr_flower_names, &mr_seats,      &mr_next_notes,
+                            &mr_rules,       &mr_unit};
+    for (int i = 0; i < 10; i++) {
+        Py_INCREF(objs[i]);
+        Py_XSETREF(*slots[i], objs[i]);
+    }
+    mr_min_points = minp;
+    mr_base = base;
+    Py_RETURN_NONE;
+}
+
 static PyObject *
 py_mcr_score(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -3695,8 +3909,21 @@ py_mcr_score(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         res = Py_False;
         Py_INCREF(res);
     }
-    else
-        res = m_hits(&W->t[best], value);
+    else {
+        MCtx c = {{0}, 0, 0, 0, 0, -1};
+        int rr = mr_result_type != NULL ? mr_read(args[0], &c) : 0;
+        PyObject *ph = rr == 1 ? m_hits(&W->t[best], value) : NULL;
+        if (rr == 1 && ph == NULL)
+            res = NULL;
+        else if (rr != 1 || ph == Py_None) {
+            res = Py_None;
+            Py_INCREF(res);
+        }
+        else
+            res = mr_result(w, &c, PyTuple_GET_ITEM(ph, 1),
+                            PyLong_AsLongLong(PyTuple_GET_ITEM(ph, 0)));
+        Py_XDECREF(ph);
+    }
     PyMem_Free(W);
     return res;
 }
@@ -4253,8 +4480,8 @@ static PyMethodDef core_methods[] = {
      "_set_pure_shanten(suit_table, honor_table, combine, combine_masks, best, best_mask): "
      "the pure references of hefen.analysis.shanten."},
     {"mcr_score", (PyCFunction)(void (*)(void))py_mcr_score, METH_FASTCALL,
-     "mcr_score(hand, opts): the best reading of a validated MCR hand as (points, [PatternHit]), "
-     "False when none completes it, None for an input the compiled scorer does not read."},
+     "mcr_score(hand, opts): the Result of a validated MCR hand, False when no reading "
+     "completes it, None for an input the compiled scorer does not read."},
     {"new", (PyCFunction)(void (*)(void))py_new, METH_FASTCALL,
      "new(cls, *fields): an instance of a class registered with _set_new_types, its fields "
      "set slot by slot (cls(*fields) for any other class)."},
@@ -4265,6 +4492,9 @@ static PyMethodDef core_methods[] = {
     {"_set_fast_hand", py_set_fast_hand, METH_VARARGS,
      "_set_fast_hand(parse, melds, top_keys, meld_keys, default_rules, bonus_first, "
      "fast_context, hand_type, py_fast_hand): the tables of fast_hand."},
+    {"_set_mcr_result", py_set_mcr_result, METH_VARARGS,
+     "_set_mcr_result(Result, Payment, codes, flower_id, flower_name, flower_names, seats, "
+     "next_seat_notes, min_points, base, rules, unit): what mcr_score builds its Result from."},
     {"_set_mcr", py_set_mcr, METH_VARARGS,
      "_set_mcr(ids, values_gb, values_mil, exclusions, keeps, labels, codes, knitted, "
      "knitted_codes, meld_type, names_en, names, hit_type): the MCR pattern table for "

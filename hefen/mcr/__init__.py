@@ -480,8 +480,7 @@ def score(hand: Hand, options: dict[str, Any] | None = None) -> Result:
         if found is not None:
             if found is False:
                 return Result.invalid("mcr", _not_complete_sentence(hand))
-            points, hits = found
-            return _result_of(hand, points, hits, opts)
+            return found  # type: ignore[no-any-return]
     return _py_score(hand, opts)
 
 
@@ -556,19 +555,11 @@ def _result_of(hand: Hand, points: int, hits: list[PatternHit], opts: dict[str, 
     total = points + flowers
     winning = points >= MIN_POINTS
     if winning:
-        fast = _settle(hand, total) if NEW is not None else None
-        if fast is None:
-            settled = RULESET.settle_hand(hand, total, opts, resolved=True)
-            payments, notes = settled.payments, settled.notes
-        else:
-            payments, notes = fast
+        settled = RULESET.settle_hand(hand, total, opts, resolved=True)
+        payments, notes = settled.payments, settled.notes
     else:
         payments = ()
         notes = (f"{points} points without flowers is below the {MIN_POINTS}-point minimum.",)
-    if NEW is not None:
-        return NEW(  # type: ignore[no-any-return]
-            Result, "mcr", True, winning, total, "points", False, tuple(hits), payments, None, notes
-        )
     return Result(
         rules="mcr",
         valid=True,
@@ -579,48 +570,6 @@ def _result_of(hand: Hand, points: int, hits: list[PatternHit], opts: dict[str, 
         payments=payments,
         notes=notes,
     )
-
-
-_SEATS = ("E", "S", "W", "N")
-_SEAT_OF = {27: "E", 28: "S", 29: "W", 30: "N"}
-
-
-def _settle(hand: Hand, total: int) -> tuple[tuple[Payment, ...], tuple[str, ...]] | None:
-    """The payments and notes of ``RULESET.settle_hand(hand, total, ...)``
-    for a context with nothing that method would refuse (``None``
-    otherwise), the payments built by :data:`hefen.result.NEW`."""
-    ctx = hand.context
-    winner = _SEAT_OF.get(ctx.seat_wind) if type(ctx.seat_wind) is int else None
-    streak = ctx.dealer_streak
-    if (
-        winner is None
-        or type(ctx.dealer) is not int
-        or ctx.dealer not in _SEAT_OF
-        or type(streak) is not int
-        or not 0 <= streak <= 100
-        or type(total) is not int
-        or total < 0
-    ):
-        return None
-    notes: tuple[str, ...] = ()
-    discarder: str | None = None
-    if ctx.win != "self_draw":
-        if ctx.discarder is None:
-            discarder = _SEATS[(_SEATS.index(winner) + 1) % 4]
-            notes = (f"No discarder given; {discarder} (the next seat) is taken as the discarder.",)
-        else:
-            discarder = _SEAT_OF.get(ctx.discarder) if type(ctx.discarder) is int else None
-            if discarder is None or discarder == winner:
-                return None
-    new = NEW
-    pays = tuple(
-        [
-            new(Payment, p, winner, BASE + (total if discarder is None or p == discarder else 0))
-            for p in _SEATS
-            if p != winner
-        ]
-    )
-    return pays, notes
 
 
 def _set_core() -> Any:
@@ -657,6 +606,24 @@ def _set_core() -> Any:
         tuple(_NAME_EN[p] for p in ORDER),
         tuple(_NAMES[p] for p in ORDER),
         PatternHit,
+    )
+    seats = ("E", "S", "W", "N")
+    _CORE._set_mcr_result(
+        Result,
+        Payment,
+        tuple(tile_to_str(x) for x in range(NUM_KINDS + 8)),
+        "flower_tiles",
+        _FLOWERS.name_en,
+        _FLOWERS.names,
+        seats,
+        tuple(
+            f"No discarder given; {seats[(i + 1) % 4]} (the next seat) is taken as the discarder."
+            for i in range(4)
+        ),
+        MIN_POINTS,
+        BASE,
+        "mcr",
+        "points",
     )
     return _CORE.mcr_score
 
