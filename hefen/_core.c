@@ -4118,6 +4118,360 @@ m_init_strings(void)
     return 0;
 }
 
+/* ---- _fast_context, compiled: the same Context (from the same cache) or
+ * None (the Python's None or its exception: the reference reads it) ----- */
+static PyObject *fc_default, *fc_bools, *fc_winds, *fc_wind_codes, *fc_win_kinds, *fc_ready,
+    *fc_cache, *fc_type;
+static PyObject *s_declared_ready, *s_dealer_streak_k, *s_discarder_k;
+
+static PyObject *
+fc_context(PyObject *obj)
+{
+    if (obj == Py_None) {
+        Py_INCREF(fc_default);
+        return fc_default;
+    }
+    if (!PyDict_CheckExact(obj))
+        Py_RETURN_NONE;
+    PyObject *kw = PyDict_New(), *res = NULL;
+    if (kw == NULL)
+        return NULL;
+    Py_ssize_t pos = 0;
+    PyObject *key, *v;
+    while (PyDict_Next(obj, &pos, &key, &v)) {
+        if (!PyUnicode_CheckExact(key))
+            goto none;
+        int r = PySet_Contains(fc_bools, key);
+        if (r < 0)
+            goto error;
+        if (r) {
+            if (v != Py_True && v != Py_False)
+                goto none;
+        }
+        else if ((r = PySet_Contains(fc_winds, key)) != 0) {
+            if (r < 0)
+                goto error;
+            v = PyDict_GetItemWithError(fc_wind_codes, v);
+            if (v == NULL) {
+                PyErr_Clear();
+                goto none;
+            }
+        }
+        else if (PyUnicode_Compare(key, s_win) == 0) {
+            if (!PyUnicode_CheckExact(v) || (r = PySet_Contains(fc_win_kinds, v)) == 0)
+                goto none;
+            if (r < 0)
+                goto error;
+        }
+        else if (PyUnicode_Compare(key, s_discarder_k) == 0) {
+            if (v == Py_None)
+                continue;
+            v = PyDict_GetItemWithError(fc_wind_codes, v);
+            if (v == NULL) {
+                PyErr_Clear();
+                goto none;
+            }
+        }
+        else if (PyUnicode_Compare(key, s_declared_ready) == 0) {
+            if (v == Py_None)
+                continue;
+            if (!PyUnicode_CheckExact(v) || (r = PySet_Contains(fc_ready, v)) == 0)
+                goto none;
+            if (r < 0)
+                goto error;
+        }
+        else if (PyUnicode_Compare(key, s_dealer_streak_k) == 0) {
+            if (!PyLong_CheckExact(v))
+                goto none;
+            int overflow = 0;
+            long n = PyLong_AsLongAndOverflow(v, &overflow);
+            if (overflow || n < 0 || n > 99) {
+                PyErr_Clear();
+                goto none;
+            }
+        }
+        else
+            goto none;
+        if (PyDict_SetItem(kw, key, v) < 0)
+            goto error;
+    }
+    Py_ssize_t n = PyDict_GET_SIZE(kw);
+    if (n == 0) {
+        res = fc_default;
+        Py_INCREF(res);
+        goto out;
+    }
+    if (n == 1) {
+        PyObject *w = PyDict_GetItemWithError(kw, s_win);
+        if (w != NULL && PyUnicode_Compare(w, s_discard) == 0) {
+            res = fc_default;
+            Py_INCREF(res);
+            goto out;
+        }
+        PyErr_Clear();
+    }
+    PyObject *ck = PyTuple_New(n);
+    if (ck == NULL)
+        goto error;
+    pos = 0;
+    for (Py_ssize_t i = 0; PyDict_Next(kw, &pos, &key, &v); i++) {
+        PyObject *item = PyTuple_Pack(2, key, v);
+        if (item == NULL) {
+            Py_DECREF(ck);
+            goto error;
+        }
+        PyTuple_SET_ITEM(ck, i, item);
+    }
+    res = PyDict_GetItemWithError(fc_cache, ck);
+    if (res != NULL) {
+        Py_INCREF(res);
+        Py_DECREF(ck);
+        goto out;
+    }
+    if (PyErr_Occurred()) {
+        Py_DECREF(ck);
+        goto error;
+    }
+    if (PyDict_GET_SIZE(fc_cache) >= 4096)
+        PyDict_Clear(fc_cache);
+    res = PyObject_Call(fc_type, empty_tuple, kw);
+    if (res == NULL || PyDict_SetItem(fc_cache, ck, res) < 0) {
+        Py_DECREF(ck);
+        Py_CLEAR(res);
+        PyErr_Clear();
+        goto none;
+    }
+    Py_DECREF(ck);
+    goto out;
+none:
+    res = Py_None;
+    Py_INCREF(res);
+    goto out;
+error:
+    PyErr_Clear();
+    goto none;
+out:
+    Py_DECREF(kw);
+    return res;
+}
+
+static PyObject *
+py_fast_context(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 1 || fc_default == NULL) {
+        PyErr_SetString(PyExc_TypeError, "fast_context(obj), after _set_fast_context");
+        return NULL;
+    }
+    return fc_context(args[0]);
+}
+
+/* _set_fast_context(default, bools, winds, wind_codes, win_kinds, ready, cache, Context) */
+static PyObject *
+py_set_fast_context(PyObject *self, PyObject *args)
+{
+    PyObject *d, *b, *w, *wc, *wk, *r, *c, *t;
+    if (!PyArg_ParseTuple(args, "OO!O!O!O!O!O!O:_set_fast_context", &d, &PyFrozenSet_Type, &b,
+                          &PyFrozenSet_Type, &w, &PyDict_Type, &wc, &PyFrozenSet_Type, &wk,
+                          &PyFrozenSet_Type, &r, &PyDict_Type, &c, &t))
+        return NULL;
+    if (s_declared_ready == NULL) {
+        s_declared_ready = PyUnicode_InternFromString("declared_ready");
+        s_dealer_streak_k = PyUnicode_InternFromString("dealer_streak");
+        s_discarder_k = PyUnicode_InternFromString("discarder");
+        if (!s_declared_ready || !s_dealer_streak_k || !s_discarder_k)
+            return NULL;
+    }
+    PyObject *objs[8] = {d, b, w, wc, wk, r, c, t};
+    PyObject **slots[8] = {&fc_default, &fc_bools,  &fc_winds, &fc_wind_codes,
+                           &fc_win_kinds, &fc_ready, &fc_cache, &fc_type};
+    for (int i = 0; i < 8; i++) {
+        Py_INCREF(objs[i]);
+        Py_XSETREF(*slots[i], objs[i]);
+    }
+    Py_RETURN_NONE;
+}
+
+/* ---- rules_pass(hand, need, flower_wins, default_context): True when
+ * Hand._check_rules(ruleset) (concealed_size need) would not raise, False
+ * when it would or when this does not read the hand (the Python then runs
+ * it and says which) ---------------------------------------------------- */
+static PyObject *s_heavenly, *s_earthly, *s_human;
+
+/* -1 not an int of 0..41 */
+static int
+rp_tile(PyObject *o)
+{
+    if (!PyLong_CheckExact(o))
+        return -1;
+    int overflow = 0;
+    long v = PyLong_AsLongAndOverflow(o, &overflow);
+    if (overflow || v < 0 || v >= NK + 8) {
+        PyErr_Clear();
+        return -1;
+    }
+    return (int)v;
+}
+
+static int
+rp_check(PyObject *hand, long need, int flower_wins, PyObject *dflt)
+{
+    int ok = 0;
+    PyObject *conc = PyObject_GetAttr(hand, s_concealed), *melds = NULL, *wt = NULL,
+             *fl = NULL, *ctx = NULL;
+    if (conc == NULL || (melds = PyObject_GetAttr(hand, s_melds)) == NULL ||
+        (wt = PyObject_GetAttr(hand, s_win_tile)) == NULL ||
+        (fl = PyObject_GetAttr(hand, s_flowers_attr)) == NULL ||
+        (ctx = PyObject_GetAttr(hand, s_context)) == NULL)
+        goto out;
+    if (!PyTuple_CheckExact(conc) || !PyTuple_CheckExact(melds) || !PyTuple_CheckExact(fl))
+        goto out;
+    int w = -2; /* None */
+    if (wt != Py_None && (w = rp_tile(wt)) < 0)
+        goto out;
+    int flower_win = w >= NK;
+    if (flower_win && !flower_wins)
+        goto out;
+    Py_ssize_t nf = PyTuple_GET_SIZE(fl);
+    if (nf || flower_win) {
+        int seen[8] = {0};
+        for (Py_ssize_t i = 0; i < nf; i++) {
+            int t = rp_tile(PyTuple_GET_ITEM(fl, i));
+            if (t < NK || seen[t - NK]++)
+                goto out;
+        }
+        if (flower_win && seen[w - NK])
+            goto out;
+    }
+    Py_ssize_t nc = PyTuple_GET_SIZE(conc), nm = PyTuple_GET_SIZE(melds);
+    if (nc + 3 * nm != need)
+        goto out;
+    int c[NK], cw = 0; /* cw: copies of the winning tile in the concealed hand */
+    memset(c, 0, sizeof c);
+    for (Py_ssize_t i = 0; i < nc; i++) {
+        int t = rp_tile(PyTuple_GET_ITEM(conc, i));
+        if (t < 0 || t >= NK)
+            goto out;
+        c[t]++;
+        cw += t == w;
+    }
+    int kongs = 0, claimed = 0, w_in_melds = 0;
+    for (Py_ssize_t i = 0; i < nm; i++) {
+        PyObject *m = PyTuple_GET_ITEM(melds, i);
+        if ((PyObject *)Py_TYPE(m) != meld_type)
+            goto out;
+        PyObject *mt = PyObject_GetAttr(m, s_tiles), *kind = PyObject_GetAttr(m, s_kind);
+        int cc = mt && kind ? m_bool_attr(m, s_concealed) : -2;
+        int good = cc >= 0 && PyTuple_CheckExact(mt) && PyUnicode_CheckExact(kind);
+        if (good) {
+            kongs += PyUnicode_Compare(kind, kind_kong) == 0;
+            claimed += !cc;
+            for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(mt) && good; j++) {
+                int t = rp_tile(PyTuple_GET_ITEM(mt, j));
+                if (t < 0 || t >= NK)
+                    good = 0;
+                else {
+                    c[t]++;
+                    w_in_melds |= t == w;
+                }
+            }
+        }
+        Py_XDECREF(mt);
+        Py_XDECREF(kind);
+        if (!good)
+            goto out;
+    }
+    if (w >= 0 && !flower_win)
+        c[w]++;
+    for (int t = 0; t < NK; t++)
+        if (c[t] > 4)
+            goto out;
+    /* _check_context */
+    if (ctx == dflt) {
+        ok = 1;
+        goto out;
+    }
+    PyObject *bn[8] = {s_rk, s_kr, s_dkr, s_heavenly, s_earthly, s_human, s_lok, NULL};
+    int b[7];
+    for (int i = 0; i < 7; i++)
+        if ((b[i] = m_bool_attr(ctx, bn[i])) < 0)
+            goto out;
+    int rk = b[0], kr = b[1], dkr = b[2], heavenly = b[3], earthly = b[4], human = b[5],
+        lok = b[6];
+    PyObject *v = PyObject_GetAttr(ctx, s_win);
+    if (v == NULL)
+        goto out;
+    int self_drawn = PyUnicode_CheckExact(v) && PyUnicode_Compare(v, s_self_draw) == 0;
+    int known = PyUnicode_CheckExact(v) && (self_drawn || PyUnicode_Compare(v, s_discard) == 0);
+    Py_DECREF(v);
+    if (!known)
+        goto out;
+    int seat = -1, dealer = -1, disc = -1;
+    PyObject *iv[3] = {s_seat, s_dealer, s_discarder};
+    int *io[3] = {&seat, &dealer, &disc};
+    for (int i = 0; i < 3; i++) {
+        v = PyObject_GetAttr(ctx, iv[i]);
+        if (v == NULL)
+            goto out;
+        int t = v == Py_None && i == 2 ? -2 : rp_tile(v);
+        Py_DECREF(v);
+        if (t == -1)
+            goto out;
+        *io[i] = t;
+    }
+    int is_dealer = seat == dealer;
+    if (rk && self_drawn)
+        goto out;
+    if (kr && (!self_drawn || kongs == 0))
+        goto out;
+    if (dkr && (!self_drawn || kongs < 2))
+        goto out;
+    if (heavenly && (!self_drawn || nm || !is_dealer))
+        goto out;
+    if ((earthly || human) && (is_dealer || claimed))
+        goto out;
+    if (heavenly && (earthly || human))
+        goto out;
+    if (disc != -2 && (self_drawn || disc == seat))
+        goto out;
+    if (rk && w >= 0 && w < NK && (cw || w_in_melds))
+        goto out;
+    if (lok && w >= 0 && cw)
+        goto out;
+    ok = 1;
+out:
+    if (PyErr_Occurred())
+        PyErr_Clear();
+    Py_XDECREF(conc);
+    Py_XDECREF(melds);
+    Py_XDECREF(wt);
+    Py_XDECREF(fl);
+    Py_XDECREF(ctx);
+    return ok;
+}
+
+static PyObject *
+py_rules_pass(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4 || meld_type == NULL || s_flowers_attr == NULL)
+        Py_RETURN_FALSE;
+    if (s_heavenly == NULL) {
+        s_heavenly = PyUnicode_InternFromString("heavenly");
+        s_earthly = PyUnicode_InternFromString("earthly");
+        s_human = PyUnicode_InternFromString("human");
+        if (!s_heavenly || !s_earthly || !s_human)
+            return NULL;
+    }
+    if (!PyLong_CheckExact(args[1]))
+        Py_RETURN_FALSE;
+    long need = PyLong_AsLong(args[1]);
+    if (need == -1 && PyErr_Occurred())
+        return NULL;
+    int fw = PyObject_IsTrue(args[2]);
+    if (fw < 0)
+        return NULL;
+    return PyBool_FromLong(rp_check(args[0], need, fw, args[3]));
+}
+
 /* ---- fast_hand(cls, obj, need_win_tile): hefen.hand._fast_hand ------------
  * One pass over a well-formed plain-dict hand object, branch for branch as
  * the Python _fast_hand: None at the first thing it does not expect (the
@@ -4332,7 +4686,8 @@ fh_read(PyObject *obj, int need_win_tile)
     v = PyDict_GetItemWithError(obj, s_context);
     if (v == NULL && PyErr_Occurred())
         goto error;
-    f[5] = PyObject_CallOneArg(fh_context, v ? v : Py_None);
+    f[5] = fc_default != NULL ? fc_context(v ? v : Py_None)
+                              : PyObject_CallOneArg(fh_context, v ? v : Py_None);
     if (f[5] == NULL) {
         PyErr_Clear(); /* the Python raises: the reference reads it */
         goto none;
@@ -4495,6 +4850,14 @@ static PyMethodDef core_methods[] = {
     {"_set_mcr_result", py_set_mcr_result, METH_VARARGS,
      "_set_mcr_result(Result, Payment, codes, flower_id, flower_name, flower_names, seats, "
      "next_seat_notes, min_points, base, rules, unit): what mcr_score builds its Result from."},
+    {"fast_context", (PyCFunction)(void (*)(void))py_fast_context, METH_FASTCALL,
+     "fast_context(obj): hefen.hand._fast_context, compiled."},
+    {"_set_fast_context", py_set_fast_context, METH_VARARGS,
+     "_set_fast_context(default, bools, winds, wind_codes, win_kinds, ready, cache, Context): "
+     "the tables of fast_context."},
+    {"rules_pass", (PyCFunction)(void (*)(void))py_rules_pass, METH_FASTCALL,
+     "rules_pass(hand, concealed_size, flower_wins, default_context): True when "
+     "Hand._check_rules would not raise; False when it would or the hand is not read here."},
     {"_set_mcr", py_set_mcr, METH_VARARGS,
      "_set_mcr(ids, values_gb, values_mil, exclusions, keeps, labels, codes, knitted, "
      "knitted_codes, meld_type, names_en, names, hit_type): the MCR pattern table for "

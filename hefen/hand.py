@@ -322,7 +322,9 @@ class Hand:
         if hand is None:
             hand = cls._parse_dict(obj, need_win_tile=need_win_tile)
             hand.check_types()
-        hand._check_rules(find_ruleset(hand.rules))
+        ruleset = find_ruleset(hand.rules)
+        if not _rules_pass(hand, ruleset.concealed_size, ruleset.flower_wins, _DEFAULT_CONTEXT):
+            hand._check_rules(ruleset)
         return hand
 
     @classmethod
@@ -687,6 +689,16 @@ def _load_fast_hand() -> Any:
     if _CORE is None or not hasattr(_CORE, "fast_hand"):
         return _py_fast_hand
     _CORE._set_new_types(((Hand, tuple(Hand.__dataclass_fields__)),))
+    _CORE._set_fast_context(
+        _DEFAULT_CONTEXT,
+        _CONTEXT_BOOLS,
+        _CONTEXT_WINDS,
+        _WIND_CODES,
+        _WIN_KINDS,
+        _READY,
+        _CONTEXTS,
+        Context,
+    )
     _CORE._set_fast_hand(
         _PARSE,
         _MELDS,
@@ -703,3 +715,21 @@ def _load_fast_hand() -> Any:
 
 #: the fast path of :meth:`Hand.from_dict` (compiled unless ``HEFEN_PURE=1``)
 _fast_hand = _load_fast_hand()
+
+
+def _py_rules_pass(hand: Hand, need: int, flower_wins: bool, default: Context) -> bool:
+    """Whether :meth:`Hand._check_rules` surely passes, without running it:
+    never, here (the compiled ``hefen._core.rules_pass`` answers for the hands
+    it reads, and :meth:`Hand._check_rules` runs whenever it says no)."""
+    return False
+
+
+def _load_rules_pass() -> Any:
+    from .decompose import _CORE
+
+    if _CORE is None or not hasattr(_CORE, "rules_pass") or _fast_hand is _py_fast_hand:
+        return _py_rules_pass
+    return _CORE.rules_pass
+
+
+_rules_pass = _load_rules_pass()
