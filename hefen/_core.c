@@ -2457,7 +2457,8 @@ typedef struct {
 typedef struct {
     int win, self_drawn, wall_last, about_kong, fourth, mil;
     int knit_remainder, sp_hog, ng_extras;
-    int n_melds, n_kongs, n_exposed, n_waits;
+    int n_melds, n_kongs, n_exposed, imp;
+    int n_waits; /* -1: not counted yet (m_one_wait) */
     int round_wind, seat_wind;
     int c13[NK], c14[NK];
     int tiles[MAX_TILES], ntiles;
@@ -2722,9 +2723,9 @@ m_tile_hog(const int *tiles, int n, int kongs, MTally *t)
     mt_add(t, mp_trait[T_TILE_HOG], u, nu, hog);
 }
 
-/* _wait_pattern */
-static void
-m_wait_pattern(const MGroup *groups, int ng, int win, MTally *t)
+/* _wait_pattern: the pattern it adds (-1 none) */
+static int
+m_wait_kind(const MGroup *groups, int ng, int win)
 {
     int edge = 0, closed = 0, single = 0;
     for (int i = 0; i < ng; i++) {
@@ -2740,12 +2741,15 @@ m_wait_pattern(const MGroup *groups, int ng, int win, MTally *t)
         else if (g->kind == GK_PAIR && g->tile == win)
             single = 1;
     }
-    if (edge)
-        mt_add1(t, mp_id[M_EDGE_WAIT], U_TILE + win);
-    else if (closed)
-        mt_add1(t, mp_id[M_CLOSED_WAIT], U_TILE + win);
-    else if (single)
-        mt_add1(t, mp_id[M_SINGLE_WAIT], U_TILE + win);
+    return edge ? mp_id[M_EDGE_WAIT] : closed ? mp_id[M_CLOSED_WAIT] : single ? mp_id[M_SINGLE_WAIT] : -1;
+}
+
+static void
+m_wait_pattern(const MGroup *groups, int ng, int win, MTally *t)
+{
+    int pid = m_wait_kind(groups, ng, win);
+    if (pid >= 0)
+        mt_add1(t, pid, U_TILE + win);
 }
 
 static void
@@ -2976,8 +2980,10 @@ m_trait(const MGroup *g)
     return 3;
 }
 
+static int m_one_wait(MWin *w);
+
 static void
-m_read_standard(const MWin *w, int pair, const int *sk, const int *ss, int nsets, Search *S,
+m_read_standard(MWin *w, int pair, const int *sk, const int *ss, int nsets, Search *S,
                 MTally *t)
 {
     int win = w->win;
@@ -3108,8 +3114,11 @@ m_read_standard(const MWin *w, int pair, const int *sk, const int *ss, int nsets
     m_tile_patterns(w->tiles, w->ntiles, t);
     m_rank_patterns(w->tiles, w->ntiles, t);
     m_tile_hog(w->tiles, w->ntiles, w->n_kongs, t);
-    if (!t->fans[mp_id[M_MELDED_HAND]] && !t->fans[mp_id[M_FOUR_KONGS]] && w->n_waits == 1)
-        m_wait_pattern(groups, ng, win, t);
+    if (!t->fans[mp_id[M_MELDED_HAND]] && !t->fans[mp_id[M_FOUR_KONGS]]) {
+        int pid = m_wait_kind(groups, ng, win); /* the waits only when it adds one */
+        if (pid >= 0 && m_one_wait(w))
+            mt_add1(t, pid, U_TILE + win);
+    }
     m_wind_patterns(groups, ng, w->round_wind, w->seat_wind, t);
     m_finish(t, groups);
     if (t->fans[mp_id[M_NINE_GATES]] && !w->ng_extras)
@@ -3118,7 +3127,8 @@ m_read_standard(const MWin *w, int pair, const int *sk, const int *ss, int nsets
                 mt_drop(t, p);
 }
 
-/* the waits of a hand one tile short: len(completing_tiles(...)) */
+/* the waits of a hand one tile short: len(completing_tiles(...)), counted
+ * up to 2 (the readings ask only whether there is exactly one) */
 static int
 m_n_completing(const int *c0, long n_melds, int forms, int fifth)
 {
@@ -3137,14 +3147,31 @@ m_n_completing(const int *c0, long n_melds, int forms, int fifth)
             continue;
         c[t]++;
         if (std_complete_plus(c, &base, t) || complete_special(c, n_melds, forms))
-            nf++;
+            if (++nf == 2)
+                return nf;
         c[t]--;
     }
     return nf;
 }
 
+/* len(_hand_waits(w)) == 1, counted once a hand, when first asked */
+static int
+m_one_wait(MWin *w)
+{
+    if (w->n_waits < 0) {
+        if (w->imp)
+            w->n_waits = m_n_completing(
+                w->c13, w->n_melds, w->n_melds ? F_STANDARD : (F_STANDARD | F_SEVEN_PAIRS), 1);
+        else
+            w->n_waits = m_n_completing(
+                w->c13, w->n_melds,
+                F_STANDARD | F_SEVEN_PAIRS | F_THIRTEEN | F_HONORS_KNITTED | F_KNITTED, 0);
+    }
+    return w->n_waits == 1;
+}
+
 static void
-m_read_knitted(const MWin *w, int ks, int pair, const int *sk, const int *ss, int nsets,
+m_read_knitted(MWin *w, int ks, int pair, const int *sk, const int *ss, int nsets,
                MTally *t)
 {
     mt_add1(t, mp_id[M_KNITTED_STRAIGHT], U_KNIT + ks);
@@ -3199,7 +3226,7 @@ m_read_knitted(const MWin *w, int ks, int pair, const int *sk, const int *ss, in
             if (m_n_completing(rest, 3, F_STANDARD, 1) == 1)
                 m_wait_pattern(groups, 2, w->win, t);
         }
-        else if (w->n_waits == 1)
+        else if (m_one_wait(w))
             m_wait_pattern(groups, 2, w->win, t);
     }
     m_wind_patterns(groups, 1, w->round_wind, w->seat_wind, t);
@@ -3488,14 +3515,9 @@ m_read_win(PyObject *hand, PyObject *opts, MWin *w)
     Py_CLEAR(v);
     if (!ok)
         goto out;
-    /* the waits (_hand_waits) */
-    if (imp)
-        w->n_waits = m_n_completing(w->c13, w->n_melds,
-                                    w->n_melds ? F_STANDARD : (F_STANDARD | F_SEVEN_PAIRS), 1);
-    else
-        w->n_waits = m_n_completing(
-            w->c13, w->n_melds, F_STANDARD | F_SEVEN_PAIRS | F_THIRTEEN | F_HONORS_KNITTED | F_KNITTED,
-            0);
+    /* the waits (_hand_waits): counted when first asked (m_one_wait) */
+    w->imp = imp;
+    w->n_waits = -1;
     r = 1;
     goto out;
 error:
