@@ -579,9 +579,11 @@ def _context_variants(h: dict[str, Any], i: int) -> dict[str, Any]:
     if i % 7 == 2:
         ctx["dealer"] = others[i % 3] if i % 2 else ctx["seat_wind"]
         ctx["dealer_streak"] = i % 4
-    if i % 11 == 3 and ctx["win"] == "self_draw" and sum(
-        m["kind"] == "kong" for m in h["melds"]
-    ) >= 2:
+    if (
+        i % 11 == 3
+        and ctx["win"] == "self_draw"
+        and sum(m["kind"] == "kong" for m in h["melds"]) >= 2
+    ):
         ctx["double_kong_replacement"] = True
     return {**h, "context": ctx}
 
@@ -857,8 +859,8 @@ def _mutated_objects(seed: int) -> list[Any]:
     import random
 
     rng = random.Random(seed)
-    hs: list[Any] = random_mcr_hands(400, seed) + random_hands("hk", 150, seed) + random_hands(
-        "tw", 150, seed
+    hs: list[Any] = (
+        random_mcr_hands(400, seed) + random_hands("hk", 150, seed) + random_hands("tw", 150, seed)
     )
     odd = [None, 1, 1.0, "1m", "E", [], {}, [[]], ["zz"], ["1h", "1h"], True, "mcr", [None]]
     out = list(hs)
@@ -875,9 +877,19 @@ def _mutated_objects(seed: int) -> list[Any]:
                 ctx = m.setdefault("context", {})
                 ctx[
                     rng.choice(
-                        ["win", "seat_wind", "discarder", "dealer", "dealer_streak", "heavenly",
-                         "robbing_kong", "last_of_kind", "kong_replacement", "declared_ready",
-                         "x"]
+                        [
+                            "win",
+                            "seat_wind",
+                            "discarder",
+                            "dealer",
+                            "dealer_streak",
+                            "heavenly",
+                            "robbing_kong",
+                            "last_of_kind",
+                            "kong_replacement",
+                            "declared_ready",
+                            "x",
+                        ]
                     )
                 ] = rng.choice([*odd, "S", "self_draw", "tian_ting", 3, 100, False])
             elif m.get("melds"):
@@ -911,6 +923,7 @@ def test_fast_hand_same_as_python(core: ModuleType) -> None:
                 accepted += 1
                 assert type(got) is hm.Hand and got.options is not obj.get("options")
     assert accepted > 1500
+
     # a subclass goes to the Python reader
     class Sub(hm.Hand):
         pass

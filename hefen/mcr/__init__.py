@@ -480,7 +480,7 @@ def score(hand: Hand, options: dict[str, Any] | None = None) -> Result:
         if found is not None:
             if found is False:
                 return Result.invalid("mcr", _not_complete_sentence(hand))
-            return found  # type: ignore[no-any-return]
+            return found
         return _py_score(hand, dict(opts))
     return _py_score(hand, resolve_options(dict(hand.options)) if options is None else options)
 
@@ -488,14 +488,14 @@ def score(hand: Hand, options: dict[str, Any] | None = None) -> Result:
 #: resolved settings by the raw ones (plain values, with their types), for
 #: the compiled scorer, which only reads them
 _RESOLVED: dict[tuple[tuple[str, type, Any], ...], dict[str, Any]] = {}
-_PLAIN = frozenset({str, int, bool, float, type(None)})
+_PLAIN_TYPES = frozenset({str, int, bool, float, type(None)})
 
 
 def _resolved(raw: Any) -> dict[str, Any]:
     """``resolve_options(dict(raw))``, shared (not to be changed) when ``raw``
     is a dict of plain values resolved before; its refusal is the same."""
     key = None
-    if type(raw) is dict and all(type(v) in _PLAIN for v in raw.values()):
+    if type(raw) is dict and all(type(v) in _PLAIN_TYPES for v in raw.values()):
         key = tuple([(k, type(v), v) for k, v in raw.items()])
         hit = _RESOLVED.get(key)
         if hit is not None:
@@ -654,9 +654,6 @@ def _set_core() -> Any:
 
 #: the compiled scorer (``None``: the Python reference scores every hand)
 _MCR_SCORE = _set_core()
-
-
-
 
 
 class MCR(Ruleset):
