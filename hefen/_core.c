@@ -4789,6 +4789,113 @@ py_set_fast_hand(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* ---- mcr_score_dict(obj): hefen.score_uncached(obj) for a well-formed MCR
+ * hand object, in one call: the fast reader (fast_hand), the rules check
+ * (rules_pass, with MCR's tile count), the resolved settings (from
+ * hefen.mcr's cache of them: a setting not resolved before is left to the
+ * Python) and mcr_score.  None wherever any of them would not answer (the
+ * Python path then reads, checks and scores the object, and says what is
+ * wrong), else the Result the Python path gives. */
+static PyObject *sd_rules, *sd_resolved, *sd_default_ctx;
+static long sd_size;
+static int sd_flower_wins;
+
+static PyObject *
+sd_settings(PyObject *raw)
+{
+    /* the key of hefen.mcr._resolved: ((name, type, value), ...) */
+    if (!PyDict_CheckExact(raw))
+        return NULL;
+    Py_ssize_t n = PyDict_GET_SIZE(raw), pos = 0, i = 0;
+    PyObject *key = PyTuple_New(n), *k, *v;
+    if (key == NULL)
+        return NULL;
+    while (PyDict_Next(raw, &pos, &k, &v)) {
+        PyTypeObject *tp = Py_TYPE(v);
+        if (tp != &PyUnicode_Type && tp != &PyLong_Type && tp != &PyBool_Type &&
+            tp != &PyFloat_Type && v != Py_None) {
+            Py_DECREF(key);
+            return NULL;
+        }
+        PyObject *item = PyTuple_Pack(3, k, (PyObject *)tp, v);
+        if (item == NULL) {
+            Py_DECREF(key);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(key, i++, item);
+    }
+    PyObject *opts = PyDict_GetItemWithError(sd_resolved, key);
+    Py_DECREF(key);
+    Py_XINCREF(opts);
+    return opts;
+}
+
+static PyObject *
+py_mcr_score_dict(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 1 || sd_rules == NULL || fh_py == NULL || !mp_ready || s_flowers_attr == NULL ||
+        meld_type == NULL)
+        Py_RETURN_NONE;
+    PyObject *hand = fh_read(args[0], 1), *opts = NULL, *res = NULL;
+    if (hand == NULL || hand == Py_None || (PyObject *)Py_TYPE(hand) != fh_hand_type)
+        goto none;
+    PyObject *rules = PyObject_GetAttr(hand, s_rules);
+    int is_mcr = rules != NULL && PyUnicode_CheckExact(rules) &&
+                 PyUnicode_Compare(rules, sd_rules) == 0;
+    Py_XDECREF(rules);
+    if (!is_mcr || !rp_check(hand, sd_size, sd_flower_wins, sd_default_ctx))
+        goto none;
+    PyObject *raw = PyObject_GetAttr(hand, s_options);
+    if (raw == NULL)
+        goto none;
+    opts = sd_settings(raw);
+    Py_DECREF(raw);
+    if (opts == NULL)
+        goto none;
+    PyObject *a[2] = {hand, opts};
+    res = py_mcr_score(NULL, a, 2);
+    if (res == NULL || res == Py_False || res == Py_None) {
+        Py_XDECREF(res);
+        goto none;
+    }
+    Py_DECREF(opts);
+    Py_DECREF(hand);
+    return res;
+none:
+    PyErr_Clear();
+    Py_XDECREF(opts);
+    Py_XDECREF(hand);
+    Py_RETURN_NONE;
+}
+
+/* _set_mcr_score_dict(rules, resolved, default_context, concealed_size, flower_wins) */
+static PyObject *
+py_set_mcr_score_dict(PyObject *self, PyObject *args)
+{
+    PyObject *rules, *resolved, *dctx;
+    long size;
+    int fw;
+    if (!PyArg_ParseTuple(args, "UO!Olp:_set_mcr_score_dict", &rules, &PyDict_Type, &resolved,
+                          &dctx, &size, &fw))
+        return NULL;
+    if (s_heavenly == NULL) {
+        s_heavenly = PyUnicode_InternFromString("heavenly");
+        s_earthly = PyUnicode_InternFromString("earthly");
+        s_human = PyUnicode_InternFromString("human");
+        if (!s_heavenly || !s_earthly || !s_human)
+            return NULL;
+    }
+    Py_INCREF(rules);
+    Py_XSETREF(sd_rules, rules);
+    Py_INCREF(resolved);
+    Py_XSETREF(sd_resolved, resolved);
+    Py_INCREF(dctx);
+    Py_XSETREF(sd_default_ctx, dctx);
+    sd_size = size;
+    sd_flower_wins = fw;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef core_methods[] = {
     {"is_standard_complete", (PyCFunction)(void (*)(void))py_is_standard_complete, METH_FASTCALL,
      "is_standard_complete(counts) -> bool: sets and one pair."},
@@ -4880,6 +4987,11 @@ static PyMethodDef core_methods[] = {
     {"rules_pass", (PyCFunction)(void (*)(void))py_rules_pass, METH_FASTCALL,
      "rules_pass(hand, concealed_size, flower_wins, default_context): True when "
      "Hand._check_rules would not raise; False when it would or the hand is not read here."},
+    {"mcr_score_dict", (PyCFunction)(void (*)(void))py_mcr_score_dict, METH_FASTCALL,
+     "mcr_score_dict(obj): score_uncached(obj) for a well-formed MCR hand object, or None "
+     "(the Python path answers)."},
+    {"_set_mcr_score_dict", py_set_mcr_score_dict, METH_VARARGS,
+     "_set_mcr_score_dict(rules, resolved, default_context, concealed_size, flower_wins)."},
     {"_set_mcr", py_set_mcr, METH_VARARGS,
      "_set_mcr(ids, values_gb, values_mil, exclusions, keeps, labels, codes, knitted, "
      "knitted_codes, meld_type, names_en, names, hit_type): the MCR pattern table for "

@@ -607,6 +607,7 @@ def test_mcr_score_dispatch(core: ModuleType) -> None:
     assert result_mod.NEW is core.new
     assert hand_mod._fast_hand is core.fast_hand
     assert hand_mod._rules_pass is core.rules_pass
+    assert mcr.SCORE_DICT is core.mcr_score_dict
 
 
 @needs_core
@@ -1033,6 +1034,34 @@ def test_rules_pass_only_where_the_check_passes(core: ModuleType) -> None:
     assert core.rules_pass(hands[0], "13", False, None) is False
 
 
+@needs_core
+def test_mcr_score_dict_same_as_the_python_path(core: ModuleType) -> None:
+    """mcr_score_dict (score_uncached of a well-formed MCR object in one
+    call) against the Python path of score_uncached on generated and mutated
+    objects of every ruleset: the same Result wherever it answers, None
+    wherever the Python path refuses the object or scores another ruleset."""
+    import hefen.mcr as mcr
+    from hefen.scoring import _guarded, _parse
+
+    if not d.COMPILED:
+        pytest.skip("HEFEN_PURE=1 in this test run's environment")
+    assert mcr.SCORE_DICT is core.mcr_score_dict
+    objs = _mutated_objects(65)
+    objs += [{**h, "options": o} for h in random_mcr_hands(300, 66) for o in MCR_OPTION_SETS]
+    answered = 0
+    for _ in range(2):  # the second time, every setting was resolved once
+        for obj in objs:
+            want = _guarded(obj, lambda o=obj: (h := _parse(o)).ruleset.score(h), strict=True)
+            got = core.mcr_score_dict(obj)
+            if got is not None:
+                answered += 1
+                assert got == want and got.to_dict() == want.to_dict(), obj
+                assert want.valid and want.rules == "mcr"
+    assert answered > 2000
+    assert core.mcr_score_dict(None) is None
+    assert core.mcr_score_dict([]) is None
+
+
 # --- whole scoring: compiled here, pure in a HEFEN_PURE=1 subprocess -------
 
 _SCORE_SCRIPT = """
@@ -1117,7 +1146,7 @@ def test_hefen_pure_selects_the_pure_core() -> None:
         "assert hefen.mcr.select_combinations is dt._py_select_combinations\n"
         "assert hefen.mcr.tile_hog is dt._py_tile_hog\n"
         "assert dt.suit_patterns is dt._py_suit_patterns\n"
-        "assert hefen.mcr._MCR_SCORE is None\n"
+        "assert hefen.mcr._MCR_SCORE is None and hefen.mcr.SCORE_DICT is None\n"
         "import hefen.hand, hefen.result\n"
         "assert hefen.result.NEW is None\n"
         "assert hefen.hand._fast_hand is hefen.hand._py_fast_hand\n"

@@ -740,3 +740,23 @@ class MCR(Ruleset):
 FALSE_WIN_POINTS = 10
 
 RULESET = MCR()
+
+
+def _set_score_dict() -> Any:
+    """``hefen._core.mcr_score_dict`` (``score_uncached`` of a well-formed
+    MCR object in one call) with what it reads registered, or ``None``."""
+    from ..decompose import _CORE
+    from ..hand import _DEFAULT_CONTEXT, _fast_hand, _py_fast_hand
+
+    if _MCR_SCORE is None or _CORE is None or _fast_hand is _py_fast_hand:
+        return None
+    _CORE._set_mcr_score_dict(
+        MCR.key, _RESOLVED, _DEFAULT_CONTEXT, MCR.concealed_size, MCR.flower_wins
+    )
+    return _CORE.mcr_score_dict
+
+
+#: ``score_uncached(obj)`` for a well-formed MCR hand object, or ``None``
+#: (:func:`hefen.scoring.score_uncached` then takes the Python path);
+#: ``None`` itself without the compiled core
+SCORE_DICT = _set_score_dict()
