@@ -2278,6 +2278,7 @@ py_set_pure_shanten(PyObject *self, PyObject *args)
 static PyObject *ft_type[FT_MAX];
 static int ft_nf[FT_MAX], ft_n;
 static PyObject *ft_descr[FT_MAX][FT_FIELDS];
+static PyObject *ft_names[FT_MAX][FT_FIELDS];
 
 static PyObject *
 ft_make(int k, PyObject *const *vals, Py_ssize_t n)
@@ -2303,6 +2304,26 @@ ft_find(PyObject *cls)
         if (ft_type[k] == cls)
             return k;
     return -1;
+}
+
+/* getattr(o, name) (name interned); for an instance of a registered class
+ * through its slot's member descriptor, which is what the attribute lookup
+ * finds for it */
+static PyObject *
+ft_attr(PyObject *o, PyObject *name)
+{
+    PyObject *tp = (PyObject *)Py_TYPE(o);
+    for (int k = 0; k < ft_n; k++) {
+        if (ft_type[k] != tp)
+            continue;
+        for (int i = 0; i < ft_nf[k]; i++)
+            if (ft_names[k][i] == name) {
+                PyObject *d = ft_descr[k][i];
+                return Py_TYPE(d)->tp_descr_get(d, o, tp);
+            }
+        break;
+    }
+    return PyObject_GetAttr(o, name);
 }
 
 static PyObject *
@@ -2354,6 +2375,9 @@ py_set_new_types(PyObject *self, PyObject *args)
             }
             Py_INCREF(d);
             ft_descr[ft_n][i] = d;
+            PyObject *name = PyTuple_GET_ITEM(fields, i);
+            Py_INCREF(name);
+            ft_names[ft_n][i] = name;
         }
         Py_INCREF(cls);
         ft_type[ft_n] = cls;
@@ -3327,7 +3351,7 @@ m_tile_of(PyObject *o, int *out)
 static int
 m_bool_attr(PyObject *o, PyObject *name)
 {
-    PyObject *v = PyObject_GetAttr(o, name);
+    PyObject *v = ft_attr(o, name);
     if (v == NULL)
         return -2;
     int r = v == Py_True ? 1 : v == Py_False ? 0 : -1;
@@ -3391,16 +3415,16 @@ m_read_win(PyObject *hand, PyObject *opts, MWin *w)
         return 0;
     w->ng_extras = v == Py_True;
 
-    conc = PyObject_GetAttr(hand, s_concealed);
+    conc = ft_attr(hand, s_concealed);
     if (conc == NULL)
         goto error;
-    melds = PyObject_GetAttr(hand, s_melds);
+    melds = ft_attr(hand, s_melds);
     if (melds == NULL)
         goto error;
-    wt = PyObject_GetAttr(hand, s_win_tile);
+    wt = ft_attr(hand, s_win_tile);
     if (wt == NULL)
         goto error;
-    ctx = PyObject_GetAttr(hand, s_context);
+    ctx = ft_attr(hand, s_context);
     if (ctx == NULL)
         goto error;
     if (!PyTuple_CheckExact(conc) || !PyTuple_CheckExact(melds) || !m_tile_of(wt, &w->win))
@@ -3424,7 +3448,7 @@ m_read_win(PyObject *hand, PyObject *opts, MWin *w)
         PyObject *m = PyTuple_GET_ITEM(melds, i);
         if ((PyObject *)Py_TYPE(m) != meld_type)
             goto out;
-        PyObject *kind = PyObject_GetAttr(m, s_kind);
+        PyObject *kind = ft_attr(m, s_kind);
         if (kind == NULL)
             goto error;
         int k = -1;
@@ -3439,7 +3463,7 @@ m_read_win(PyObject *hand, PyObject *opts, MWin *w)
         Py_DECREF(kind);
         if (k < 0)
             goto out;
-        PyObject *mt = PyObject_GetAttr(m, s_tiles);
+        PyObject *mt = ft_attr(m, s_tiles);
         if (mt == NULL)
             goto error;
         Py_ssize_t n = PyTuple_CheckExact(mt) ? PyTuple_GET_SIZE(mt) : -1;
@@ -3478,7 +3502,7 @@ m_read_win(PyObject *hand, PyObject *opts, MWin *w)
         if (w->c14[x] > 4)
             goto out;
     /* the context */
-    v = PyObject_GetAttr(ctx, s_win);
+    v = ft_attr(ctx, s_win);
     if (v == NULL)
         goto error;
     if (!PyUnicode_CheckExact(v)) {
@@ -3503,12 +3527,12 @@ m_read_win(PyObject *hand, PyObject *opts, MWin *w)
     w->wall_last = ltw;
     w->about_kong = kr || dkr || rk;
     w->fourth = lok || (in_melds == 3 && w->c13[w->win] == 0);
-    v = PyObject_GetAttr(ctx, s_round);
+    v = ft_attr(ctx, s_round);
     if (v == NULL)
         goto error;
     int ok = m_tile_of(v, &w->round_wind);
     Py_CLEAR(v);
-    v = PyObject_GetAttr(ctx, s_seat);
+    v = ft_attr(ctx, s_seat);
     if (v == NULL)
         goto error;
     ok = ok && m_tile_of(v, &w->seat_wind);
@@ -3608,7 +3632,7 @@ static int
 mr_read(PyObject *hand, MCtx *c)
 {
     int r = 0;
-    PyObject *fl = PyObject_GetAttr(hand, s_flowers_attr), *ctx = NULL, *v = NULL;
+    PyObject *fl = ft_attr(hand, s_flowers_attr), *ctx = NULL, *v = NULL;
     if (fl == NULL)
         goto error;
     if (!PyTuple_CheckExact(fl) || PyTuple_GET_SIZE(fl) > 8)
@@ -3623,13 +3647,13 @@ mr_read(PyObject *hand, MCtx *c)
             goto out;
         c->flowers[i] = (int)t;
     }
-    ctx = PyObject_GetAttr(hand, s_context);
+    ctx = ft_attr(hand, s_context);
     if (ctx == NULL)
         goto error;
     PyObject *names[4] = {s_seat, s_dealer, s_dealer_streak, s_discarder};
     long vals[4];
     for (int i = 0; i < 4; i++) {
-        v = PyObject_GetAttr(ctx, names[i]);
+        v = ft_attr(ctx, names[i]);
         if (v == NULL)
             goto error;
         if (v == Py_None && i == 3)
@@ -4338,12 +4362,12 @@ static int
 rp_check(PyObject *hand, long need, int flower_wins, PyObject *dflt)
 {
     int ok = 0;
-    PyObject *conc = PyObject_GetAttr(hand, s_concealed), *melds = NULL, *wt = NULL,
+    PyObject *conc = ft_attr(hand, s_concealed), *melds = NULL, *wt = NULL,
              *fl = NULL, *ctx = NULL;
-    if (conc == NULL || (melds = PyObject_GetAttr(hand, s_melds)) == NULL ||
-        (wt = PyObject_GetAttr(hand, s_win_tile)) == NULL ||
-        (fl = PyObject_GetAttr(hand, s_flowers_attr)) == NULL ||
-        (ctx = PyObject_GetAttr(hand, s_context)) == NULL)
+    if (conc == NULL || (melds = ft_attr(hand, s_melds)) == NULL ||
+        (wt = ft_attr(hand, s_win_tile)) == NULL ||
+        (fl = ft_attr(hand, s_flowers_attr)) == NULL ||
+        (ctx = ft_attr(hand, s_context)) == NULL)
         goto out;
     if (!PyTuple_CheckExact(conc) || !PyTuple_CheckExact(melds) || !PyTuple_CheckExact(fl))
         goto out;
@@ -4381,7 +4405,7 @@ rp_check(PyObject *hand, long need, int flower_wins, PyObject *dflt)
         PyObject *m = PyTuple_GET_ITEM(melds, i);
         if ((PyObject *)Py_TYPE(m) != meld_type)
             goto out;
-        PyObject *mt = PyObject_GetAttr(m, s_tiles), *kind = PyObject_GetAttr(m, s_kind);
+        PyObject *mt = ft_attr(m, s_tiles), *kind = ft_attr(m, s_kind);
         int cc = mt && kind ? m_bool_attr(m, s_concealed) : -2;
         int good = cc >= 0 && PyTuple_CheckExact(mt) && PyUnicode_CheckExact(kind);
         if (good) {
@@ -4419,7 +4443,7 @@ rp_check(PyObject *hand, long need, int flower_wins, PyObject *dflt)
             goto out;
     int rk = b[0], kr = b[1], dkr = b[2], heavenly = b[3], earthly = b[4], human = b[5],
         lok = b[6];
-    PyObject *v = PyObject_GetAttr(ctx, s_win);
+    PyObject *v = ft_attr(ctx, s_win);
     if (v == NULL)
         goto out;
     int self_drawn = PyUnicode_CheckExact(v) && PyUnicode_Compare(v, s_self_draw) == 0;
@@ -4431,7 +4455,7 @@ rp_check(PyObject *hand, long need, int flower_wins, PyObject *dflt)
     PyObject *iv[3] = {s_seat, s_dealer, s_discarder};
     int *io[3] = {&seat, &dealer, &disc};
     for (int i = 0; i < 3; i++) {
-        v = PyObject_GetAttr(ctx, iv[i]);
+        v = ft_attr(ctx, iv[i]);
         if (v == NULL)
             goto out;
         int t = v == Py_None && i == 2 ? -2 : rp_tile(v);
@@ -4839,13 +4863,13 @@ py_mcr_score_dict(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     PyObject *hand = fh_read(args[0], 1), *opts = NULL, *res = NULL;
     if (hand == NULL || hand == Py_None || (PyObject *)Py_TYPE(hand) != fh_hand_type)
         goto none;
-    PyObject *rules = PyObject_GetAttr(hand, s_rules);
+    PyObject *rules = ft_attr(hand, s_rules);
     int is_mcr = rules != NULL && PyUnicode_CheckExact(rules) &&
                  PyUnicode_Compare(rules, sd_rules) == 0;
     Py_XDECREF(rules);
     if (!is_mcr || !rp_check(hand, sd_size, sd_flower_wins, sd_default_ctx))
         goto none;
-    PyObject *raw = PyObject_GetAttr(hand, s_options);
+    PyObject *raw = ft_attr(hand, s_options);
     if (raw == NULL)
         goto none;
     opts = sd_settings(raw);

@@ -688,7 +688,10 @@ def _load_fast_hand() -> Any:
 
     if _CORE is None or not hasattr(_CORE, "fast_hand"):
         return _py_fast_hand
-    _CORE._set_new_types(((Hand, tuple(Hand.__dataclass_fields__)),))
+    # Hand built slot by slot; Hand, Context and Meld read so (hefen._core.new)
+    _CORE._set_new_types(
+        tuple((cls, tuple(cls.__dataclass_fields__)) for cls in (Hand, Context, Meld))
+    )
     _CORE._set_fast_context(
         _DEFAULT_CONTEXT,
         _CONTEXT_BOOLS,
