@@ -2476,7 +2476,14 @@ typedef struct {
     short uses[MP_MAX][MU_MAX];
     int nps, ps_pid[MG_MAX * 2], ps_grp[MG_MAX * 2];
     int overflow;
+    unsigned long long on[2]; /* the patterns added to (their counts may be 0 since) */
 } MTally;
+
+/* each pattern added to, in the table's order */
+#define FOR_ON(t, p)                                                                     \
+    for (int w_ = 0, p = 0; w_ < 2; w_++)                                                \
+        for (unsigned long long m_ = (t)->on[w_]; m_ && (p = w_ * 64 + __builtin_ctzll(m_), 1); \
+             m_ &= m_ - 1)
 
 typedef struct {
     int win, self_drawn, wall_last, about_kong, fourth, mil;
@@ -2489,11 +2496,16 @@ typedef struct {
     MGroup fixed[4];
 } MWin;
 
+/* a clean tally: every count and use list that is not empty has its bit */
 static void
 mt_init(MTally *t)
 {
-    memset(t->fans, 0, sizeof(int) * mp_n);
-    memset(t->nuses, 0, sizeof(int) * mp_n);
+    FOR_ON(t, p)
+    {
+        t->fans[p] = 0;
+        t->nuses[p] = 0;
+    }
+    t->on[0] = t->on[1] = 0;
     t->nps = 0;
     t->overflow = 0;
 }
@@ -2502,6 +2514,7 @@ static void
 mt_add(MTally *t, int pid, const short *u, int nu, int n)
 {
     t->fans[pid] += n;
+    t->on[pid >> 6] |= 1ULL << (pid & 63);
     for (int i = 0; i < nu; i++) {
         if (t->nuses[pid] >= MU_MAX) {
             t->overflow = 1;
@@ -2798,9 +2811,9 @@ m_finish(MTally *t, const MGroup *groups)
     memcpy(pp, t->ps_pid, sizeof(int) * nps);
     memcpy(pg, t->ps_grp, sizeof(int) * nps);
     int keys[MP_MAX], nkeys = 0;
-    for (int p = 0; p < mp_n; p++)
-        if (t->fans[p] > 0)
-            keys[nkeys++] = p;
+    FOR_ON(t, p)
+    if (t->fans[p] > 0)
+        keys[nkeys++] = p;
     for (int q = 0; q < nkeys; q++) {
         int pid = keys[q];
         if (t->fans[pid] <= 0)
@@ -2853,7 +2866,8 @@ m_finish(MTally *t, const MGroup *groups)
     for (int a = 0; a < nps; a++)
         mt_add1(t, pp[a], m_label(&groups[pg[a]]));
     int any = 0;
-    for (int p = 0; p < mp_n; p++) {
+    FOR_ON(t, p)
+    {
         if (t->fans[p] <= 0)
             t->fans[p] = 0;
         else
@@ -3146,9 +3160,9 @@ m_read_standard(MWin *w, int pair, const int *sk, const int *ss, int nsets, Sear
     m_wind_patterns(groups, ng, w->round_wind, w->seat_wind, t);
     m_finish(t, groups);
     if (t->fans[mp_id[M_NINE_GATES]] && !w->ng_extras)
-        for (int p = 0; p < mp_n; p++)
-            if (!mp_keep[p])
-                mt_drop(t, p);
+        FOR_ON(t, p)
+    if (!mp_keep[p])
+        mt_drop(t, p);
 }
 
 /* the waits of a hand one tile short: len(completing_tiles(...)), counted
@@ -3323,9 +3337,8 @@ static long long
 m_total(const MTally *t, const long long *value)
 {
     long long s = 0;
-    for (int p = 0; p < mp_n; p++)
-        if (t->fans[p])
-            s += value[p] * t->fans[p];
+    FOR_ON(t, p)
+    s += value[p] * t->fans[p];
     return s;
 }
 
@@ -3575,7 +3588,8 @@ m_hits(const MTally *t, const long long *value)
         Py_XDECREF(hits);
         Py_RETURN_NONE;
     }
-    for (int p = 0; p < mp_n; p++) {
+    FOR_ON(t, p)
+    {
         if (t->fans[p] <= 0)
             continue;
         points += value[p] * t->fans[p];
@@ -3825,18 +3839,32 @@ py_set_mcr_result(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+static MWork m_work;
+static int m_busy;
+
+static void
+m_done(MWork *W)
+{
+    m_busy--;
+    if (W != &m_work)
+        PyMem_Free(W);
+}
+
 static PyObject *
 py_mcr_score(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 2 || !mp_ready)
         Py_RETURN_NONE;
-    MWork *W = PyMem_Malloc(sizeof(MWork));
+    /* the work space: one kept clean between calls (a call made while one
+     * runs, from Python code an attribute ran, gets its own) */
+    MWork *W = m_busy ? PyMem_Calloc(1, sizeof(MWork)) : &m_work;
     if (W == NULL)
         return PyErr_NoMemory();
+    m_busy++;
     MWin *w = &W->w;
     int r = m_read_win(args[0], args[1], w);
     if (r <= 0) {
-        PyMem_Free(W);
+        m_done(W);
         if (r < 0)
             return NULL;
         Py_RETURN_NONE;
@@ -3970,7 +3998,7 @@ py_mcr_score(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                             PyLong_AsLongLong(PyTuple_GET_ITEM(ph, 0)));
         Py_XDECREF(ph);
     }
-    PyMem_Free(W);
+    m_done(W);
     return res;
 }
 
