@@ -2309,16 +2309,28 @@ ft_find(PyObject *cls)
 /* getattr(o, name) (name interned); for an instance of a registered class
  * through its slot's member descriptor, which is what the attribute lookup
  * finds for it */
+static struct {
+    PyObject *tp, *name, *descr; /* borrowed: the registered classes keep them */
+} fa_cache[128];
+
 static PyObject *
 ft_attr(PyObject *o, PyObject *name)
 {
     PyObject *tp = (PyObject *)Py_TYPE(o);
+    size_t h = (((size_t)name >> 4) ^ ((size_t)tp >> 6)) & 127;
+    if (fa_cache[h].tp == tp && fa_cache[h].name == name) {
+        PyObject *d = fa_cache[h].descr;
+        return Py_TYPE(d)->tp_descr_get(d, o, tp);
+    }
     for (int k = 0; k < ft_n; k++) {
         if (ft_type[k] != tp)
             continue;
         for (int i = 0; i < ft_nf[k]; i++)
             if (ft_names[k][i] == name) {
                 PyObject *d = ft_descr[k][i];
+                fa_cache[h].tp = tp;
+                fa_cache[h].name = name;
+                fa_cache[h].descr = d;
                 return Py_TYPE(d)->tp_descr_get(d, o, tp);
             }
         break;
