@@ -2407,12 +2407,14 @@ py_set_new_types(PyObject *self, PyObject *args)
  * the winds, finish: exclusions, per-set patterns, absorbs, Chicken Hand),
  * the special readings (_read_special) and the knitted ones
  * (_read_knitted), and keeps the first reading of the highest total.  It
- * answers (points, hits) with hits ((pattern index, count, uses), ...) in
- * the table's order (the patterns of the best reading with a count above
- * 0), False when no reading completes the hand, and None for an input it
- * does not read (hefen.mcr then runs the Python reference).  The pattern
- * table (ids in ORDER, values, exclusions) comes from hefen.mcr at import
- * (_set_mcr). */
+ * answers that reading's Result as hefen.mcr._result_of builds it (its
+ * patterns in the table's order, the flowers, the settlement, the notes),
+ * False when no reading completes the hand, and None for an input it does
+ * not read (hefen.mcr then runs the Python reference).  The pattern table
+ * (ids in ORDER, values, names, exclusions) comes from hefen.mcr at import
+ * (_set_mcr, _set_mcr_result).  A tally keeps, per pattern, its count and
+ * its uses as codes (a set's label, a tile, four of a tile, a knitted
+ * straight), turned into the strings only for the best reading. */
 
 #define MP_MAX 128   /* patterns in the table */
 #define MU_MAX 16    /* uses of one pattern in one reading */
