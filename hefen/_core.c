@@ -16,6 +16,16 @@
  * or above MAX_COUNT, an n_melds that is not an int) is handed to the pure
  * reference registered with _set_pure(), so that the answer (or the error)
  * is the reference's own.
+ *
+ * Later sections compile MCR's detection steps (hefen.mcr.detect), the
+ * shanten tables, and (issue #17) the whole MCR scorer: mcr_score (every
+ * reading of a Hand and its Result; hefen.mcr._py_score is the reference),
+ * fast_hand and fast_context (hefen.hand's fast reader; _py_fast_hand and
+ * _fast_context are the references), rules_pass (True only where
+ * Hand._check_rules would pass), mcr_score_dict (score_uncached of an MCR
+ * object in one call) and new (a registered frozen dataclass built slot by
+ * slot).  Each answers None (or False) where it does not read the input,
+ * and the Python reference then answers.
  */
 
 #define PY_SSIZE_T_CLEAN
