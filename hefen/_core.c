@@ -3397,11 +3397,12 @@ m_bool_attr(PyObject *o, PyObject *name)
 }
 
 /* 1 read, 0 outside the domain, -1 error */
+/* the settings mcr_score reads (exactly the values the reference tells
+ * apart): 1 read, 0 outside the domain, -1 error */
 static int
-m_read_win(PyObject *hand, PyObject *opts, MWin *w)
+m_read_opts(PyObject *opts, MWin *w)
 {
-    int r = 0;
-    PyObject *conc = NULL, *melds = NULL, *wt = NULL, *ctx = NULL, *v = NULL;
+    PyObject *v;
     if (!PyDict_CheckExact(opts))
         return 0;
     /* options: exactly the values the reference distinguishes */
@@ -3451,7 +3452,18 @@ m_read_win(PyObject *hand, PyObject *opts, MWin *w)
     if (v != Py_True && v != Py_False)
         return 0;
     w->ng_extras = v == Py_True;
+    w->imp = imp;
+    return 1;
+}
 
+static int
+m_read_win(PyObject *hand, PyObject *opts, MWin *w)
+{
+    int r = m_read_opts(opts, w);
+    if (r <= 0)
+        return r;
+    r = 0;
+    PyObject *conc = NULL, *melds = NULL, *wt = NULL, *ctx = NULL, *v = NULL;
     conc = ft_attr(hand, s_concealed);
     if (conc == NULL)
         goto error;
@@ -3577,7 +3589,6 @@ m_read_win(PyObject *hand, PyObject *opts, MWin *w)
     if (!ok)
         goto out;
     /* the waits (_hand_waits): counted when first asked (m_one_wait) */
-    w->imp = imp;
     w->n_waits = -1;
     r = 1;
     goto out;
@@ -3874,25 +3885,12 @@ m_done(MWork *W)
         PyMem_Free(W);
 }
 
+/* the readings of a read hand (W->w) and its Result (c: its flowers and
+ * seats): the Result, False (no reading completes it) or None */
 static PyObject *
-py_mcr_score(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+m_run(MWork *W, const MCtx *c)
 {
-    if (nargs != 2 || !mp_ready)
-        Py_RETURN_NONE;
-    /* the work space: one kept clean between calls (a call made while one
-     * runs, from Python code an attribute ran, gets its own) */
-    MWork *W = m_busy ? PyMem_Calloc(1, sizeof(MWork)) : &m_work;
-    if (W == NULL)
-        return PyErr_NoMemory();
-    m_busy++;
     MWin *w = &W->w;
-    int r = m_read_win(args[0], args[1], w);
-    if (r <= 0) {
-        m_done(W);
-        if (r < 0)
-            return NULL;
-        Py_RETURN_NONE;
-    }
     const long long *value = mp_value[w->mil];
     int cur = 0, best = -1, overflow = 0;
     long long best_v = 0;
@@ -4008,20 +4006,43 @@ py_mcr_score(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         Py_INCREF(res);
     }
     else {
-        MCtx c = {{0}, 0, 0, 0, 0, -1};
-        int rr = mr_result_type != NULL ? mr_read(args[0], &c) : 0;
-        PyObject *ph = rr == 1 ? m_hits(&W->t[best], value) : NULL;
-        if (rr == 1 && ph == NULL)
-            res = NULL;
-        else if (rr != 1 || ph == Py_None) {
-            res = Py_None;
-            Py_INCREF(res);
-        }
-        else
-            res = mr_result(w, &c, PyTuple_GET_ITEM(ph, 1),
+        PyObject *ph = m_hits(&W->t[best], value);
+        if (ph == NULL || ph == Py_None)
+            res = ph;
+        else {
+            res = mr_result(w, c, PyTuple_GET_ITEM(ph, 1),
                             PyLong_AsLongLong(PyTuple_GET_ITEM(ph, 0)));
-        Py_XDECREF(ph);
+            Py_DECREF(ph);
+        }
     }
+    return res;
+}
+
+
+static PyObject *
+py_mcr_score(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || !mp_ready || mr_result_type == NULL)
+        Py_RETURN_NONE;
+    /* the work space: one kept clean between calls (a call made while one
+     * runs, from Python code an attribute ran, gets its own) */
+    MWork *W = m_busy ? PyMem_Calloc(1, sizeof(MWork)) : &m_work;
+    if (W == NULL)
+        return PyErr_NoMemory();
+    m_busy++;
+    MCtx c = {{0}, 0, 0, 0, 0, -1};
+    int r = m_read_win(args[0], args[1], &W->w);
+    if (r == 1)
+        r = mr_read(args[0], &c);
+    PyObject *res;
+    if (r < 0)
+        res = NULL;
+    else if (r == 0) {
+        res = Py_None;
+        Py_INCREF(res);
+    }
+    else
+        res = m_run(W, &c);
     m_done(W);
     return res;
 }
@@ -4906,42 +4927,333 @@ sd_settings(PyObject *raw)
     return opts;
 }
 
+/* ---- the direct reading of mcr_score_dict: the object's fields straight
+ * into the work space, with no Hand, Meld tuple or Context built, taking
+ * exactly what fast_hand, fast_context and rules_pass take for an MCR hand
+ * (anything else: 0, and the Python path answers) ---------------------- */
+
+/* a tile code's number (0 to 41), -1 for a code _PARSE does not know */
+static int
+sd_code(PyObject *code)
+{
+    PyObject *v = PyDict_GetItemWithError(fh_parse, code);
+    if (v == NULL || !PyLong_CheckExact(v)) {
+        PyErr_Clear();
+        return -1;
+    }
+    long x = PyLong_AsLong(v);
+    if (x < 0 || x >= NK + 8) {
+        PyErr_Clear();
+        return -1;
+    }
+    return (int)x;
+}
+
+/* a list of codes, sorted (as sorted() of their numbers): how many, -1 */
+static int
+sd_codes(PyObject *list, int *out, int max)
+{
+    if (!PyList_CheckExact(list) || PyList_GET_SIZE(list) > max)
+        return -1;
+    int n = (int)PyList_GET_SIZE(list);
+    for (int i = 0; i < n; i++) {
+        int x = sd_code(PyList_GET_ITEM(list, i)), j = i;
+        if (x < 0)
+            return -1;
+        while (j > 0 && out[j - 1] > x) {
+            out[j] = out[j - 1];
+            j--;
+        }
+        out[j] = x;
+    }
+    return n;
+}
+
+/* a meld object, as _fast_meld finds it in _MELDS: 1 read, 0 not */
+static int
+sd_meld(PyObject *obj, MGroup *g, int *tiles, int *n)
+{
+    if (!PyDict_CheckExact(obj) || fh_keys_in(obj, fh_meld_keys) != 1) {
+        PyErr_Clear();
+        return 0;
+    }
+    PyObject *conc = PyDict_GetItemWithError(obj, s_concealed);
+    if (conc == NULL)
+        conc = Py_False;
+    if (conc != Py_True && conc != Py_False)
+        return 0;
+    PyObject *raw = PyDict_GetItemWithError(obj, s_tiles);
+    PyObject *kind = raw ? PyDict_GetItemWithError(obj, s_kind) : NULL;
+    if (raw == NULL || kind == NULL || !PyUnicode_CheckExact(kind) || PyErr_Occurred()) {
+        PyErr_Clear();
+        return 0;
+    }
+    int k = sd_codes(raw, tiles, 4);
+    if (k < 3)
+        return 0;
+    int cc = conc == Py_True, same = tiles[0] < NK;
+    for (int i = 1; i < k; i++)
+        same = same && tiles[i] == tiles[0];
+    if (PyUnicode_Compare(kind, kind_chow) == 0) {
+        if (k != 3 || cc || tiles[0] >= 27 || tiles[0] % 9 > 6 || tiles[1] != tiles[0] + 1 ||
+            tiles[2] != tiles[0] + 2)
+            return 0;
+        g->kind = GK_CHOW;
+    }
+    else if (PyUnicode_Compare(kind, kind_pung) == 0) {
+        if (k != 3 || cc || !same)
+            return 0;
+        g->kind = GK_PUNG;
+    }
+    else if (PyUnicode_Compare(kind, kind_kong) == 0) {
+        if (k != 4 || !same)
+            return 0;
+        g->kind = GK_KONG;
+    }
+    else
+        return 0;
+    g->tile = tiles[0];
+    g->concealed = cc;
+    g->declared = 1;
+    *n = k;
+    return 1;
+}
+
+typedef struct {
+    int win_sd, seat, round, dealer, streak, discarder;
+    int ltw, kr, dkr, rk, lok, heavenly, earthly, human;
+} SdCtx;
+
+/* a context object as _fast_context reads it: 1 read, 0 not */
+static int
+sd_context(PyObject *obj, SdCtx *x)
+{
+    memset(x, 0, sizeof *x);
+    x->seat = x->round = x->dealer = 27;
+    x->discarder = -1;
+    if (obj == NULL || obj == Py_None)
+        return 1;
+    if (!PyDict_CheckExact(obj))
+        return 0;
+    Py_ssize_t pos = 0;
+    PyObject *key, *v;
+    PyObject *bool_names[8] = {s_ltw, s_kr, s_dkr, s_rk, s_lok, s_heavenly, s_earthly, s_human};
+    int *bool_slots[8] = {&x->ltw, &x->kr, &x->dkr, &x->rk, &x->lok,
+                          &x->heavenly, &x->earthly, &x->human};
+    while (PyDict_Next(obj, &pos, &key, &v)) {
+        if (!PyUnicode_CheckExact(key))
+            return 0;
+        int done = 0;
+        for (int i = 0; i < 8 && !done; i++)
+            if (PyUnicode_Compare(key, bool_names[i]) == 0) {
+                if (v != Py_True && v != Py_False)
+                    return 0;
+                *bool_slots[i] = v == Py_True;
+                done = 1;
+            }
+        if (done)
+            continue;
+        int *wind = PyUnicode_Compare(key, s_seat) == 0      ? &x->seat
+                    : PyUnicode_Compare(key, s_round) == 0   ? &x->round
+                    : PyUnicode_Compare(key, s_dealer) == 0  ? &x->dealer
+                    : PyUnicode_Compare(key, s_discarder) == 0 ? &x->discarder
+                                                             : NULL;
+        if (wind != NULL) {
+            if (v == Py_None && wind == &x->discarder)
+                continue;
+            PyObject *t = PyDict_GetItemWithError(fc_wind_codes, v);
+            long n = t != NULL && PyLong_CheckExact(t) ? PyLong_AsLong(t) : -1;
+            if (n < 27 || n > 30) {
+                PyErr_Clear();
+                return 0;
+            }
+            *wind = (int)n;
+        }
+        else if (PyUnicode_Compare(key, s_win) == 0) {
+            if (!PyUnicode_CheckExact(v))
+                return 0;
+            if (PyUnicode_Compare(v, s_self_draw) == 0)
+                x->win_sd = 1;
+            else if (PyUnicode_Compare(v, s_discard) == 0)
+                x->win_sd = 0;
+            else
+                return 0;
+        }
+        else if (PyUnicode_Compare(key, s_declared_ready) == 0) {
+            if (v == Py_None)
+                continue;
+            int r = PyUnicode_CheckExact(v) ? PySet_Contains(fc_ready, v) : 0;
+            if (r != 1) {
+                PyErr_Clear();
+                return 0;
+            }
+        }
+        else if (PyUnicode_Compare(key, s_dealer_streak_k) == 0) {
+            if (!PyLong_CheckExact(v))
+                return 0;
+            int overflow = 0;
+            long n = PyLong_AsLongAndOverflow(v, &overflow);
+            if (overflow || n < 0 || n > 99) {
+                PyErr_Clear();
+                return 0;
+            }
+            x->streak = (int)n;
+        }
+        else
+            return 0;
+    }
+    return 1;
+}
+
+/* obj into W->w and c, its settings into *opts (a new reference): 1, or 0 */
+static int
+sd_direct(PyObject *obj, MWork *W, MCtx *c, PyObject **opts)
+{
+    MWin *w = &W->w;
+    PyObject *v;
+    if (!PyDict_CheckExact(obj) || fh_keys_in(obj, fh_top_keys) != 1)
+        goto no;
+    v = PyDict_GetItemWithError(obj, s_rules);
+    if (v == NULL && PyErr_Occurred())
+        goto no;
+    if (v == NULL)
+        v = fh_default_rules;
+    if (!PyUnicode_CheckExact(v) || PyUnicode_Compare(v, sd_rules) != 0)
+        goto no;
+    /* the concealed tiles */
+    int conc[64], nc;
+    v = PyDict_GetItemWithError(obj, s_hand);
+    if (v == NULL || (nc = sd_codes(v, conc, 64)) < 0 || (nc && conc[nc - 1] >= NK))
+        goto no;
+    /* the melds */
+    int nm = 0, mt[4][4], mn[4];
+    v = PyDict_GetItemWithError(obj, s_melds);
+    if (v == NULL && PyErr_Occurred())
+        goto no;
+    if (v != NULL) {
+        if (!PyList_CheckExact(v) || PyList_GET_SIZE(v) > 4)
+            goto no;
+        nm = (int)PyList_GET_SIZE(v);
+        for (int i = 0; i < nm; i++)
+            if (!sd_meld(PyList_GET_ITEM(v, i), &w->fixed[i], mt[i], &mn[i]))
+                goto no;
+    }
+    /* the winning tile: a tile, not a bonus tile (MCR has no flower wins) */
+    v = PyDict_GetItemWithError(obj, s_win_tile);
+    if (v == NULL || v == Py_None || (w->win = sd_code(v)) < 0 || w->win >= NK)
+        goto no;
+    /* the flowers: bonus tiles, each once */
+    c->nflowers = 0;
+    v = PyDict_GetItemWithError(obj, s_flowers);
+    if (v == NULL && PyErr_Occurred())
+        goto no;
+    if (v != NULL) {
+        if ((c->nflowers = sd_codes(v, c->flowers, 8)) < 0)
+            goto no;
+        for (int i = 0; i < c->nflowers; i++)
+            if (c->flowers[i] < NK || (i && c->flowers[i] == c->flowers[i - 1]))
+                goto no;
+    }
+    /* the context */
+    SdCtx x;
+    v = PyDict_GetItemWithError(obj, s_context);
+    if ((v == NULL && PyErr_Occurred()) || !sd_context(v, &x))
+        goto no;
+    /* the settings, resolved before */
+    v = PyDict_GetItemWithError(obj, s_options);
+    if (v == NULL && PyErr_Occurred())
+        goto no;
+    if (v != NULL && v != Py_None && !PyDict_CheckExact(v))
+        goto no;
+    *opts = v != NULL && v != Py_None ? sd_settings(v) : PyDict_GetItemWithError(sd_resolved, empty_tuple);
+    if (*opts == NULL)
+        goto no;
+    if (v == NULL || v == Py_None)
+        Py_INCREF(*opts);
+    if (m_read_opts(*opts, w) != 1)
+        goto no_opts;
+    /* the rules of the hand (Hand._check_rules, as rules_pass) and _Win */
+    if (nc + 3 * nm != sd_size || sd_size != 13)
+        goto no_opts;
+    memset(w->c13, 0, sizeof w->c13);
+    w->ntiles = 0;
+    for (int i = 0; i < nc; i++) {
+        w->c13[conc[i]]++;
+        w->tiles[w->ntiles++] = conc[i];
+    }
+    int cnt[NK], in_melds = 0, w_in_melds = 0;
+    memcpy(cnt, w->c13, sizeof cnt);
+    w->n_melds = nm;
+    w->n_kongs = w->n_exposed = 0;
+    for (int i = 0; i < nm; i++) {
+        int hits = 0;
+        for (int j = 0; j < mn[i]; j++) {
+            cnt[mt[i][j]]++;
+            hits += mt[i][j] == w->win;
+            w->tiles[w->ntiles++] = mt[i][j];
+        }
+        w_in_melds |= hits > 0;
+        in_melds += w->fixed[i].kind != GK_CHOW ? hits : hits > 0;
+        w->n_kongs += w->fixed[i].kind == GK_KONG;
+        w->n_exposed += !w->fixed[i].concealed;
+    }
+    cnt[w->win]++;
+    for (int t = 0; t < NK; t++)
+        if (cnt[t] > 4)
+            goto no_opts;
+    int sd = x.win_sd, in_conc = w->c13[w->win] > 0, is_dealer = x.seat == x.dealer;
+    if ((x.rk && sd) || (x.kr && (!sd || w->n_kongs == 0)) ||
+        (x.dkr && (!sd || w->n_kongs < 2)) || (x.heavenly && (!sd || nm || !is_dealer)) ||
+        ((x.earthly || x.human) && (is_dealer || w->n_exposed)) ||
+        (x.heavenly && (x.earthly || x.human)) ||
+        (x.discarder >= 0 && (sd || x.discarder == x.seat)) ||
+        (x.rk && (in_conc || w_in_melds)) || (x.lok && in_conc))
+        goto no_opts;
+    w->tiles[w->ntiles++] = w->win;
+    memcpy(w->c14, w->c13, sizeof w->c14);
+    w->c14[w->win]++;
+    w->self_drawn = sd;
+    w->wall_last = x.ltw;
+    w->about_kong = x.kr || x.dkr || x.rk;
+    w->fourth = x.lok || (in_melds == 3 && !in_conc);
+    w->round_wind = x.round;
+    w->seat_wind = x.seat;
+    w->n_waits = -1;
+    c->seat = x.seat;
+    c->dealer = x.dealer;
+    c->streak = x.streak;
+    c->discarder = x.discarder;
+    return 1;
+no_opts:
+    Py_CLEAR(*opts);
+no:
+    PyErr_Clear();
+    return 0;
+}
+
 static PyObject *
 py_mcr_score_dict(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 1 || sd_rules == NULL || fh_py == NULL || !mp_ready || s_flowers_attr == NULL ||
-        meld_type == NULL)
+        meld_type == NULL || fc_wind_codes == NULL || mr_result_type == NULL || sd_flower_wins)
         Py_RETURN_NONE;
-    PyObject *hand = fh_read(args[0], 1), *opts = NULL, *res = NULL;
-    if (hand == NULL || hand == Py_None || (PyObject *)Py_TYPE(hand) != fh_hand_type)
-        goto none;
-    PyObject *rules = ft_attr(hand, s_rules);
-    int is_mcr = rules != NULL && PyUnicode_CheckExact(rules) &&
-                 PyUnicode_Compare(rules, sd_rules) == 0;
-    Py_XDECREF(rules);
-    if (!is_mcr || !rp_check(hand, sd_size, sd_flower_wins, sd_default_ctx))
-        goto none;
-    PyObject *raw = ft_attr(hand, s_options);
-    if (raw == NULL)
-        goto none;
-    opts = sd_settings(raw);
-    Py_DECREF(raw);
-    if (opts == NULL)
-        goto none;
-    PyObject *a[2] = {hand, opts};
-    res = py_mcr_score(NULL, a, 2);
-    if (res == NULL || res == Py_False || res == Py_None) {
-        Py_XDECREF(res);
-        goto none;
-    }
-    Py_DECREF(opts);
-    Py_DECREF(hand);
-    return res;
-none:
-    PyErr_Clear();
+    MWork *W = m_busy ? PyMem_Calloc(1, sizeof(MWork)) : &m_work;
+    if (W == NULL)
+        return PyErr_NoMemory();
+    m_busy++;
+    MCtx c = {{0}, 0, 0, 0, 0, -1};
+    PyObject *opts = NULL, *res = NULL;
+    if (sd_direct(args[0], W, &c, &opts))
+        res = m_run(W, &c);
     Py_XDECREF(opts);
-    Py_XDECREF(hand);
-    Py_RETURN_NONE;
+    m_done(W);
+    if (res == NULL || res == Py_False) {
+        PyErr_Clear();
+        Py_XDECREF(res);
+        res = Py_None;
+        Py_INCREF(res);
+    }
+    return res;
 }
 
 /* _set_mcr_score_dict(rules, resolved, default_context, concealed_size, flower_wins) */

@@ -1062,6 +1062,94 @@ def test_mcr_score_dict_same_as_the_python_path(core: ModuleType) -> None:
     assert core.mcr_score_dict([]) is None
 
 
+def _mcr_edits(h: dict[str, Any]) -> list[dict[str, Any]]:
+    """One MCR object changed in each of the ways the compiled reader must
+    take or leave exactly as the Python one (context flags and their
+    contradictions, winds, streaks, settings, flowers, melds, tiles)."""
+    from hefen.tiles import WINDS, tile_from_str, tile_to_str
+
+    ctx = h["context"]
+    seat = ctx["seat_wind"]
+    other = next(tile_to_str(w) for w in WINDS if tile_to_str(w) != seat)
+    held = [c for c in h["hand"] if c != h["win_tile"]]
+    contexts: list[Any] = [
+        None,
+        {},
+        {"win": "discard"},
+        {**ctx, "robbing_kong": True},
+        {**ctx, "win": "self_draw", "robbing_kong": True},
+        {**ctx, "win": "self_draw", "kong_replacement": True},
+        {**ctx, "win": "self_draw", "double_kong_replacement": True},
+        {**ctx, "win": "self_draw", "heavenly": True, "dealer": seat},
+        {**ctx, "heavenly": True, "earthly": True},
+        {**ctx, "earthly": True, "dealer": other},
+        {**ctx, "human": True, "dealer": seat},
+        {**ctx, "discarder": seat},
+        {**ctx, "discarder": other},
+        {**ctx, "discarder": None},
+        {**ctx, "win": "self_draw", "discarder": other},
+        {**ctx, "declared_ready": "di_ting"},
+        {**ctx, "declared_ready": "x"},
+        {**ctx, "declared_ready": None},
+        {**ctx, "dealer_streak": 99},
+        {**ctx, "dealer_streak": 100},
+        {**ctx, "dealer_streak": True},
+        {**ctx, "last_of_kind": True},
+        {**ctx, "last_tile_of_wall": 1},
+        {**ctx, "seat_wind": "1m"},
+        {**ctx, "round_wind": None},
+        {**ctx, "win": "tsumo"},
+        {**ctx, "x": 1},
+        [],
+    ]
+    out = [{**h, "context": c} for c in contexts]
+    out += [{**h, "options": o} for o in (None, {"variant": "xx"}, {"x": 1}, [], {"variant": 1})]
+    out += [
+        {**h, "flowers": f} for f in (None, ["1h", "1h"], ["1m"], ["1h"] * 9, ["8h", "1h"], "1h")
+    ]
+    out += [{k: v for k, v in h.items() if k != key} for key in ("flowers", "options", "melds")]
+    out += [{**h, "win_tile": w} for w in (None, "1h", "zz", [], held[0] if held else "1m", "C")]
+    out += [{**h, "hand": hh} for hh in (h["hand"] + ["1h"], h["hand"][:-1], h["hand"] + ["1m"])]
+    out += [{**h, "rules": r} for r in ("hk", "tw", None, 1)]
+    if h["melds"]:
+        m0 = h["melds"][0]
+        for m in (
+            {**m0, "concealed": True},
+            {**m0, "concealed": 1},
+            {**m0, "tiles": m0["tiles"] + m0["tiles"][:1]},
+            {**m0, "kind": "pung" if m0["kind"] != "pung" else "chow"},
+            {"kind": "kong", "tiles": [m0["tiles"][0]] * 3},
+            {**m0, "x": 1},
+            [m0["kind"]],
+        ):
+            out.append({**h, "melds": [m, *h["melds"][1:]]})
+    elif held:
+        t = tile_from_str(held[0])
+        if t < 27 and t % 9 <= 6:
+            out.append({**h, "melds": [{"kind": "chow", "tiles": held[:1] * 3, "concealed": True}]})
+    return out
+
+
+@needs_core
+def test_mcr_score_dict_on_edited_objects(core: ModuleType) -> None:
+    from hefen.scoring import _guarded, _parse
+
+    if not d.COMPILED:
+        pytest.skip("HEFEN_PURE=1 in this test run's environment")
+    answered = refused = 0
+    for _ in range(2):
+        for h in random_mcr_hands(120, 67):
+            for obj in _mcr_edits(h):
+                want = _guarded(obj, lambda o=obj: (x := _parse(o)).ruleset.score(x), strict=True)
+                got = core.mcr_score_dict(obj)
+                if got is not None:
+                    answered += 1
+                    assert got == want and got.to_dict() == want.to_dict(), obj
+                elif not want.valid:
+                    refused += 1
+    assert answered > 3000 and refused > 3000, (answered, refused)
+
+
 # --- whole scoring: compiled here, pure in a HEFEN_PURE=1 subprocess -------
 
 _SCORE_SCRIPT = """
