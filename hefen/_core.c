@@ -4894,6 +4894,7 @@ py_set_fast_hand(PyObject *self, PyObject *args)
  * Python path then reads, checks and scores the object, and says what is
  * wrong), else the Result the Python path gives. */
 static PyObject *sd_rules, *sd_resolved, *sd_default_ctx;
+static PyObject *sd_ctx_index; /* a context key's place in sd_context */
 static long sd_size;
 static int sd_flower_wins;
 
@@ -4932,10 +4933,49 @@ sd_settings(PyObject *raw)
  * exactly what fast_hand, fast_context and rules_pass take for an MCR hand
  * (anything else: 0, and the Python path answers) ---------------------- */
 
+/* _PARSE's one- and two-letter ASCII codes, by their letters (-1: none) */
+static signed char sd_t1[128], sd_t2[128][128];
+static int sd_tables;
+
+static void
+sd_build_tables(void)
+{
+    memset(sd_t1, -1, sizeof sd_t1);
+    memset(sd_t2, -1, sizeof sd_t2);
+    Py_ssize_t pos = 0;
+    PyObject *k, *v;
+    while (PyDict_Next(fh_parse, &pos, &k, &v)) {
+        if (!PyUnicode_CheckExact(k) || !PyUnicode_IS_COMPACT_ASCII(k) || !PyLong_CheckExact(v))
+            continue;
+        long x = PyLong_AsLong(v);
+        if (x < 0 || x >= NK + 8) {
+            PyErr_Clear();
+            continue;
+        }
+        const unsigned char *b = PyUnicode_1BYTE_DATA(k);
+        Py_ssize_t n = PyUnicode_GET_LENGTH(k);
+        if (n == 1)
+            sd_t1[b[0] & 127] = (signed char)x;
+        else if (n == 2)
+            sd_t2[b[0] & 127][b[1] & 127] = (signed char)x;
+    }
+    sd_tables = 1;
+}
+
 /* a tile code's number (0 to 41), -1 for a code _PARSE does not know */
 static int
 sd_code(PyObject *code)
 {
+    if (sd_tables && PyUnicode_CheckExact(code) && PyUnicode_IS_COMPACT_ASCII(code)) {
+        /* what the lookup in _PARSE answers for an exact str: every ASCII
+         * key of one or two letters is in the tables, and no longer one */
+        Py_ssize_t n = PyUnicode_GET_LENGTH(code);
+        const unsigned char *b = PyUnicode_1BYTE_DATA(code);
+        if (n == 1)
+            return sd_t1[b[0]];
+        if (n == 2)
+            return sd_t2[b[0]][b[1]];
+    }
     PyObject *v = PyDict_GetItemWithError(fh_parse, code);
     if (v == NULL || !PyLong_CheckExact(v)) {
         PyErr_Clear();
@@ -5037,29 +5077,25 @@ sd_context(PyObject *obj, SdCtx *x)
         return 0;
     Py_ssize_t pos = 0;
     PyObject *key, *v;
-    PyObject *bool_names[8] = {s_ltw, s_kr, s_dkr, s_rk, s_lok, s_heavenly, s_earthly, s_human};
-    int *bool_slots[8] = {&x->ltw, &x->kr, &x->dkr, &x->rk, &x->lok,
-                          &x->heavenly, &x->earthly, &x->human};
+    int *slots[12] = {&x->ltw,     &x->kr,      &x->dkr,   &x->rk,
+                      &x->lok,     &x->heavenly, &x->earthly, &x->human,
+                      &x->seat,    &x->round,   &x->dealer, &x->discarder};
     while (PyDict_Next(obj, &pos, &key, &v)) {
         if (!PyUnicode_CheckExact(key))
             return 0;
-        int done = 0;
-        for (int i = 0; i < 8 && !done; i++)
-            if (PyUnicode_Compare(key, bool_names[i]) == 0) {
-                if (v != Py_True && v != Py_False)
-                    return 0;
-                *bool_slots[i] = v == Py_True;
-                done = 1;
-            }
-        if (done)
-            continue;
-        int *wind = PyUnicode_Compare(key, s_seat) == 0      ? &x->seat
-                    : PyUnicode_Compare(key, s_round) == 0   ? &x->round
-                    : PyUnicode_Compare(key, s_dealer) == 0  ? &x->dealer
-                    : PyUnicode_Compare(key, s_discarder) == 0 ? &x->discarder
-                                                             : NULL;
-        if (wind != NULL) {
-            if (v == Py_None && wind == &x->discarder)
+        PyObject *io = PyDict_GetItemWithError(sd_ctx_index, key);
+        if (io == NULL) {
+            PyErr_Clear();
+            return 0; /* not a context key */
+        }
+        long i = PyLong_AsLong(io);
+        if (i < 8) { /* a flag */
+            if (v != Py_True && v != Py_False)
+                return 0;
+            *slots[i] = v == Py_True;
+        }
+        else if (i < 12) { /* a wind */
+            if (v == Py_None && i == 11)
                 continue;
             PyObject *t = PyDict_GetItemWithError(fc_wind_codes, v);
             long n = t != NULL && PyLong_CheckExact(t) ? PyLong_AsLong(t) : -1;
@@ -5067,9 +5103,9 @@ sd_context(PyObject *obj, SdCtx *x)
                 PyErr_Clear();
                 return 0;
             }
-            *wind = (int)n;
+            *slots[i] = (int)n;
         }
-        else if (PyUnicode_Compare(key, s_win) == 0) {
+        else if (i == 12) { /* win */
             if (!PyUnicode_CheckExact(v))
                 return 0;
             if (PyUnicode_Compare(v, s_self_draw) == 0)
@@ -5079,7 +5115,7 @@ sd_context(PyObject *obj, SdCtx *x)
             else
                 return 0;
         }
-        else if (PyUnicode_Compare(key, s_declared_ready) == 0) {
+        else if (i == 13) { /* declared_ready */
             if (v == Py_None)
                 continue;
             int r = PyUnicode_CheckExact(v) ? PySet_Contains(fc_ready, v) : 0;
@@ -5088,7 +5124,7 @@ sd_context(PyObject *obj, SdCtx *x)
                 return 0;
             }
         }
-        else if (PyUnicode_Compare(key, s_dealer_streak_k) == 0) {
+        else { /* dealer_streak */
             if (!PyLong_CheckExact(v))
                 return 0;
             int overflow = 0;
@@ -5099,8 +5135,6 @@ sd_context(PyObject *obj, SdCtx *x)
             }
             x->streak = (int)n;
         }
-        else
-            return 0;
     }
     return 1;
 }
@@ -5235,7 +5269,8 @@ static PyObject *
 py_mcr_score_dict(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 1 || sd_rules == NULL || fh_py == NULL || !mp_ready || s_flowers_attr == NULL ||
-        meld_type == NULL || fc_wind_codes == NULL || mr_result_type == NULL || sd_flower_wins)
+        meld_type == NULL || fc_wind_codes == NULL || mr_result_type == NULL || sd_flower_wins ||
+        sd_ctx_index == NULL)
         Py_RETURN_NONE;
     MWork *W = m_busy ? PyMem_Calloc(1, sizeof(MWork)) : &m_work;
     if (W == NULL)
@@ -5281,6 +5316,29 @@ py_set_mcr_score_dict(PyObject *self, PyObject *args)
     Py_XSETREF(sd_default_ctx, dctx);
     sd_size = size;
     sd_flower_wins = fw;
+    if (fh_parse == NULL || fc_wind_codes == NULL) {
+        PyErr_SetString(PyExc_ValueError, "_set_mcr_score_dict: _set_fast_hand first");
+        return NULL;
+    }
+    PyObject *names[15] = {s_ltw,     s_kr,    s_dkr,    s_rk,          s_lok,
+                           s_heavenly, s_earthly, s_human, s_seat,       s_round,
+                           s_dealer,  s_discarder, s_win, s_declared_ready, s_dealer_streak_k};
+    PyObject *index = PyDict_New();
+    if (index == NULL)
+        return NULL;
+    for (int i = 0; i < 15; i++) {
+        PyObject *n = PyLong_FromLong(i);
+        if (n == NULL || names[i] == NULL || PyDict_SetItem(index, names[i], n) < 0) {
+            Py_XDECREF(n);
+            Py_DECREF(index);
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "_set_mcr_score_dict: the names");
+            return NULL;
+        }
+        Py_DECREF(n);
+    }
+    Py_XSETREF(sd_ctx_index, index);
+    sd_build_tables();
     Py_RETURN_NONE;
 }
 
