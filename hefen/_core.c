@@ -30,6 +30,7 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h> /* T_OBJECT_EX, READONLY (the slots new() fills) */
 
 #ifndef HEFEN_CORE_SOURCE_HASH
 #define HEFEN_CORE_SOURCE_HASH "unknown"
@@ -2289,6 +2290,8 @@ static PyObject *ft_type[FT_MAX];
 static int ft_nf[FT_MAX], ft_n;
 static PyObject *ft_descr[FT_MAX][FT_FIELDS];
 static PyObject *ft_names[FT_MAX][FT_FIELDS];
+/* where each slot lies in the instance (-1: set it through its descriptor) */
+static Py_ssize_t ft_offset[FT_MAX][FT_FIELDS];
 
 static PyObject *
 ft_make(int k, PyObject *const *vals, Py_ssize_t n)
@@ -2298,6 +2301,13 @@ ft_make(int k, PyObject *const *vals, Py_ssize_t n)
     if (o == NULL)
         return NULL;
     for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t off = ft_offset[k][i];
+        if (off >= 0) {
+            /* what the descriptor's set does to a fresh instance's empty slot */
+            Py_INCREF(vals[i]);
+            *(PyObject **)((char *)o + off) = vals[i];
+            continue;
+        }
         PyObject *d = ft_descr[k][i];
         if (Py_TYPE(d)->tp_descr_set(d, o, vals[i]) < 0) {
             Py_DECREF(o);
@@ -2397,6 +2407,13 @@ py_set_new_types(PyObject *self, PyObject *args)
             }
             Py_INCREF(d);
             ft_descr[ft_n][i] = d;
+            PyMemberDef *md = ((PyMemberDescrObject *)d)->d_member;
+            ft_offset[ft_n][i] =
+                md->type == T_OBJECT_EX && !(md->flags & READONLY) && md->offset > 0 &&
+                        (size_t)md->offset + sizeof(PyObject *) <=
+                            (size_t)((PyTypeObject *)cls)->tp_basicsize
+                    ? md->offset
+                    : -1;
             PyObject *name = PyTuple_GET_ITEM(fields, i);
             Py_INCREF(name);
             ft_names[ft_n][i] = name;
