@@ -4912,6 +4912,7 @@ py_set_fast_hand(PyObject *self, PyObject *args)
  * wrong), else the Result the Python path gives. */
 static PyObject *sd_rules, *sd_resolved, *sd_default_ctx;
 static PyObject *sd_ctx_index; /* a context key's place in sd_context */
+static PyObject *sd_top_index, *sd_meld_index; /* a hand's, a meld's keys' places */
 static long sd_size;
 static int sd_flower_wins;
 
@@ -5026,25 +5027,38 @@ sd_codes(PyObject *list, int *out, int max)
     return n;
 }
 
+/* the values of a dict's keys, each known key at its place in `index`
+ * (a dict: name -> place): 1, or 0 for a key not in it */
+static int
+sd_fields(PyObject *d, PyObject *index, PyObject **vals, int n)
+{
+    for (int i = 0; i < n; i++)
+        vals[i] = NULL;
+    Py_ssize_t pos = 0;
+    PyObject *k, *v;
+    while (PyDict_Next(d, &pos, &k, &v)) {
+        PyObject *io = PyDict_GetItemWithError(index, k);
+        if (io == NULL) {
+            PyErr_Clear();
+            return 0;
+        }
+        vals[PyLong_AsLong(io)] = v;
+    }
+    return 1;
+}
+
 /* a meld object, as _fast_meld finds it in _MELDS: 1 read, 0 not */
 static int
 sd_meld(PyObject *obj, MGroup *g, int *tiles, int *n)
 {
-    if (!PyDict_CheckExact(obj) || fh_keys_in(obj, fh_meld_keys) != 1) {
-        PyErr_Clear();
+    PyObject *f[3]; /* kind, tiles, concealed */
+    if (!PyDict_CheckExact(obj) || !sd_fields(obj, sd_meld_index, f, 3))
         return 0;
-    }
-    PyObject *conc = PyDict_GetItemWithError(obj, s_concealed);
-    if (conc == NULL)
-        conc = Py_False;
+    PyObject *conc = f[2] ? f[2] : Py_False, *raw = f[1], *kind = f[0];
     if (conc != Py_True && conc != Py_False)
         return 0;
-    PyObject *raw = PyDict_GetItemWithError(obj, s_tiles);
-    PyObject *kind = raw ? PyDict_GetItemWithError(obj, s_kind) : NULL;
-    if (raw == NULL || kind == NULL || !PyUnicode_CheckExact(kind) || PyErr_Occurred()) {
-        PyErr_Clear();
+    if (raw == NULL || kind == NULL || !PyUnicode_CheckExact(kind))
         return 0;
-    }
     int k = sd_codes(raw, tiles, 4);
     if (k < 3)
         return 0;
@@ -5156,31 +5170,147 @@ sd_context(PyObject *obj, SdCtx *x)
     return 1;
 }
 
+/* the settings of the last objects, by their raw items (name, exact type,
+ * value: what hefen.mcr._resolved keys them by, in the dict's order), with
+ * the resolved dict and what m_read_opts read from it; filled only from hits
+ * in hefen.mcr's own cache, so that a hit here is a hit there */
+#define SC_N 8
+#define SC_ITEMS 8
+typedef struct {
+    int n;
+    PyObject *k[SC_ITEMS], *tp[SC_ITEMS], *v[SC_ITEMS], *opts;
+    int mil, knit_remainder, sp_hog, ng_extras, imp;
+} SCache;
+static SCache sc_cache[SC_N];
+static int sc_next;
+
+/* 1 the same items, 0 not */
+static int
+sc_same(const SCache *e, PyObject *raw)
+{
+    Py_ssize_t n = raw ? PyDict_GET_SIZE(raw) : 0, pos = 0;
+    if (e->opts == NULL || e->n != n)
+        return 0;
+    PyObject *k, *v;
+    for (int i = 0; raw && PyDict_Next(raw, &pos, &k, &v); i++) {
+        PyTypeObject *tp = Py_TYPE(v);
+        if ((PyObject *)tp != e->tp[i])
+            return 0;
+        if (k != e->k[i] && (!PyUnicode_CheckExact(k) || PyUnicode_Compare(k, e->k[i]) != 0)) {
+            PyErr_Clear();
+            return 0;
+        }
+        if (v == e->v[i])
+            continue;
+        if (tp == &PyUnicode_Type) {
+            if (PyUnicode_Compare(v, e->v[i]) != 0)
+                return 0;
+        }
+        else if (tp == &PyLong_Type) {
+            if (PyObject_RichCompareBool(v, e->v[i], Py_EQ) != 1) {
+                PyErr_Clear();
+                return 0;
+            }
+        }
+        else
+            return 0; /* bool and None are one object each; a float is not kept */
+    }
+    return 1;
+}
+
+static void
+sc_store(PyObject *raw, PyObject *opts, const MWin *w)
+{
+    Py_ssize_t n = raw ? PyDict_GET_SIZE(raw) : 0, pos = 0;
+    if (n > SC_ITEMS)
+        return;
+    PyObject *k, *v;
+    while (raw && PyDict_Next(raw, &pos, &k, &v))
+        if (!PyUnicode_CheckExact(k) || PyFloat_CheckExact(v))
+            return;
+    SCache *e = &sc_cache[sc_next];
+    sc_next = (sc_next + 1) % SC_N;
+    for (int i = 0; i < e->n; i++) {
+        Py_CLEAR(e->k[i]);
+        Py_CLEAR(e->tp[i]);
+        Py_CLEAR(e->v[i]);
+    }
+    Py_CLEAR(e->opts);
+    pos = 0;
+    for (int i = 0; raw && PyDict_Next(raw, &pos, &k, &v); i++) {
+        Py_INCREF(k);
+        Py_INCREF(v);
+        Py_INCREF(Py_TYPE(v));
+        e->k[i] = k;
+        e->v[i] = v;
+        e->tp[i] = (PyObject *)Py_TYPE(v);
+    }
+    e->n = (int)n;
+    Py_INCREF(opts);
+    e->opts = opts;
+    e->mil = w->mil;
+    e->knit_remainder = w->knit_remainder;
+    e->sp_hog = w->sp_hog;
+    e->ng_extras = w->ng_extras;
+    e->imp = w->imp;
+}
+
+/* the resolved settings of raw (NULL: none given) into *opts (a new
+ * reference) and w: 1, or 0 (not resolved before, or not read) */
+static int
+sd_options(PyObject *raw, MWin *w, PyObject **opts)
+{
+    for (int i = 0; i < SC_N; i++) {
+        SCache *e = &sc_cache[i];
+        if (sc_same(e, raw)) {
+            Py_INCREF(e->opts);
+            *opts = e->opts;
+            w->mil = e->mil;
+            w->knit_remainder = e->knit_remainder;
+            w->sp_hog = e->sp_hog;
+            w->ng_extras = e->ng_extras;
+            w->imp = e->imp;
+            return 1;
+        }
+    }
+    if (raw != NULL)
+        *opts = sd_settings(raw);
+    else {
+        *opts = PyDict_GetItemWithError(sd_resolved, empty_tuple);
+        Py_XINCREF(*opts);
+    }
+    if (*opts == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (m_read_opts(*opts, w) != 1) {
+        Py_CLEAR(*opts);
+        PyErr_Clear();
+        return 0;
+    }
+    sc_store(raw, *opts, w);
+    return 1;
+}
+
 /* obj into W->w and c, its settings into *opts (a new reference): 1, or 0 */
 static int
 sd_direct(PyObject *obj, MWork *W, MCtx *c, PyObject **opts)
 {
     MWin *w = &W->w;
-    PyObject *v;
-    if (!PyDict_CheckExact(obj) || fh_keys_in(obj, fh_top_keys) != 1)
+    PyObject *v, *f[7]; /* rules, hand, melds, win_tile, flowers, context, options */
+    if (!PyDict_CheckExact(obj) || !sd_fields(obj, sd_top_index, f, 7))
         goto no;
-    v = PyDict_GetItemWithError(obj, s_rules);
-    if (v == NULL && PyErr_Occurred())
-        goto no;
-    if (v == NULL)
-        v = fh_default_rules;
+    v = f[0] ? f[0] : fh_default_rules;
     if (!PyUnicode_CheckExact(v) || PyUnicode_Compare(v, sd_rules) != 0)
         goto no;
     /* the concealed tiles */
     int conc[64], nc;
-    v = PyDict_GetItemWithError(obj, s_hand);
+    v = f[1];
     if (v == NULL || (nc = sd_codes(v, conc, 64)) < 0 || (nc && conc[nc - 1] >= NK))
         goto no;
     /* the melds */
     int nm = 0, mt[4][4], mn[4];
-    v = PyDict_GetItemWithError(obj, s_melds);
-    if (v == NULL && PyErr_Occurred())
-        goto no;
+    v = f[2];
     if (v != NULL) {
         if (!PyList_CheckExact(v) || PyList_GET_SIZE(v) > 4)
             goto no;
@@ -5190,14 +5320,12 @@ sd_direct(PyObject *obj, MWork *W, MCtx *c, PyObject **opts)
                 goto no;
     }
     /* the winning tile: a tile, not a bonus tile (MCR has no flower wins) */
-    v = PyDict_GetItemWithError(obj, s_win_tile);
+    v = f[3];
     if (v == NULL || v == Py_None || (w->win = sd_code(v)) < 0 || w->win >= NK)
         goto no;
     /* the flowers: bonus tiles, each once */
     c->nflowers = 0;
-    v = PyDict_GetItemWithError(obj, s_flowers);
-    if (v == NULL && PyErr_Occurred())
-        goto no;
+    v = f[4];
     if (v != NULL) {
         if ((c->nflowers = sd_codes(v, c->flowers, 8)) < 0)
             goto no;
@@ -5207,22 +5335,14 @@ sd_direct(PyObject *obj, MWork *W, MCtx *c, PyObject **opts)
     }
     /* the context */
     SdCtx x;
-    v = PyDict_GetItemWithError(obj, s_context);
-    if ((v == NULL && PyErr_Occurred()) || !sd_context(v, &x))
+    if (!sd_context(f[5], &x))
         goto no;
     /* the settings, resolved before */
-    v = PyDict_GetItemWithError(obj, s_options);
-    if (v == NULL && PyErr_Occurred())
-        goto no;
+    v = f[6];
     if (v != NULL && v != Py_None && !PyDict_CheckExact(v))
         goto no;
-    *opts = v != NULL && v != Py_None ? sd_settings(v) : PyDict_GetItemWithError(sd_resolved, empty_tuple);
-    if (*opts == NULL)
+    if (!sd_options(v != NULL && v != Py_None ? v : NULL, w, opts))
         goto no;
-    if (v == NULL || v == Py_None)
-        Py_INCREF(*opts);
-    if (m_read_opts(*opts, w) != 1)
-        goto no_opts;
     /* the rules of the hand (Hand._check_rules, as rules_pass) and _Win */
     if (nc + 3 * nm != sd_size || sd_size != 13)
         goto no_opts;
@@ -5287,7 +5407,7 @@ py_mcr_score_dict(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 1 || sd_rules == NULL || fh_py == NULL || !mp_ready || s_flowers_attr == NULL ||
         meld_type == NULL || fc_wind_codes == NULL || mr_result_type == NULL || sd_flower_wins ||
-        sd_ctx_index == NULL)
+        sd_ctx_index == NULL || sd_top_index == NULL || sd_meld_index == NULL)
         Py_RETURN_NONE;
     MWork *W = m_busy ? PyMem_Calloc(1, sizeof(MWork)) : &m_work;
     if (W == NULL)
@@ -5355,6 +5475,34 @@ py_set_mcr_score_dict(PyObject *self, PyObject *args)
         Py_DECREF(n);
     }
     Py_XSETREF(sd_ctx_index, index);
+    /* the keys of a hand and of a meld, as hefen.hand's _TOP_KEYS and
+     * _MELD_KEYS (which must be exactly these) */
+    PyObject *top[7] = {s_rules, s_hand, s_melds, s_win_tile, s_flowers, s_context, s_options};
+    PyObject *mk[3] = {s_kind, s_tiles, s_concealed};
+    PyObject *ti = PyDict_New(), *mi = PyDict_New();
+    int ok = ti != NULL && mi != NULL && PySet_GET_SIZE(fh_top_keys) == 7 &&
+             PySet_GET_SIZE(fh_meld_keys) == 3;
+    for (int i = 0; ok && i < 7; i++) {
+        PyObject *n = PyLong_FromLong(i);
+        ok = n != NULL && PySet_Contains(fh_top_keys, top[i]) == 1 &&
+             PyDict_SetItem(ti, top[i], n) == 0;
+        Py_XDECREF(n);
+    }
+    for (int i = 0; ok && i < 3; i++) {
+        PyObject *n = PyLong_FromLong(i);
+        ok = n != NULL && PySet_Contains(fh_meld_keys, mk[i]) == 1 &&
+             PyDict_SetItem(mi, mk[i], n) == 0;
+        Py_XDECREF(n);
+    }
+    if (!ok) {
+        Py_XDECREF(ti);
+        Py_XDECREF(mi);
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "_set_mcr_score_dict: the keys of a hand");
+        return NULL;
+    }
+    Py_XSETREF(sd_top_index, ti);
+    Py_XSETREF(sd_meld_index, mi);
     sd_build_tables();
     Py_RETURN_NONE;
 }
