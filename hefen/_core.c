@@ -3834,9 +3834,10 @@ mr_result(const MWin *w, const MCtx *c, PyObject *hits, long long points)
     }
     else {
         payments = PyTuple_New(0);
-        PyObject *s = PyUnicode_FromFormat("%lld points without flowers is below the %ld-point "
-                                           "minimum.",
-                                           points, mr_min_points);
+        char buf[96];
+        snprintf(buf, sizeof buf, "%lld points without flowers is below the %ld-point minimum.",
+                 points, mr_min_points);
+        PyObject *s = PyUnicode_FromString(buf);
         if (s != NULL) {
             notes = PyTuple_Pack(1, s);
             Py_DECREF(s);
@@ -5029,6 +5030,26 @@ sd_codes(PyObject *list, int *out, int max)
 
 /* the values of a dict's keys, each known key at its place in `index`
  * (a dict: name -> place): 1, or 0 for a key not in it */
+/* the place of an exact ASCII str key among `names` (n of them), by its
+ * letters (what the index dict's lookup answers for it); -1 not there, -2
+ * not such a key */
+static int
+sd_place(PyObject *k, const char *const *names, int n)
+{
+    if (!PyUnicode_CheckExact(k) || !PyUnicode_IS_COMPACT_ASCII(k))
+        return -2;
+    Py_ssize_t len = PyUnicode_GET_LENGTH(k);
+    const char *b = (const char *)PyUnicode_1BYTE_DATA(k);
+    for (int i = 0; i < n; i++)
+        if ((Py_ssize_t)strlen(names[i]) == len && memcmp(names[i], b, len) == 0)
+            return i;
+    return -1;
+}
+
+static const char *const SD_TOP[7] = {"rules",   "hand",    "melds",  "win_tile",
+                                      "flowers", "context", "options"};
+static const char *const SD_MELD[3] = {"kind", "tiles", "concealed"};
+
 static int
 sd_fields(PyObject *d, PyObject *index, PyObject **vals, int n)
 {
@@ -5036,7 +5057,15 @@ sd_fields(PyObject *d, PyObject *index, PyObject **vals, int n)
         vals[i] = NULL;
     Py_ssize_t pos = 0;
     PyObject *k, *v;
+    const char *const *names = index == sd_top_index ? SD_TOP : SD_MELD;
     while (PyDict_Next(d, &pos, &k, &v)) {
+        int at = sd_place(k, names, n);
+        if (at >= 0) {
+            vals[at] = v;
+            continue;
+        }
+        if (at == -1)
+            return 0;
         PyObject *io = PyDict_GetItemWithError(index, k);
         if (io == NULL) {
             PyErr_Clear();
