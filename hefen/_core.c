@@ -2722,26 +2722,33 @@ m_suit_patterns(const int *tiles, int n, MTally *t)
         mt_add1(t, mp_trait[T_ALL_TYPES], -1);
 }
 
+/* each kind's traits for the tile patterns, once */
+enum { TF_TERM = 1, TF_HON = 2, TF_REV = 4, TF_GREEN = 8 };
+static unsigned char m_tflags[NK];
+
+static void
+m_tflags_init(void)
+{
+    for (int x = 0; x < NK; x++)
+        m_tflags[x] = (unsigned char)((is_terminal_t(x) ? TF_TERM : 0) | (x >= 27 ? TF_HON : 0) |
+                                      (is_reversible[x] ? TF_REV : 0) |
+                                      (is_green[x] ? TF_GREEN : 0));
+}
+
 static void
 m_tile_patterns(const int *tiles, int n, MTally *t)
 {
-    int simples = 1, rev = 1, green = 1, all_hon = 1, all_term = 1, all_toh = 1;
+    /* any: some tile has the trait; all: every tile has it */
+    unsigned any = 0, all = TF_TERM | TF_HON | TF_REV | TF_GREEN, toh = 1;
     for (int i = 0; i < n; i++) {
-        int x = tiles[i];
-        int term = is_terminal_t(x), hon = x >= 27;
-        if (term || hon)
-            simples = 0;
-        if (!is_reversible[x])
-            rev = 0;
-        if (!is_green[x])
-            green = 0;
-        if (!hon)
-            all_hon = 0;
-        if (!term)
-            all_term = 0;
-        if (!term && !hon)
-            all_toh = 0;
+        unsigned f = m_tflags[tiles[i]];
+        any |= f;
+        all &= f;
+        toh &= (f & (TF_TERM | TF_HON)) != 0;
     }
+    int simples = !(any & (TF_TERM | TF_HON)), rev = (all & TF_REV) != 0,
+        green = (all & TF_GREEN) != 0, all_hon = (all & TF_HON) != 0,
+        all_term = (all & TF_TERM) != 0, all_toh = (int)toh;
     if (simples)
         mt_add1(t, mp_trait[T_ALL_SIMPLES], -1);
     if (rev)
@@ -3631,20 +3638,23 @@ typedef struct {
 /* the best reading's patterns: [PatternHit(id, name, value, count, uses,
  * dict(names)), ...] in the table's order, and their points */
 static PyObject *
-m_hits(const MTally *t, const long long *value)
+m_hits(const MTally *t, const long long *value, int extra, long long *points)
 {
-    long long points = 0;
-    int k = ft_find(mp_hit_type);
-    PyObject *hits = PyList_New(0);
-    if (hits == NULL || k < 0) {
-        Py_XDECREF(hits);
+    int k = ft_find(mp_hit_type), n = 0, q = 0;
+    if (k < 0)
         Py_RETURN_NONE;
-    }
+    FOR_ON(t, p)
+    n += t->fans[p] > 0;
+    /* a tuple with `extra` places left at its end (the flowers') */
+    PyObject *hits = PyTuple_New(n + extra);
+    if (hits == NULL)
+        return NULL;
+    *points = 0;
     FOR_ON(t, p)
     {
         if (t->fans[p] <= 0)
             continue;
-        points += value[p] * t->fans[p];
+        *points += value[p] * t->fans[p];
         PyObject *f[6] = {PyTuple_GET_ITEM(mp_ids, p), PyTuple_GET_ITEM(mp_names_en, p),
                           PyLong_FromLongLong(value[p]), PyLong_FromLong(t->fans[p]),
                           PyTuple_New(t->nuses[p]), PyDict_Copy(PyTuple_GET_ITEM(mp_names, p))};
@@ -3657,24 +3667,15 @@ m_hits(const MTally *t, const long long *value)
             }
             h = ft_make(k, f, 6);
         }
-        for (int q = 2; q < 6; q++)
-            Py_XDECREF(f[q]);
-        if (h == NULL || PyList_Append(hits, h) < 0) {
-            Py_XDECREF(h);
+        for (int r = 2; r < 6; r++)
+            Py_XDECREF(f[r]);
+        if (h == NULL) {
             Py_DECREF(hits);
             return NULL;
         }
-        Py_DECREF(h);
+        PyTuple_SET_ITEM(hits, q++, h);
     }
-    PyObject *pts = PyLong_FromLongLong(points);
-    if (pts == NULL) {
-        Py_DECREF(hits);
-        return NULL;
-    }
-    PyObject *res = PyTuple_Pack(2, pts, hits);
-    Py_DECREF(pts);
-    Py_DECREF(hits);
-    return res;
+    return hits;
 }
 
 /* ---- the Result of the best reading (hefen.mcr._result_of) ---------------
@@ -3757,6 +3758,8 @@ out:
     return r;
 }
 
+/* hits: the reading's patterns, with one place left at the end when there
+ * are flowers */
 static PyObject *
 mr_result(const MWin *w, const MCtx *c, PyObject *hits, long long points)
 {
@@ -3783,15 +3786,14 @@ mr_result(const MWin *w, const MCtx *c, PyObject *hits, long long points)
         Py_XDECREF(cnt);
         Py_XDECREF(names);
         Py_DECREF(uses);
-        if (h == NULL || PyList_Append(hits, h) < 0) {
-            Py_XDECREF(h);
+        if (h == NULL)
             return NULL;
-        }
-        Py_DECREF(h);
+        PyTuple_SET_ITEM(hits, PyTuple_GET_SIZE(hits) - 1, h);
     }
     long long total = points + c->nflowers;
     int winning = points >= mr_min_points;
-    patterns = PyList_AsTuple(hits);
+    patterns = hits;
+    Py_INCREF(patterns);
     total_o = PyLong_FromLongLong(total);
     if (patterns == NULL || total_o == NULL)
         goto done;
@@ -4024,12 +4026,12 @@ m_run(MWork *W, const MCtx *c)
         Py_INCREF(res);
     }
     else {
-        PyObject *ph = m_hits(&W->t[best], value);
+        long long points = 0;
+        PyObject *ph = m_hits(&W->t[best], value, c->nflowers ? 1 : 0, &points);
         if (ph == NULL || ph == Py_None)
             res = ph;
         else {
-            res = mr_result(w, c, PyTuple_GET_ITEM(ph, 1),
-                            PyLong_AsLongLong(PyTuple_GET_ITEM(ph, 0)));
+            res = mr_result(w, c, ph, points);
             Py_DECREF(ph);
         }
     }
@@ -4214,6 +4216,7 @@ py_set_mcr(PyObject *self, PyObject *args)
     }
     Py_INCREF(mtype);
     Py_XSETREF(meld_type, mtype);
+    m_tflags_init();
     mp_ready = 1;
     Py_RETURN_NONE;
 }
