@@ -5044,7 +5044,8 @@ sd_place(PyObject *k, const char *const *names, int n)
     Py_ssize_t len = PyUnicode_GET_LENGTH(k);
     const char *b = (const char *)PyUnicode_1BYTE_DATA(k);
     for (int i = 0; i < n; i++)
-        if ((Py_ssize_t)strlen(names[i]) == len && memcmp(names[i], b, len) == 0)
+        if (names[i][0] == b[0] && (Py_ssize_t)strlen(names[i]) == len &&
+            memcmp(names[i], b, len) == 0)
             return i;
     return -1;
 }
