@@ -2520,10 +2520,24 @@ typedef struct {
     unsigned long long on[2]; /* the patterns added to (their counts may be 0 since) */
 } MTally;
 
+/* the lowest set bit of a nonzero word */
+#if defined(_MSC_VER)
+#include <intrin.h>
+static __inline int
+m_ctz64(unsigned long long x)
+{
+    unsigned long i;
+    _BitScanForward64(&i, x);
+    return (int)i;
+}
+#else
+#define m_ctz64(x) __builtin_ctzll(x)
+#endif
+
 /* each pattern added to, in the table's order */
 #define FOR_ON(t, p)                                                                     \
     for (int w_ = 0, p = 0; w_ < 2; w_++)                                                \
-        for (unsigned long long m_ = (t)->on[w_]; m_ && (p = w_ * 64 + __builtin_ctzll(m_), 1); \
+        for (unsigned long long m_ = (t)->on[w_]; m_ && (p = w_ * 64 + m_ctz64(m_), 1);  \
              m_ &= m_ - 1)
 
 typedef struct {
