@@ -2549,12 +2549,6 @@ typedef struct {
     int c13[NK], c14[NK];
     int tiles[MAX_TILES], ntiles;
     MGroup fixed[4];
-    /* the whole-hand tile patterns, the same for every reading of the hand
-     * (m_hand_patterns): what suit_patterns, tile_patterns and
-     * rank_patterns add, and the four-of-a-kinds tile_hog counts */
-    int hp_n[3], hp_pid[3][4], hp_cnt[3][4];
-    int hp_quads;
-    short hp_qu[NK];
 } MWin;
 
 /* a clean tally: every count and use list that is not empty has its bit */
@@ -2806,60 +2800,26 @@ m_rank_patterns(const int *tiles, int n, MTally *t)
         mt_add1(t, mp_trait[pid], -1);
 }
 
-/* the whole-hand tile patterns of w->tiles, once a hand, with `scratch` a
- * clean tally (left clean) */
 static void
-m_hand_patterns(MWin *w, MTally *scratch)
+m_tile_hog(const int *tiles, int n, int kongs, MTally *t)
 {
-    for (int f = 0; f < 3; f++) {
-        if (f == 0)
-            m_suit_patterns(w->tiles, w->ntiles, scratch);
-        else if (f == 1)
-            m_tile_patterns(w->tiles, w->ntiles, scratch);
-        else
-            m_rank_patterns(w->tiles, w->ntiles, scratch);
-        int n = 0;
-        FOR_ON(scratch, p)
-        {
-            if (n < 4) {
-                w->hp_pid[f][n] = p;
-                w->hp_cnt[f][n] = scratch->fans[p];
-            }
-            n++;
-        }
-        w->hp_n[f] = n > 4 ? -1 : n; /* -1: more than kept (never: at most 3) */
-        mt_init(scratch);
-    }
     int c[NK], order[NK], nk = 0;
     memset(c, 0, sizeof c);
-    for (int i = 0; i < w->ntiles; i++)
-        if (c[w->tiles[i]]++ == 0)
-            order[nk++] = w->tiles[i];
-    w->hp_quads = 0;
+    for (int i = 0; i < n; i++)
+        if (c[tiles[i]]++ == 0)
+            order[nk++] = tiles[i];
+    int quads = 0;
+    for (int x = 0; x < NK; x++)
+        quads += c[x] == 4;
+    int hog = quads - kongs;
+    if (hog <= 0)
+        return;
+    short u[NK];
+    int nu = 0;
     for (int k = 0; k < nk; k++)
         if (c[order[k]] == 4)
-            w->hp_qu[w->hp_quads++] = (short)(U_QUAD + order[k]);
-}
-
-/* suit_patterns (f 0), tile_patterns (1) or rank_patterns (2) of the hand */
-static void
-m_hand_add(const MWin *w, int f, MTally *t)
-{
-    if (w->hp_n[f] < 0) {
-        t->overflow = 1;
-        return;
-    }
-    for (int i = 0; i < w->hp_n[f]; i++)
-        mt_add(t, w->hp_pid[f][i], NULL, 0, w->hp_cnt[f][i]);
-}
-
-/* tile_hog(tiles, kongs) of the hand */
-static void
-m_hand_hog(const MWin *w, int kongs, MTally *t)
-{
-    int hog = w->hp_quads - kongs;
-    if (hog > 0)
-        mt_add(t, mp_trait[T_TILE_HOG], w->hp_qu, w->hp_quads, hog);
+            u[nu++] = (short)(U_QUAD + order[k]);
+    mt_add(t, mp_trait[T_TILE_HOG], u, nu, hog);
 }
 
 /* _wait_pattern: the pattern it adds (-1 none) */
@@ -3250,10 +3210,10 @@ m_read_standard(MWin *w, int pair, const int *sk, const int *ss, int nsets, Sear
         mt_add1(t, mp_id[M_ALL_FIVES], -1);
     else if (traits[2] == 5)
         mt_add1(t, mp_id[M_ALL_EVEN_PUNGS], -1);
-    m_hand_add(w, 0, t);
-    m_hand_add(w, 1, t);
-    m_hand_add(w, 2, t);
-    m_hand_hog(w, w->n_kongs, t);
+    m_suit_patterns(w->tiles, w->ntiles, t);
+    m_tile_patterns(w->tiles, w->ntiles, t);
+    m_rank_patterns(w->tiles, w->ntiles, t);
+    m_tile_hog(w->tiles, w->ntiles, w->n_kongs, t);
     if (!t->fans[mp_id[M_MELDED_HAND]] && !t->fans[mp_id[M_FOUR_KONGS]]) {
         int pid = m_wait_kind(groups, ng, win); /* the waits only when it adds one */
         if (pid >= 0 && m_one_wait(w))
@@ -3337,8 +3297,8 @@ m_read_knitted(MWin *w, int ks, int pair, const int *sk, const int *ss, int nset
     int ck = g.kind == GK_KONG && g.concealed;
     if (!w->n_melds || ck)
         mt_add1(t, mp_id[w->self_drawn ? M_FULLY_CONCEALED_HAND : M_CONCEALED_HAND], -1);
-    m_hand_add(w, 0, t);
-    m_hand_hog(w, w->n_kongs, t);
+    m_suit_patterns(w->tiles, w->ntiles, t);
+    m_tile_hog(w->tiles, w->ntiles, w->n_kongs, t);
     int rem[6], nr = 0;
     if (g.kind == GK_CHOW) {
         rem[nr++] = g.tile;
@@ -3965,8 +3925,6 @@ static PyObject *
 m_run(MWork *W, const MCtx *c)
 {
     MWin *w = &W->w;
-    mt_init(&W->t[0]);
-    m_hand_patterns(w, &W->t[0]);
     const long long *value = mp_value[w->mil];
     int cur = 0, best = -1, overflow = 0;
     long long best_v = 0;
@@ -4012,11 +3970,11 @@ m_run(MWork *W, const MCtx *c)
                 mt_add1(t, mp_id[M_SEVEN_SHIFTED_PAIRS], -1);
             else
                 mt_add1(t, mp_id[M_SEVEN_PAIRS], -1);
-            m_hand_add(w, 0, t);
-            m_hand_add(w, 1, t);
-            m_hand_add(w, 2, t);
+            m_suit_patterns(w->tiles, w->ntiles, t);
+            m_tile_patterns(w->tiles, w->ntiles, t);
+            m_rank_patterns(w->tiles, w->ntiles, t);
             if (w->sp_hog)
-                m_hand_hog(w, 0, t);
+                m_tile_hog(w->tiles, w->ntiles, 0, t);
             m_win_flags(w, t);
             m_finish(t, NULL);
             M_KEEP();
