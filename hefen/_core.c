@@ -5067,6 +5067,12 @@ sd_place(PyObject *k, const char *const *names, int n)
 static const char *const SD_TOP[7] = {"rules",   "hand",    "melds",  "win_tile",
                                       "flowers", "context", "options"};
 static const char *const SD_MELD[3] = {"kind", "tiles", "concealed"};
+/* a context's keys, in sd_ctx_index's order */
+static const char *const SD_CTX[15] = {
+    "last_tile_of_wall", "kong_replacement", "double_kong_replacement", "robbing_kong",
+    "last_of_kind",      "heavenly",         "earthly",                 "human",
+    "seat_wind",         "round_wind",       "dealer",                  "discarder",
+    "win",               "declared_ready",   "dealer_streak"};
 
 static int
 sd_fields(PyObject *d, PyObject *index, PyObject **vals, int n)
@@ -5161,12 +5167,17 @@ sd_context(PyObject *obj, SdCtx *x)
     while (PyDict_Next(obj, &pos, &key, &v)) {
         if (!PyUnicode_CheckExact(key))
             return 0;
-        PyObject *io = PyDict_GetItemWithError(sd_ctx_index, key);
-        if (io == NULL) {
-            PyErr_Clear();
+        long i = sd_place(key, SD_CTX, 15);
+        if (i == -1)
             return 0; /* not a context key */
+        if (i == -2) {
+            PyObject *io = PyDict_GetItemWithError(sd_ctx_index, key);
+            if (io == NULL) {
+                PyErr_Clear();
+                return 0;
+            }
+            i = PyLong_AsLong(io);
         }
-        long i = PyLong_AsLong(io);
         if (i < 8) { /* a flag */
             if (v != Py_True && v != Py_False)
                 return 0;
@@ -5175,12 +5186,10 @@ sd_context(PyObject *obj, SdCtx *x)
         else if (i < 12) { /* a wind */
             if (v == Py_None && i == 11)
                 continue;
-            PyObject *t = PyDict_GetItemWithError(fc_wind_codes, v);
-            long n = t != NULL && PyLong_CheckExact(t) ? PyLong_AsLong(t) : -1;
-            if (n < 27 || n > 30) {
-                PyErr_Clear();
+            /* _WIND_CODES is _PARSE's codes of the winds */
+            long n = sd_code(v);
+            if (n < 27 || n > 30)
                 return 0;
-            }
             *slots[i] = (int)n;
         }
         else if (i == 12) { /* win */
