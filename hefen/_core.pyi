@@ -1,9 +1,14 @@
 """Type stub for the compiled core (hefen/_core.c); see hefen.decompose."""
 
 from collections.abc import Callable, Container, Iterable, Sequence
+from typing import Any, TypeVar
 
+from .hand import Context, Hand, Meld
 from .mcr.detect import Tally
+from .result import PatternHit, Payment, Result
 from .sets import HandSet
+
+_T = TypeVar("_T")
 
 MAX_COUNT: int
 #: digest of the hefen/_core.c this was built from (see setup.py)
@@ -62,5 +67,74 @@ def _set_pure_shanten(
     combine_masks: Callable[..., tuple[int, ...]],
     best: Callable[..., int],
     best_mask: Callable[..., int],
+    /,
+) -> None: ...
+def new(cls: type[_T], /, *fields: Any) -> _T: ...
+def _set_new_types(spec: tuple[tuple[type, tuple[str, ...]], ...], /) -> None: ...
+def mcr_score(hand: Hand, opts: dict[str, Any], /) -> Result | bool | None: ...
+def _set_mcr(
+    ids: tuple[str, ...],
+    values_gb: tuple[int | None, ...],
+    values_mil: tuple[int | None, ...],
+    exclusions: tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...],
+    keeps: tuple[int, ...],
+    labels: tuple[str, ...],
+    codes: tuple[str, ...],
+    knitted: tuple[tuple[int, ...], ...],
+    knitted_codes: tuple[str, ...],
+    meld_type: type[Meld],
+    names_en: tuple[str, ...],
+    names: tuple[dict[str, str], ...],
+    hit_type: type[PatternHit],
+    /,
+) -> None: ...
+def _set_mcr_result(
+    result_type: type[Result],
+    payment_type: type[Payment],
+    codes: tuple[str, ...],
+    flower_id: str,
+    flower_name: str,
+    flower_names: dict[str, str],
+    seats: tuple[str, ...],
+    next_seat_notes: tuple[str, ...],
+    min_points: int,
+    base: int,
+    rules: str,
+    unit: str,
+    /,
+) -> None: ...
+def fast_hand(cls: type[Hand], obj: Any, need_win_tile: bool, /) -> Hand | None: ...
+def _set_fast_hand(
+    parse: dict[str, int],
+    melds: dict[tuple[str, tuple[int, ...], bool], Meld],
+    top_keys: frozenset[str],
+    meld_keys: frozenset[str],
+    default_rules: str,
+    bonus_first: int,
+    fast_context: Callable[[Any], Context | None],
+    hand_type: type[Hand],
+    py_fast_hand: Callable[..., Hand | None],
+    /,
+) -> None: ...
+def fast_context(obj: Any, /) -> Context | None: ...
+def _set_fast_context(
+    default: Context,
+    bools: frozenset[str],
+    winds: frozenset[str],
+    wind_codes: dict[str, int],
+    win_kinds: frozenset[str],
+    ready: frozenset[str],
+    cache: dict[Any, Context],
+    context_type: type[Context],
+    /,
+) -> None: ...
+def rules_pass(hand: Hand, concealed_size: int, flower_wins: bool, default: Context, /) -> bool: ...
+def mcr_score_dict(obj: Any, /) -> Result | None: ...
+def _set_mcr_score_dict(
+    rules: str,
+    resolved: dict[Any, dict[str, Any]],
+    default_context: Context,
+    concealed_size: int,
+    flower_wins: bool,
     /,
 ) -> None: ...

@@ -322,7 +322,9 @@ class Hand:
         if hand is None:
             hand = cls._parse_dict(obj, need_win_tile=need_win_tile)
             hand.check_types()
-        hand._check_rules(find_ruleset(hand.rules))
+        ruleset = find_ruleset(hand.rules)
+        if not _rules_pass(hand, ruleset.concealed_size, ruleset.flower_wins, _DEFAULT_CONTEXT):
+            hand._check_rules(ruleset)
         return hand
 
     @classmethod
@@ -630,7 +632,7 @@ def _fast_context(obj: Any) -> Context | None:
     return ctx
 
 
-def _fast_hand(cls: type[Hand], obj: Any, need_win_tile: bool) -> Hand | None:
+def _py_fast_hand(cls: type[Hand], obj: Any, need_win_tile: bool) -> Hand | None:
     if type(obj) is not dict or not obj.keys() <= _TOP_KEYS:
         return None
     rules = obj.get("rules", DEFAULT_RULESET)
@@ -676,3 +678,61 @@ def _fast_hand(cls: type[Hand], obj: Any, need_win_tile: bool) -> Hand | None:
     elif type(options) is not dict:
         return None
     return cls(rules, concealed, melds, win_tile, flowers, context, dict(options))
+
+
+def _load_fast_hand() -> Any:
+    """:func:`_py_fast_hand`, or its compiled twin ``hefen._core.fast_hand``
+    (branch for branch the same; a class other than :class:`Hand` goes to
+    the Python one) with the tables registered."""
+    from .decompose import _CORE
+
+    if _CORE is None or not hasattr(_CORE, "fast_hand"):
+        return _py_fast_hand
+    # Hand built slot by slot; Hand, Context and Meld read so (hefen._core.new)
+    _CORE._set_new_types(
+        tuple((cls, tuple(cls.__dataclass_fields__)) for cls in (Hand, Context, Meld))
+    )
+    _CORE._set_fast_context(
+        _DEFAULT_CONTEXT,
+        _CONTEXT_BOOLS,
+        _CONTEXT_WINDS,
+        _WIND_CODES,
+        _WIN_KINDS,
+        _READY,
+        _CONTEXTS,
+        Context,
+    )
+    _CORE._set_fast_hand(
+        _PARSE,
+        _MELDS,
+        frozenset(_TOP_KEYS),
+        _MELD_KEYS,
+        DEFAULT_RULESET,
+        BONUS_FIRST,
+        _fast_context,
+        Hand,
+        _py_fast_hand,
+    )
+    return _CORE.fast_hand
+
+
+#: the fast path of :meth:`Hand.from_dict` (compiled unless ``HEFEN_PURE=1``)
+_fast_hand = _load_fast_hand()
+
+
+def _py_rules_pass(hand: Hand, need: int, flower_wins: bool, default: Context) -> bool:
+    """Whether :meth:`Hand._check_rules` surely passes, without running it:
+    never, here (the compiled ``hefen._core.rules_pass`` answers for the hands
+    it reads, and :meth:`Hand._check_rules` runs whenever it says no)."""
+    return False
+
+
+def _load_rules_pass() -> Any:
+    from .decompose import _CORE
+
+    if _CORE is None or not hasattr(_CORE, "rules_pass") or _fast_hand is _py_fast_hand:
+        return _py_rules_pass
+    return _CORE.rules_pass
+
+
+_rules_pass = _load_rules_pass()

@@ -153,3 +153,23 @@ def _plain_result(
         error,
         notes,
     )
+
+
+def _load_new() -> Any:
+    """``hefen._core.new`` with these classes registered, or ``None`` (no
+    compiled core, or ``HEFEN_PURE=1``)."""
+    from .decompose import _CORE
+
+    if _CORE is None or not hasattr(_CORE, "new"):
+        return None
+    _CORE._set_new_types(
+        tuple((cls, tuple(cls.__dataclass_fields__)) for cls in (PatternHit, Payment, Result))
+    )
+    return _CORE.new
+
+
+#: ``NEW(cls, *fields)``: ``cls(*fields)`` for :class:`PatternHit`,
+#: :class:`Payment`, :class:`Result` (every field given, in order) without
+#: the frozen dataclass's ``__init__``, from :mod:`hefen._core`; ``None``
+#: without the compiled core
+NEW = _load_new()

@@ -143,7 +143,24 @@ def score_uncached(obj: Hand | Mapping[str, Any], *, strict: bool = False) -> Re
     """Score a hand given as an interchange dict (hand-format.md) or a
     :class:`~hefen.hand.Hand`.  Never raises for bad input: the result is then
     ``valid=False`` with one sentence in ``error``."""
+    if type(obj) is dict:
+        fast = _MCR_FAST[0] if _MCR_FAST else _load_mcr_fast()
+        if fast is not None:
+            found: Result | None = fast(obj)  # the same Result, or None: the path below
+            if found is not None:
+                return found
     return _guarded(obj, lambda: (h := _parse(obj)).ruleset.score(h), strict=strict)
+
+
+#: hefen.mcr.SCORE_DICT once loaded (the compiled whole path of an MCR object)
+_MCR_FAST: list[Any] = []
+
+
+def _load_mcr_fast() -> Any:
+    from .mcr import SCORE_DICT
+
+    _MCR_FAST.append(SCORE_DICT)
+    return SCORE_DICT
 
 
 def score_dict(obj: Any) -> dict[str, Any]:

@@ -323,6 +323,7 @@ def test_detect_on_generated_hands(core: ModuleType, monkeypatch: pytest.MonkeyP
 
     monkeypatch.setattr(mcr, "combination_candidates", cc)
     monkeypatch.setattr(mcr, "select_combinations", sc)
+    monkeypatch.setattr(mcr, "_MCR_SCORE", None)  # the Python readings, which call them
     for i, h in enumerate(random_mcr_hands(1500, 31)):
         score_uncached({**h, "options": {"variant": "mil"}} if i % 2 else h, strict=True)
     assert seen["cc"] > 1000 and seen["sc"] > 1000 and seen["chosen"] > 500, seen
@@ -535,6 +536,620 @@ def test_tile_patterns_outside_the_compiled_domain(core: ModuleType) -> None:
         core.tile_hog([5, 5, 5, 5], 0, Broken())
 
 
+# --- the compiled MCR scorer (hefen._core.mcr_score) and the hand reader -----
+#
+# mcr_score runs every reading of a hand in C and builds its Result; the
+# Python readings stay as hefen.mcr._py_score.  Each test here compares the
+# two on the same Hand and the same resolved settings, by the whole
+# to_dict() and by Result equality, so that any divergence (a pattern, its
+# count, its uses, their order, the total, the payments, the notes) fails.
+
+MCR_OPTION_SETS: list[dict[str, Any]] = [
+    {},
+    {"variant": "mil"},
+    {"variant": "mil", "knitted_wait": "whole_hand", "impossible_waits": "ignore"},
+    {"variant": "green_book", "knitted_wait": "remainder", "impossible_waits": "count"},
+    {"seven_pairs_tile_hog": False, "nine_gates_extras": False},
+    {"variant": "mil", "seven_pairs_tile_hog": False, "nine_gates_extras": False},
+]
+
+
+#: a hand with nothing else to score (the generator seldom draws one)
+CHICKEN_HAND: dict[str, Any] = {
+    "rules": "mcr",
+    "hand": ["3m", "3m", "5m", "6m", "7m", "6p", "7p", "8p", "W", "W"],
+    "melds": [{"kind": "chow", "tiles": ["2s", "3s", "4s"], "concealed": False}],
+    "win_tile": "3m",
+    "flowers": ["6h"],
+    "context": {"win": "discard", "seat_wind": "S", "round_wind": "S"},
+    "options": {},
+}
+
+
+def _context_variants(h: dict[str, Any], i: int) -> dict[str, Any]:
+    """The generated hand with, every few hands, a discarder, a dealer and a
+    streak, or a double kong replacement (what the generator leaves out)."""
+    from hefen.tiles import WINDS, tile_from_str, tile_to_str
+
+    ctx = dict(h["context"])
+    seat = tile_from_str(ctx["seat_wind"])
+    others = [tile_to_str(w) for w in WINDS if w != seat]
+    if i % 5 == 1 and ctx["win"] == "discard":
+        ctx["discarder"] = others[i % 3]
+    if i % 7 == 2:
+        ctx["dealer"] = others[i % 3] if i % 2 else ctx["seat_wind"]
+        ctx["dealer_streak"] = i % 4
+    if (
+        i % 11 == 3
+        and ctx["win"] == "self_draw"
+        and sum(m["kind"] == "kong" for m in h["melds"]) >= 2
+    ):
+        ctx["double_kong_replacement"] = True
+    return {**h, "context": ctx}
+
+
+def _mcr_pair(hand: Any, opts: dict[str, Any]) -> tuple[Any, Any]:
+    """The compiled scorer's answer and the reference's, for one Hand."""
+    import hefen.mcr as mcr
+
+    return mcr.score(hand, opts), mcr._py_score(hand, dict(opts))
+
+
+@needs_core
+def test_mcr_score_dispatch(core: ModuleType) -> None:
+    import hefen.hand as hand_mod
+    import hefen.mcr as mcr
+    import hefen.result as result_mod
+
+    if not d.COMPILED:
+        pytest.skip("HEFEN_PURE=1 in this test run's environment")
+    assert mcr._MCR_SCORE is core.mcr_score
+    assert result_mod.NEW is core.new
+    assert hand_mod._fast_hand is core.fast_hand
+    assert hand_mod._rules_pass is core.rules_pass
+    assert mcr.SCORE_DICT is core.mcr_score_dict
+
+
+@needs_core
+def test_mcr_score_on_generated_hands(core: ModuleType) -> None:
+    """Every generated hand (seven pairs, orphans, nine gates, honours and
+    knitted, knitted straights, melds, kongs, flowers, self-draws, last
+    tiles, kong wins) under each set of table options, both variants."""
+    import hefen.mcr as mcr
+    from hefen.hand import Hand
+
+    if not d.COMPILED:
+        pytest.skip("HEFEN_PURE=1 in this test run's environment")
+    seen: dict[str, int] = {}
+    n = 0
+    for i, h in enumerate(random_mcr_hands(1500, 51) + [CHICKEN_HAND]):
+        for k, options in enumerate(MCR_OPTION_SETS):
+            if (i + k) % 2:
+                continue  # half of the settings per hand
+            hand = Hand.from_dict({**_context_variants(h, i), "options": options})
+            opts = mcr.resolve_options(dict(hand.options))
+            assert core.mcr_score(hand, opts) is not None, hand  # in the compiled domain
+            got, want = _mcr_pair(hand, opts)
+            assert got.to_dict() == want.to_dict(), (hand, opts)
+            assert got == want and type(got) is type(want)
+            for p in got.patterns:
+                seen[p.id] = seen.get(p.id, 0) + 1
+            n += 1
+    assert n > 4000
+    # every pattern of the table was reached
+    assert set(mcr.ORDER) <= set(seen), set(mcr.ORDER) - set(seen)
+    for pid in (
+        "seven_pairs",
+        "seven_shifted_pairs",
+        "thirteen_orphans",
+        "nine_gates",
+        "greater_honors_and_knitted_tiles",
+        "lesser_honors_and_knitted_tiles",
+        "knitted_straight",
+        "tile_hog",
+        "concealed_kong_and_melded_kong",
+        "melded_kong",
+        "two_concealed_kongs",
+        "robbing_the_kong",
+        "out_with_replacement_tile",
+        "last_tile",
+        "last_tile_draw",
+        "last_tile_claim",
+        "flower_tiles",
+        "edge_wait",
+        "closed_wait",
+        "single_wait",
+        "chicken_hand",
+        "little_three_dragons",
+        "pure_terminal_chows",
+        "all_chows",
+        "outside_hand",
+        "pung_of_terminals_or_honors",
+        "dragon_pung",
+        "prevalent_wind",
+        "seat_wind",
+    ):
+        assert seen.get(pid, 0) > 0, pid
+
+
+@needs_core
+def test_mcr_score_whole_results_through_score(core: ModuleType) -> None:
+    """hefen.score_uncached on interchange objects: the compiled path (fast
+    reader, rules check, mcr_score) against the reference readings."""
+    import hefen.mcr as mcr
+    from hefen.hand import Hand
+    from hefen.scoring import score_uncached
+
+    if not d.COMPILED:
+        pytest.skip("HEFEN_PURE=1 in this test run's environment")
+    for i, h in enumerate(random_mcr_hands(800, 52)):
+        obj = {**_context_variants(h, i), "options": MCR_OPTION_SETS[i % len(MCR_OPTION_SETS)]}
+        got = score_uncached(obj, strict=True)
+        hand = Hand._parse_dict(obj)
+        hand.check()
+        want = mcr._py_score(hand, mcr.resolve_options(dict(hand.options)))
+        assert json.dumps(got.to_dict()) == json.dumps(want.to_dict()), obj
+
+
+def _sets_strategy() -> st.SearchStrategy[Any]:
+    chow_tiles = [t for t in range(27) if t % 9 <= 6]
+    one = st.one_of(
+        st.tuples(st.just("chow"), st.sampled_from(chow_tiles)),
+        st.tuples(st.just("pung"), st.integers(0, 33)),
+    )
+    return st.tuples(st.lists(one, min_size=4, max_size=4), st.integers(0, 33))
+
+
+@needs_core
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    sets_pair=_sets_strategy(),
+    data=st.data(),
+)
+def test_mcr_score_on_random_hands(core: ModuleType, sets_pair: Any, data: st.DataObject) -> None:
+    """Random sets and pair, some of them melds (kongs, concealed kongs),
+    a random winning tile (sometimes one that does not complete the hand),
+    random context flags and settings."""
+    import hefen.mcr as mcr
+    from hefen.errors import HandError
+    from hefen.hand import Hand
+    from hefen.tiles import WINDS, tile_to_str
+
+    sets, pair = sets_pair
+    tiles: list[int] = [pair, pair]
+    melds = []
+    for kind, t in sets:
+        ts = [t, t + 1, t + 2] if kind == "chow" else [t] * 3
+        how = data.draw(st.sampled_from(["hand", "hand", "meld", "kong", "concealed_kong"]))
+        if how == "hand" or (kind == "chow" and how != "meld"):
+            tiles += ts
+        elif how == "meld":
+            melds.append({"kind": kind, "tiles": [tile_to_str(x) for x in ts]})
+        else:
+            melds.append(
+                {"kind": "kong", "tiles": [tile_to_str(t)] * 4, "concealed": how != "kong"}
+            )
+    win = data.draw(st.sampled_from(tiles))
+    tiles.remove(win)
+    if data.draw(st.booleans()):  # sometimes a tile that may not complete it
+        tiles[data.draw(st.integers(0, len(tiles) - 1))] = data.draw(st.integers(0, 33))
+    ctx: dict[str, Any] = {
+        "win": data.draw(st.sampled_from(["discard", "self_draw"])),
+        "seat_wind": tile_to_str(data.draw(st.sampled_from(WINDS))),
+        "round_wind": tile_to_str(data.draw(st.sampled_from(WINDS))),
+    }
+    for key in ("last_tile_of_wall", "kong_replacement", "robbing_kong", "last_of_kind"):
+        if data.draw(st.integers(0, 4)) == 0:
+            ctx[key] = True
+    options = data.draw(st.sampled_from(MCR_OPTION_SETS))
+    flowers = data.draw(st.lists(st.integers(1, 8), unique=True, max_size=4))
+    obj = {
+        "rules": "mcr",
+        "hand": [tile_to_str(x) for x in tiles],
+        "melds": melds,
+        "win_tile": tile_to_str(win),
+        "flowers": [f"{f}h" for f in flowers],
+        "context": ctx,
+        "options": options,
+    }
+    try:
+        hand = Hand.from_dict(obj)
+    except HandError:  # five copies, a contradictory context
+        return
+    opts = mcr.resolve_options(dict(hand.options))
+    got, want = _mcr_pair(hand, opts)
+    assert got.to_dict() == want.to_dict(), obj
+    assert got == want
+
+
+@needs_core
+def test_mcr_score_outside_the_compiled_domain(core: ModuleType) -> None:
+    """What mcr_score does not read (a Hand built in Python with other
+    types, settings it does not know, not a Hand at all) is answered by the
+    reference: mcr_score says None, and hefen.mcr.score answers (or raises)
+    as _py_score does."""
+    import dataclasses
+
+    import hefen.mcr as mcr
+    from hefen.hand import Context, Hand, Meld
+
+    if not d.COMPILED:
+        pytest.skip("HEFEN_PURE=1 in this test run's environment")
+    base = Hand.from_dict(
+        {
+            "rules": "mcr",
+            "hand": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "C", "C"],
+            "win_tile": "C",
+            "context": {"win": "self_draw", "seat_wind": "E", "round_wind": "E"},
+        }
+    )
+    opts = mcr.resolve_options({})
+    assert core.mcr_score(base, opts) is not None
+    ctx = base.context
+    odd = [
+        dataclasses.replace(base, concealed=list(base.concealed)),
+        dataclasses.replace(base, concealed=base.concealed[:-1]),
+        dataclasses.replace(base, concealed=(*base.concealed[:-1], 27.0)),
+        dataclasses.replace(base, win_tile=None),
+        dataclasses.replace(base, win_tile=True),
+        dataclasses.replace(base, context=dataclasses.replace(ctx, last_tile_of_wall=1)),
+        dataclasses.replace(base, context=dataclasses.replace(ctx, win="tsumo")),
+        dataclasses.replace(base, context=dataclasses.replace(ctx, seat_wind=5)),
+        dataclasses.replace(base, context=dataclasses.replace(ctx, dealer_streak=True)),
+        dataclasses.replace(
+            base, concealed=base.concealed[3:], melds=(Meld("chow", (0, 1, 2), True),)
+        ),
+        dataclasses.replace(base, concealed=base.concealed[3:], melds=(("chow", (0, 1, 2)),)),
+        dataclasses.replace(base, flowers=(50,)),
+        dataclasses.replace(base, context=Context(win="self_draw", discarder=True)),
+    ]
+    settings = [
+        {**opts, "variant": "other"},
+        {**opts, "knitted_wait": None},
+        {**opts, "impossible_waits": 1},
+        {**opts, "seven_pairs_tile_hog": 1},
+        {k: v for k, v in opts.items() if k != "nine_gates_extras"},
+    ]
+    cases = [(h, opts) for h in odd] + [(base, s) for s in settings]
+    for hand, o in cases:
+        assert core.mcr_score(hand, o) is None, (hand, o)
+        try:
+            want = mcr._py_score(hand, dict(o))
+        except Exception as e:  # the reference's own error
+            with pytest.raises(type(e)):
+                mcr.score(hand, o)
+            continue
+        assert mcr.score(hand, o) == want
+    assert core.mcr_score(None, opts) is None
+    assert core.mcr_score(base, None) is None
+    assert core.mcr_score(base) is None
+    # an incomplete hand: False, and the reference's sentence
+    short = dataclasses.replace(base, win_tile=33)
+    assert core.mcr_score(short, opts) is False
+    assert mcr.score(short, opts) == mcr._py_score(short, opts)
+
+
+@needs_core
+def test_new_builds_the_same_objects(core: ModuleType) -> None:
+    from hefen.result import PatternHit, Payment, Result
+
+    hit = core.new(PatternHit, "a", "A", 2, 1, ("x",), {"en": "A"})
+    assert hit == PatternHit("a", "A", 2, 1, ("x",), {"en": "A"}) and type(hit) is PatternHit
+    assert hit.names == {"en": "A"}
+    pay = core.new(Payment, "E", "S", 8)
+    assert pay == Payment("E", "S", 8)
+    res = core.new(Result, "mcr", True, True, 9, "points", False, (hit,), (pay,), None, ())
+    assert res == Result("mcr", True, True, 9, "points", False, (hit,), (pay,), None, ())
+    with pytest.raises(AttributeError):  # still frozen
+        res.total = 1  # type: ignore[misc]
+    # any other call is cls(*fields)
+    assert core.new(PatternHit, "a", "A", 2) == PatternHit("a", "A", 2)  # the defaults
+    assert core.new(tuple, [1, 2]) == (1, 2)
+    with pytest.raises(TypeError):
+        core.new(Payment, 1, 2, 3, 4, 5)
+    with pytest.raises(TypeError):
+        core.new(Payment, "E", "S")
+    with pytest.raises(TypeError):
+        core.new()
+
+
+def _mutated_objects(seed: int) -> list[Any]:
+    """Generated hand objects of every ruleset, and copies with one thing
+    changed: a key removed or set to an odd value, a meld's field."""
+    import copy
+    import random
+
+    rng = random.Random(seed)
+    hs: list[Any] = (
+        random_mcr_hands(400, seed) + random_hands("hk", 150, seed) + random_hands("tw", 150, seed)
+    )
+    odd = [None, 1, 1.0, "1m", "E", [], {}, [[]], ["zz"], ["1h", "1h"], True, "mcr", [None]]
+    out = list(hs)
+    for h in hs:
+        for _ in range(3):
+            m = copy.deepcopy(h)
+            r = rng.random()
+            key = rng.choice([*m, "x", "context"])
+            if r < 0.4:
+                m[key] = rng.choice(odd)
+            elif r < 0.55:
+                m.pop(key, None)
+            elif r < 0.8:
+                ctx = m.setdefault("context", {})
+                ctx[
+                    rng.choice(
+                        [
+                            "win",
+                            "seat_wind",
+                            "discarder",
+                            "dealer",
+                            "dealer_streak",
+                            "heavenly",
+                            "robbing_kong",
+                            "last_of_kind",
+                            "kong_replacement",
+                            "declared_ready",
+                            "x",
+                        ]
+                    )
+                ] = rng.choice([*odd, "S", "self_draw", "tian_ting", 3, 100, False])
+            elif m.get("melds"):
+                m["melds"][0][rng.choice(["kind", "tiles", "concealed", "x"])] = rng.choice(
+                    [*odd, "pung", "kong", ["C", "C", "C", "C"], False]
+                )
+            else:
+                m["hand"] = m["hand"][:-1] + [rng.choice(["1h", "C", "9s", "zz"])]
+            out.append(m)
+    return out
+
+
+@needs_core
+def test_fast_hand_same_as_python(core: ModuleType) -> None:
+    """The compiled fast reader against the Python one: the same Hand, or
+    both giving up (None, or the Python's exception) to the reference."""
+    import hefen.hand as hm
+
+    if not d.COMPILED:
+        pytest.skip("HEFEN_PURE=1 in this test run's environment")
+    accepted = 0
+    for obj in _mutated_objects(61):
+        for need in (True, False):
+            try:
+                want = hm._py_fast_hand(hm.Hand, obj, need)
+            except Exception:
+                want = None
+            got = core.fast_hand(hm.Hand, obj, need)
+            assert got == want, obj
+            if got is not None:
+                accepted += 1
+                assert type(got) is hm.Hand and got.options is not obj.get("options")
+    assert accepted > 1500
+
+    # a subclass goes to the Python reader
+    class Sub(hm.Hand):
+        pass
+
+    obj = random_mcr_hands(1, 1)[0]
+    assert type(core.fast_hand(Sub, obj, True)) is Sub
+
+
+@needs_core
+def test_fast_context_same_as_python(core: ModuleType) -> None:
+    import hefen.hand as hm
+
+    if not d.COMPILED:
+        pytest.skip("HEFEN_PURE=1 in this test run's environment")
+    for obj in _mutated_objects(62):
+        raw = obj.get("context") if isinstance(obj, dict) else None
+        try:
+            want = hm._fast_context(raw)
+        except Exception:
+            want = None
+        got = core.fast_context(raw)
+        assert got == want and (got is None or type(got) is hm.Context), raw
+        assert core.fast_context(raw) is got or got is None  # from the same cache
+
+
+@needs_core
+def test_from_dict_same_answers_as_the_reference(core: ModuleType) -> None:
+    """Hand.from_dict (compiled reader and rules check) against the
+    reference parser and checks: the same Hand, or the same sentence."""
+    import hefen.hand as hm
+    from hefen.errors import HandError
+
+    if not d.COMPILED:
+        pytest.skip("HEFEN_PURE=1 in this test run's environment")
+    refused = 0
+    for obj in _mutated_objects(63):
+        try:
+            want: Any = hm.Hand._parse_dict(obj)
+            want.check()
+        except HandError as e:
+            want = str(e)
+        except Exception as e:  # noqa: BLE001 - the reference's own error type
+            want = type(e)
+        try:
+            got: Any = hm.Hand.from_dict(obj)
+        except HandError as e:
+            got = str(e)
+        except Exception as e:  # noqa: BLE001
+            got = type(e)
+        assert got == want, obj
+        refused += isinstance(want, str)
+    assert refused > 500
+
+
+@needs_core
+def test_rules_pass_only_where_the_check_passes(core: ModuleType) -> None:
+    """rules_pass says True only where Hand._check_rules would not raise
+    (Hands built in Python with any context, tiles and flowers), and True
+    for every generated legal hand."""
+    import dataclasses
+    import random
+
+    import hefen.hand as hm
+    from hefen.ruleset import find_ruleset
+
+    if not d.COMPILED:
+        pytest.skip("HEFEN_PURE=1 in this test run's environment")
+    rng = random.Random(64)
+    hs = random_mcr_hands(600, 64) + random_hands("hk", 200, 64) + random_hands("tw", 200, 64)
+    hands = [hm.Hand.from_dict(h) for h in hs]
+    fields = [f.name for f in dataclasses.fields(hm.Context)]
+    values = [True, False, None, 27, 28, 29, 30, 0, 99, 100, "self_draw", "discard", 27.0, "x"]
+
+    def mutate(x: hm.Hand) -> hm.Hand:
+        r = rng.random()
+        if r < 0.45:
+            ctx = dataclasses.replace(x.context, **{rng.choice(fields): rng.choice(values)})
+            return dataclasses.replace(x, context=ctx)
+        if r < 0.7:
+            key = rng.choice(["concealed", "flowers", "win_tile"])
+            v = rng.choice(
+                [x.concealed[:-1], (*x.concealed, 5), (34, 34), (35,), (40, 41), None, 34, 5, 33]
+            )
+            return dataclasses.replace(x, **{key: v})
+        ctx = hm.Context(
+            win=rng.choice(["discard", "self_draw"]),
+            seat_wind=rng.choice([27, 28]),
+            dealer=rng.choice([27, 28]),
+            discarder=rng.choice([None, 27, 29]),
+            **{k: rng.random() < 0.3 for k in hm.Context._BOOLS},
+        )
+        return dataclasses.replace(x, context=ctx)
+
+    for x in hands:
+        rs = find_ruleset(x.rules)
+        assert hm._rules_pass(x, rs.concealed_size, rs.flower_wins, hm._DEFAULT_CONTEXT), x
+    for x in [mutate(x) for x in hands for _ in range(6)]:
+        rs = find_ruleset(x.rules)
+        try:
+            x._check_rules(rs)
+            passes = True
+        except Exception:
+            passes = False
+        got = core.rules_pass(x, rs.concealed_size, rs.flower_wins, hm._DEFAULT_CONTEXT)
+        assert got is passes or (got is False and passes), x
+    assert core.rules_pass(None, 13, False, None) is False
+    assert core.rules_pass(hands[0], "13", False, None) is False
+
+
+@needs_core
+def test_mcr_score_dict_same_as_the_python_path(core: ModuleType) -> None:
+    """mcr_score_dict (score_uncached of a well-formed MCR object in one
+    call) against the Python path of score_uncached on generated and mutated
+    objects of every ruleset: the same Result wherever it answers, None
+    wherever the Python path refuses the object or scores another ruleset."""
+    import hefen.mcr as mcr
+    from hefen.scoring import _guarded, _parse
+
+    if not d.COMPILED:
+        pytest.skip("HEFEN_PURE=1 in this test run's environment")
+    assert mcr.SCORE_DICT is core.mcr_score_dict
+    objs = _mutated_objects(65)
+    objs += [{**h, "options": o} for h in random_mcr_hands(300, 66) for o in MCR_OPTION_SETS]
+    answered = 0
+    for _ in range(2):  # the second time, every setting was resolved once
+        for obj in objs:
+            want = _guarded(obj, lambda o=obj: (h := _parse(o)).ruleset.score(h), strict=True)
+            got = core.mcr_score_dict(obj)
+            if got is not None:
+                answered += 1
+                assert got == want and got.to_dict() == want.to_dict(), obj
+                assert want.valid and want.rules == "mcr"
+    assert answered > 2000
+    assert core.mcr_score_dict(None) is None
+    assert core.mcr_score_dict([]) is None
+
+
+def _mcr_edits(h: dict[str, Any]) -> list[dict[str, Any]]:
+    """One MCR object changed in each of the ways the compiled reader must
+    take or leave exactly as the Python one (context flags and their
+    contradictions, winds, streaks, settings, flowers, melds, tiles)."""
+    from hefen.tiles import WINDS, tile_from_str, tile_to_str
+
+    ctx = h["context"]
+    seat = ctx["seat_wind"]
+    other = next(tile_to_str(w) for w in WINDS if tile_to_str(w) != seat)
+    held = [c for c in h["hand"] if c != h["win_tile"]]
+    contexts: list[Any] = [
+        None,
+        {},
+        {"win": "discard"},
+        {**ctx, "robbing_kong": True},
+        {**ctx, "win": "self_draw", "robbing_kong": True},
+        {**ctx, "win": "self_draw", "kong_replacement": True},
+        {**ctx, "win": "self_draw", "double_kong_replacement": True},
+        {**ctx, "win": "self_draw", "heavenly": True, "dealer": seat},
+        {**ctx, "heavenly": True, "earthly": True},
+        {**ctx, "earthly": True, "dealer": other},
+        {**ctx, "human": True, "dealer": seat},
+        {**ctx, "discarder": seat},
+        {**ctx, "discarder": other},
+        {**ctx, "discarder": None},
+        {**ctx, "win": "self_draw", "discarder": other},
+        {**ctx, "declared_ready": "di_ting"},
+        {**ctx, "declared_ready": "x"},
+        {**ctx, "declared_ready": None},
+        {**ctx, "dealer_streak": 99},
+        {**ctx, "dealer_streak": 100},
+        {**ctx, "dealer_streak": True},
+        {**ctx, "last_of_kind": True},
+        {**ctx, "last_tile_of_wall": 1},
+        {**ctx, "seat_wind": "1m"},
+        {**ctx, "round_wind": None},
+        {**ctx, "win": "tsumo"},
+        {**ctx, "x": 1},
+        [],
+    ]
+    out = [{**h, "context": c} for c in contexts]
+    out += [{**h, "options": o} for o in (None, {"variant": "xx"}, {"x": 1}, [], {"variant": 1})]
+    out += [
+        {**h, "flowers": f} for f in (None, ["1h", "1h"], ["1m"], ["1h"] * 9, ["8h", "1h"], "1h")
+    ]
+    out += [{k: v for k, v in h.items() if k != key} for key in ("flowers", "options", "melds")]
+    out += [{**h, "win_tile": w} for w in (None, "1h", "zz", [], held[0] if held else "1m", "C")]
+    out += [{**h, "hand": hh} for hh in (h["hand"] + ["1h"], h["hand"][:-1], h["hand"] + ["1m"])]
+    out += [{**h, "rules": r} for r in ("hk", "tw", None, 1)]
+    if h["melds"]:
+        m0 = h["melds"][0]
+        for m in (
+            {**m0, "concealed": True},
+            {**m0, "concealed": 1},
+            {**m0, "tiles": m0["tiles"] + m0["tiles"][:1]},
+            {**m0, "kind": "pung" if m0["kind"] != "pung" else "chow"},
+            {"kind": "kong", "tiles": [m0["tiles"][0]] * 3},
+            {**m0, "x": 1},
+            [m0["kind"]],
+        ):
+            out.append({**h, "melds": [m, *h["melds"][1:]]})
+    elif held:
+        t = tile_from_str(held[0])
+        if t < 27 and t % 9 <= 6:
+            out.append({**h, "melds": [{"kind": "chow", "tiles": held[:1] * 3, "concealed": True}]})
+    return out
+
+
+@needs_core
+def test_mcr_score_dict_on_edited_objects(core: ModuleType) -> None:
+    from hefen.scoring import _guarded, _parse
+
+    if not d.COMPILED:
+        pytest.skip("HEFEN_PURE=1 in this test run's environment")
+    answered = refused = 0
+    for _ in range(2):
+        for h in random_mcr_hands(120, 67):
+            for obj in _mcr_edits(h):
+                want = _guarded(obj, lambda o=obj: (x := _parse(o)).ruleset.score(x), strict=True)
+                got = core.mcr_score_dict(obj)
+                if got is not None:
+                    answered += 1
+                    assert got == want and got.to_dict() == want.to_dict(), obj
+                elif not want.valid:
+                    refused += 1
+    assert answered > 3000 and refused > 3000, (answered, refused)
+
+
 # --- whole scoring: compiled here, pure in a HEFEN_PURE=1 subprocess -------
 
 _SCORE_SCRIPT = """
@@ -619,6 +1234,11 @@ def test_hefen_pure_selects_the_pure_core() -> None:
         "assert hefen.mcr.select_combinations is dt._py_select_combinations\n"
         "assert hefen.mcr.tile_hog is dt._py_tile_hog\n"
         "assert dt.suit_patterns is dt._py_suit_patterns\n"
+        "assert hefen.mcr._MCR_SCORE is None and hefen.mcr.SCORE_DICT is None\n"
+        "import hefen.hand, hefen.result\n"
+        "assert hefen.result.NEW is None\n"
+        "assert hefen.hand._fast_hand is hefen.hand._py_fast_hand\n"
+        "assert hefen.hand._rules_pass is hefen.hand._py_rules_pass\n"
         "print('pure')\n"
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT), "HEFEN_PURE": "1"}

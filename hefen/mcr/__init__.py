@@ -41,10 +41,10 @@ from ..decompose import (
 from ..decompose import (
     PUNG as D_PUNG,
 )
-from ..hand import Hand
+from ..hand import Hand, Meld
 from ..options import Option, boolean, choice, resolve
 from ..position import Position
-from ..result import PatternHit, Result
+from ..result import NEW, PatternHit, Payment, Result
 from ..ruleset import Ruleset
 from ..sets import CHOW, KONG, PAIR, PUNG
 from ..sets import HandSet as Group
@@ -469,8 +469,47 @@ def _total(t: Tally, values: dict[str, int]) -> int:
 def score(hand: Hand, options: dict[str, Any] | None = None) -> Result:
     """Score a validated MCR hand (``Hand.rules == "mcr"``).
 
-    ``options``: the hand's options already resolved (``None``: resolve them)."""
-    opts = resolve_options(dict(hand.options)) if options is None else options
+    ``options``: the hand's options already resolved (``None``: resolve them).
+
+    With the compiled core the readings run in C (``hefen._core.mcr_score``,
+    branch for branch as :func:`_py_score`); a hand it does not read goes to
+    the Python reference."""
+    if _MCR_SCORE is not None:
+        opts = _resolved(hand.options) if options is None else options
+        found = _MCR_SCORE(hand, opts)
+        if found is not None:
+            if found is False:
+                return Result.invalid("mcr", _not_complete_sentence(hand))
+            return found
+        return _py_score(hand, dict(opts))
+    return _py_score(hand, resolve_options(dict(hand.options)) if options is None else options)
+
+
+#: resolved settings by the raw ones (plain values, with their types), for
+#: the compiled scorer, which only reads them
+_RESOLVED: dict[tuple[tuple[str, type, Any], ...], dict[str, Any]] = {}
+_PLAIN_TYPES = frozenset({str, int, bool, float, type(None)})
+
+
+def _resolved(raw: Any) -> dict[str, Any]:
+    """``resolve_options(dict(raw))``, shared (not to be changed) when ``raw``
+    is a dict of plain values resolved before; its refusal is the same."""
+    key = None
+    if type(raw) is dict and all(type(v) in _PLAIN_TYPES for v in raw.values()):
+        key = tuple([(k, type(v), v) for k, v in raw.items()])
+        hit = _RESOLVED.get(key)
+        if hit is not None:
+            return hit
+    out = resolve_options(dict(raw))
+    if key is not None:
+        if len(_RESOLVED) >= 1024:
+            _RESOLVED.clear()
+        _RESOLVED[key] = out
+    return out
+
+
+def _py_score(hand: Hand, opts: dict[str, Any]) -> Result:
+    """The reference scorer: every reading in Python, the best one kept."""
     w = _Win(hand, opts)
     waits = _hand_waits(w)
     readings: list[Tally] = []
@@ -519,6 +558,12 @@ def _result(hand: Hand, t: Tally, values: dict[str, int], opts: dict[str, Any]) 
         hits.append(
             PatternHit(pid, _NAME_EN[pid], value, n, tuple(uses.get(pid, ())), dict(_NAMES[pid]))
         )
+    return _result_of(hand, points, hits, opts)
+
+
+def _result_of(hand: Hand, points: int, hits: list[PatternHit], opts: dict[str, Any]) -> Result:
+    """The result of the best reading: its patterns (``points`` without
+    flowers), the flowers, and the settlement."""
     flowers = len(hand.flowers)
     if flowers:
         hits.append(
@@ -549,6 +594,66 @@ def _result(hand: Hand, t: Tally, values: dict[str, int], opts: dict[str, Any]) 
         payments=payments,
         notes=notes,
     )
+
+
+def _set_core() -> Any:
+    """``hefen._core.mcr_score`` with this table registered, or ``None``
+    (no compiled core, ``HEFEN_PURE=1``, or a core without it)."""
+    from ..decompose import _CORE, KNITTED_STRAIGHTS
+    from ..sets import set_label
+    from .detect import _EXCLUDES
+
+    if _CORE is None or not hasattr(_CORE, "mcr_score") or NEW is None:
+        return None
+    index = {pid: i for i, pid in enumerate(ORDER)}
+
+    def idx(names: Any) -> tuple[int, ...]:
+        return tuple(sorted(index[x] for x in names if x in index))
+
+    labels = []
+    for kind in (CHOW, PUNG, KONG, PAIR):
+        for x in range(NUM_KINDS):
+            ok = kind != CHOW or (x < 27 and x % 9 <= 6)
+            for v in range(3):
+                labels.append(set_label(kind, x, v == 2, v > 0) if ok else "")
+    _CORE._set_mcr(
+        tuple(ORDER),
+        tuple(PATTERNS[p].value("green_book") for p in ORDER),
+        tuple(PATTERNS[p].value("mil") for p in ORDER),
+        tuple((idx(a), idx(b), idx(c)) for a, b, c in (_EXCLUDES[p] for p in ORDER)),
+        idx(_NINE_GATES_KEEPS),
+        tuple(labels),
+        tuple(tile_to_str(x) for x in range(NUM_KINDS)),
+        KNITTED_STRAIGHTS,
+        tuple("".join(tile_to_str(x) for x in ks) for ks in KNITTED_STRAIGHTS),
+        Meld,
+        tuple(_NAME_EN[p] for p in ORDER),
+        tuple(_NAMES[p] for p in ORDER),
+        PatternHit,
+    )
+    seats = ("E", "S", "W", "N")
+    _CORE._set_mcr_result(
+        Result,
+        Payment,
+        tuple(tile_to_str(x) for x in range(NUM_KINDS + 8)),
+        "flower_tiles",
+        _FLOWERS.name_en,
+        _FLOWERS.names,
+        seats,
+        tuple(
+            f"No discarder given; {seats[(i + 1) % 4]} (the next seat) is taken as the discarder."
+            for i in range(4)
+        ),
+        MIN_POINTS,
+        BASE,
+        "mcr",
+        "points",
+    )
+    return _CORE.mcr_score
+
+
+#: the compiled scorer (``None``: the Python reference scores every hand)
+_MCR_SCORE = _set_core()
 
 
 class MCR(Ruleset):
@@ -635,3 +740,23 @@ class MCR(Ruleset):
 FALSE_WIN_POINTS = 10
 
 RULESET = MCR()
+
+
+def _set_score_dict() -> Any:
+    """``hefen._core.mcr_score_dict`` (``score_uncached`` of a well-formed
+    MCR object in one call) with what it reads registered, or ``None``."""
+    from ..decompose import _CORE
+    from ..hand import _DEFAULT_CONTEXT, _fast_hand, _py_fast_hand
+
+    if _MCR_SCORE is None or _CORE is None or _fast_hand is _py_fast_hand:
+        return None
+    _CORE._set_mcr_score_dict(
+        MCR.key, _RESOLVED, _DEFAULT_CONTEXT, MCR.concealed_size, MCR.flower_wins
+    )
+    return _CORE.mcr_score_dict
+
+
+#: ``score_uncached(obj)`` for a well-formed MCR hand object, or ``None``
+#: (:func:`hefen.scoring.score_uncached` then takes the Python path);
+#: ``None`` itself without the compiled core
+SCORE_DICT = _set_score_dict()
