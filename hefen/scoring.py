@@ -119,9 +119,18 @@ def _guarded(obj: Any, fn: Any, *, strict: bool) -> Result:
 def score(obj: Hand | Mapping[str, Any], *, strict: bool = False) -> Result:
     """Score a hand (see :func:`score_uncached`); results are cached by the
     canonical form of the validated hand, so the same hand is scored once.
+    A well-formed MCR object (a plain dict) is scored by the compiled core's
+    one call instead, which costs less than the cache key would: the same
+    answer, not kept.
 
     ``strict`` lets an internal error through instead of answering
     :data:`UNREADABLE` (the fuzz tests use it to prove there is none)."""
+    if type(obj) is dict:
+        fast = _MCR_FAST[0] if _MCR_FAST else _load_mcr_fast()
+        if fast is not None:
+            found: Result | None = fast(obj)  # the same Result, or None: the path below
+            if found is not None:
+                return found
 
     def run() -> Result:
         hand = _parse(obj)

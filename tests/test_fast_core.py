@@ -324,6 +324,9 @@ def test_detect_on_generated_hands(core: ModuleType, monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(mcr, "combination_candidates", cc)
     monkeypatch.setattr(mcr, "select_combinations", sc)
     monkeypatch.setattr(mcr, "_MCR_SCORE", None)  # the Python readings, which call them
+    import hefen.scoring as scoring
+
+    monkeypatch.setattr(scoring, "_MCR_FAST", [None])  # and not the one-call path, if loaded
     for i, h in enumerate(random_mcr_hands(1500, 31)):
         score_uncached({**h, "options": {"variant": "mil"}} if i % 2 else h, strict=True)
     assert seen["cc"] > 1000 and seen["sc"] > 1000 and seen["chosen"] > 500, seen
