@@ -690,6 +690,8 @@ class MCR(Ruleset):
         )
 
     def resolve_options(self, raw: Any) -> dict[str, Any]:
+        if type(raw) is dict:  # kept for the compiled one-call path (a copy: the caller's)
+            return dict(_resolved(raw))
         return resolve_options(raw)
 
     def min_value(self, options: Any) -> int:
