@@ -154,3 +154,53 @@ def test_qr_code_without_block_characters() -> None:
     rows = raw.getvalue().decode("ascii").splitlines()
     assert len(rows) >= 21 and len({len(r) for r in rows}) == 1
     assert set("".join(rows)) == {"#", " "}
+
+
+@pytest.mark.parametrize(
+    "argv,env",
+    [(["--ws-ping", "0"], {}), (["--ws-ping", "nan"], {}), ([], {"HEFEN_WS_PING": "soon"})],
+    ids=["zero", "nan", "env"],
+)
+def test_a_bad_ping_interval_is_one_sentence_and_exit_2(
+    argv: list[str], env: dict[str, str]
+) -> None:
+    import os
+
+    p = subprocess.run(
+        [sys.executable, "-m", "hefen.cli", "serve", "--port", str(_free_port()), *argv],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+        env={**os.environ, **env},
+    )
+    err = p.stderr.strip()
+    assert p.returncode == 2 and "serving" not in p.stdout, (p.stdout, err)
+    assert "\n" not in err.splitlines()[-1] and "seconds between pings, from 1 to 3600" in err, err
+
+
+def test_the_ping_interval_reaches_uvicorn(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``--ws-ping`` (or HEFEN_WS_PING) is what uvicorn pings the sockets at."""
+    import uvicorn
+
+    from hefen.commands import serve
+
+    seen: list[float | None] = []
+    monkeypatch.setattr(
+        uvicorn.Server, "run", lambda self, sockets=None: seen.append(self.config.ws_ping_interval)
+    )
+    parser = __import__("argparse").ArgumentParser()
+    serve.register(parser.add_subparsers())
+    for argv, env, want in (
+        (["serve", "--port", str(_free_port()), "--ws-ping", "45"], None, 45.0),
+        (["serve", "--port", str(_free_port())], "30", 30.0),
+        (["serve", "--port", str(_free_port())], None, serve.WS_PING),
+    ):
+        if env is None:
+            monkeypatch.delenv("HEFEN_WS_PING", raising=False)
+        else:
+            monkeypatch.setenv("HEFEN_WS_PING", env)
+        args = parser.parse_args([*argv, "--database-url", f"sqlite:///{tmp_path / 'db.sqlite3'}"])
+        monkeypatch.setattr(serve, "print_qr", lambda *a, **k: None)
+        assert serve.run(args) == 0
+        assert seen[-1] == want

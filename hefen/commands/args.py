@@ -113,6 +113,19 @@ def port(text: str) -> int:
     return v
 
 
+def ping_seconds(text: str) -> float:
+    """Seconds between WebSocket keepalive pings, 1 to 3600."""
+    try:
+        v = float(text)
+    except ValueError:
+        v = 0.0
+    if not 1 <= v <= 3600:  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(
+            f"takes the seconds between pings, from 1 to 3600, not {safe_repr(text)}"
+        )
+    return v
+
+
 def wind(text: str) -> str:
     """A seat or round wind, ``E S W N`` in either case."""
     t = text.strip().upper()

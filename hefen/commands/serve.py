@@ -29,7 +29,7 @@ import sys
 from typing import Any, TextIO
 
 from ..addresses import is_loopback
-from .args import port
+from .args import ping_seconds, port
 
 __all__ = ["register", "lan_addresses", "is_loopback", "url_of", "bind", "startup_lines"]
 
@@ -76,6 +76,10 @@ def lan_addresses() -> list[str]:
 def url_of(host: str, port: int) -> str:
     h = f"[{host}]" if ":" in host else host
     return f"http://{h}:{port}/"
+
+
+#: seconds between WebSocket keepalive pings (uvicorn's default)
+WS_PING = 20.0
 
 
 class BindError(Exception):
@@ -190,7 +194,23 @@ def register(subparsers: Any) -> None:
         help="Redis URL for live updates across several serve processes "
         "(default: HEFEN_REDIS_URL, else updates stay in this process)",
     )
+    parser.add_argument(
+        "--ws-ping",
+        type=ping_seconds,
+        default=None,
+        metavar="SECONDS",
+        help="seconds between the pings that keep each phone's live connection open "
+        f"and find the ones gone (default: HEFEN_WS_PING, else {WS_PING:g}); a longer "
+        "interval costs less on a server with thousands of phones",
+    )
     parser.set_defaults(func=run)
+
+
+def _env_ping(text: str) -> float:
+    try:
+        return ping_seconds(text)
+    except argparse.ArgumentTypeError as e:
+        raise BindError(f"HEFEN_WS_PING {e}.") from e
 
 
 def _public_url(text: str | None) -> str | None:
@@ -207,6 +227,8 @@ def _public_url(text: str | None) -> str | None:
 def run(args: argparse.Namespace) -> int:
     try:
         public_url = _public_url(args.public_url or os.environ.get("HEFEN_PUBLIC_URL"))
+        if args.ws_ping is None and os.environ.get("HEFEN_WS_PING"):
+            args.ws_ping = _env_ping(os.environ["HEFEN_WS_PING"])
         sock = bind(args.host, args.port)
     except BindError as e:
         print(f"hefen serve: {e}", file=sys.stderr)
@@ -229,7 +251,9 @@ def run(args: argparse.Namespace) -> int:
     if code_url:
         print_qr(code_url + "/", sys.stdout)
     sys.stdout.flush()
-    config = uvicorn.Config(app, log_level="info", ws="websockets")
+    config = uvicorn.Config(
+        app, log_level="info", ws="websockets", ws_ping_interval=args.ws_ping or WS_PING
+    )
     with sock:
         uvicorn.Server(config).run(sockets=[sock])
     return 0
