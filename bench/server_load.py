@@ -204,6 +204,7 @@ async def _broadcast(
 
     failed: list[str] = []
     cpu0 = sum(cpu_seconds(p) for p in pids)
+    mine0 = time.process_time()  # the load generator's own CPU
     started = time.perf_counter()
     tasks = []
     for i, ((code, token), four) in enumerate(zip(made, sockets, strict=True)):
@@ -219,6 +220,7 @@ async def _broadcast(
     await asyncio.gather(*tasks)
     achieved = len(latencies) / 4 / max(time.perf_counter() - started, 1e-9)
     cpu = sum(cpu_seconds(p) for p in pids) - cpu0
+    busy = (time.process_time() - mine0) / max(time.perf_counter() - started, 1e-9)
     recorded = max(1, len(latencies) // 4)
     for four in sockets:
         for ws in four:
@@ -235,6 +237,9 @@ async def _broadcast(
         "p50_ms": pct(latencies, 50) if latencies else float("nan"),
         "p99_ms": pct(latencies, 99) if latencies else float("nan"),
         "server_cpu_ms_per_hand": cpu / recorded * 1e3,  # its four sends included
+        # the share of a core the load generator itself used (near 1: it, not
+        # the server, may be what the latencies measure)
+        "load_generator_core_share": busy,
     }
 
 
