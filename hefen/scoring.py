@@ -125,12 +125,9 @@ def score(obj: Hand | Mapping[str, Any], *, strict: bool = False) -> Result:
 
     ``strict`` lets an internal error through instead of answering
     :data:`UNREADABLE` (the fuzz tests use it to prove there is none)."""
-    if type(obj) is dict:
-        fast = _MCR_FAST[0] if _MCR_FAST else _load_mcr_fast()
-        if fast is not None:
-            found: Result | None = fast(obj)  # the same Result, or None: the path below
-            if found is not None:
-                return found
+    found = _one_call(obj)
+    if found is not None:
+        return found
 
     def run() -> Result:
         hand = _parse(obj)
@@ -152,17 +149,26 @@ def score_uncached(obj: Hand | Mapping[str, Any], *, strict: bool = False) -> Re
     """Score a hand given as an interchange dict (hand-format.md) or a
     :class:`~hefen.hand.Hand`.  Never raises for bad input: the result is then
     ``valid=False`` with one sentence in ``error``."""
-    if type(obj) is dict:
-        fast = _MCR_FAST[0] if _MCR_FAST else _load_mcr_fast()
-        if fast is not None:
-            found: Result | None = fast(obj)  # the same Result, or None: the path below
-            if found is not None:
-                return found
+    found = _one_call(obj)
+    if found is not None:
+        return found
     return _guarded(obj, lambda: (h := _parse(obj)).ruleset.score(h), strict=strict)
 
 
 #: hefen.mcr.SCORE_DICT once loaded (the compiled whole path of an MCR object)
 _MCR_FAST: list[Any] = []
+
+
+def _one_call(obj: Any) -> Result | None:
+    """The compiled core's one-call answer for a well-formed MCR object (a
+    plain dict); None for anything else: the Python path answers, the same."""
+    if type(obj) is not dict:
+        return None
+    fast = _MCR_FAST[0] if _MCR_FAST else _load_mcr_fast()
+    if fast is None:
+        return None
+    found: Result | None = fast(obj)
+    return found
 
 
 def _load_mcr_fast() -> Any:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal, Protocol
@@ -51,6 +51,52 @@ def _counts(tiles: list[int]) -> list[int]:
     for t in tiles:
         c[t] += 1
     return c
+
+
+def _completing(game: Game, seat: int, c: list[int], unseen: list[int]) -> Iterator[int]:
+    """The kinds with an unseen copy that complete the concealed counts
+    ``c`` (one tile short) of ``seat``, in any of the ruleset's forms."""
+    n_melds = len(game.players[seat].melds)
+    forms = game.ruleset.decompose_forms
+    for t in range(NUM_KINDS):
+        if unseen[t] == 0 or c[t] >= 4:
+            continue
+        c[t] += 1
+        done = is_complete(tuple(c), n_melds, forms)
+        c[t] -= 1
+        if done:
+            yield t
+
+
+def _win_hand(
+    game: Game,
+    seat: int,
+    concealed: tuple[int, ...],
+    t: int,
+    win: Literal["discard", "self_draw"],
+    discarder: int | None,
+    streak: int = 0,
+) -> Hand:
+    """The hand ``seat`` would win with ``t`` (``discarder``: the wind of the
+    seat that dealt it in, None for a self-draw)."""
+    p = game.players[seat]
+    return Hand(
+        rules=game.rules,
+        concealed=concealed,
+        melds=tuple(p.melds),
+        win_tile=t,
+        flowers=tuple(sorted(p.flowers)),
+        context=Context(
+            win=win,
+            seat_wind=game.seat_winds[seat],
+            round_wind=game.round_wind,
+            discarder=discarder,
+            dealer=game.seat_winds[game.dealer],
+            declared_ready=p.declared_ready,
+            dealer_streak=streak,
+        ),
+        options=dict(game.settings.options),
+    )
 
 
 def _neighbour_score(c: list[int], t: int) -> int:
@@ -241,36 +287,11 @@ class StrongBot:
     def _winning_waits(self, game: Game, seat: int, tiles: list[int], unseen: list[int]) -> int:
         """Unseen copies of the tiles that complete ``tiles`` into a *winning*
         hand (scored on a discard, the harder case for a minimum)."""
-        p = game.players[seat]
-        c = _counts(tiles)
-        forms = game.ruleset.decompose_forms
+        concealed = tuple(sorted(tiles))
+        other = game.seat_winds[game.next_seat(seat)]
         total = 0
-        for t in range(NUM_KINDS):
-            if unseen[t] == 0 or c[t] >= 4:
-                continue
-            c[t] += 1
-            done = is_complete(tuple(c), len(p.melds), forms)
-            c[t] -= 1
-            if not done:
-                continue
-            other = game.next_seat(seat)
-            hand = Hand(
-                rules=game.rules,
-                concealed=tuple(sorted(tiles)),
-                melds=tuple(p.melds),
-                win_tile=t,
-                flowers=tuple(sorted(p.flowers)),
-                context=Context(
-                    win="discard",
-                    seat_wind=game.seat_winds[seat],
-                    round_wind=game.round_wind,
-                    discarder=game.seat_winds[other],
-                    dealer=game.seat_winds[game.dealer],
-                    declared_ready=p.declared_ready,
-                ),
-                options=dict(game.settings.options),
-            )
-            if game._score(hand).winning:
+        for t in _completing(game, seat, _counts(tiles), unseen):
+            if game._score(_win_hand(game, seat, concealed, t, "discard", other)).winning:
                 total += unseen[t]
         return total
 
@@ -717,12 +738,8 @@ class ExpertBot(StrongBot):
         hit = cache.get(key)
         if hit is not None:
             return hit
-        p = game.players[seat]
-        forms = game.ruleset.decompose_forms
         tiles = tuple(t for t in range(NUM_KINDS) for _ in range(c[t]))
-        wind = game.seat_winds[seat]
         other = game.seat_winds[game.next_seat(seat)]
-        opts = dict(game.settings.options)
         streak = game.dealer_streak if game.ruleset.scores_dealer_streak else 0
         ways: tuple[tuple[Literal["discard", "self_draw"], int | None], ...] = (
             ("discard", other),
@@ -730,34 +747,10 @@ class ExpertBot(StrongBot):
         )
         n = 0
         total = 0.0
-        for t in range(NUM_KINDS):
-            if unseen[t] == 0 or c[t] >= 4:
-                continue
-            c[t] += 1
-            done = is_complete(tuple(c), len(p.melds), forms)
-            c[t] -= 1
-            if not done:
-                continue
+        for t in _completing(game, seat, c, unseen):
             money = []
             for win, discarder in ways:
-                hand = Hand(
-                    rules=game.rules,
-                    concealed=tiles,
-                    melds=tuple(p.melds),
-                    win_tile=t,
-                    flowers=tuple(sorted(p.flowers)),
-                    context=Context(
-                        win=win,
-                        seat_wind=wind,
-                        round_wind=game.round_wind,
-                        discarder=discarder,
-                        dealer=game.seat_winds[game.dealer],
-                        declared_ready=p.declared_ready,
-                        dealer_streak=streak,
-                    ),
-                    options=opts,
-                )
-                r = game._score(hand)
+                r = game._score(_win_hand(game, seat, tiles, t, win, discarder, streak))
                 if not r.winning:
                     break
                 money.append(float(sum(x.amount for x in r.payments)))
