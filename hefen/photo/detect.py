@@ -464,11 +464,15 @@ def rectify(grey: np.ndarray, quad: np.ndarray, height: int) -> np.ndarray:
 
 def cell_quads(quad: np.ndarray, edges: list[float]) -> list[np.ndarray]:
     """Split a group's quad into tiles at ``edges`` (fractions of the straightened strip)."""
+    return [cell_quad(quad, a, b) for a, b in zip(edges[:-1], edges[1:], strict=True)]
+
+
+def cell_quad(
+    quad: np.ndarray, a: float, b: float, top: float = 0.0, bottom: float = 1.0
+) -> np.ndarray:
+    """The part of a group's quad between ``a`` and ``b`` along the straightened strip and
+    ``top`` and ``bottom`` down it (fractions of its width and height)."""
     m, width = strip_map(quad, 1000.0)
-    back = np.linalg.inv(m)
-    out = []
-    for a, b in zip(edges[:-1], edges[1:], strict=True):
-        x0, x1 = width * a, width * b
-        pts = np.array([[[x0, 0], [x1, 0], [x1, 1000.0], [x0, 1000.0]]], np.float64)
-        out.append(cv2.perspectiveTransform(pts, back)[0].astype(np.float32))
-    return out
+    x0, x1, y0, y1 = width * a, width * b, 1000.0 * top, 1000.0 * bottom
+    pts = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float64)
+    return cv2.perspectiveTransform(pts, np.linalg.inv(m))[0].astype(np.float32)
