@@ -63,6 +63,10 @@ HEIGHT_OFF, SHORTER_OFF = 0.2, 0.3
 #: over) is read again as :data:`SIDEWAYS_UPRIGHT` upright tiles and one turned, at each
 #: place in turn, its face turned upright both ways; kept when surer (:func:`_sideways`).
 SIDEWAYS_WIDTH, SIDEWAYS_OFF, SIDEWAYS_UPRIGHT = (1.1, 1.7), 0.15, (2, 3)
+#: The upright tiles' width is this percentile of every cell's: the equal cells of a meld
+#: with a turned tile are wider than its upright tiles, and in a hand of melds they are
+#: most of the photo's cells.
+SIDEWAYS_USUAL = 25
 WORK_TILE_H = 96  # the photo is reduced so that a tile is about this many pixels high
 DECODE_SIDE = 1600  # large JPEGs are decoded at a reduced size at least this long
 
@@ -445,7 +449,7 @@ def _sideways(
     widths = [Group(q).width for (_, quads, _), _ in read for q in quads]
     if len(read) < 2 or not widths:
         return read, flags
-    usual = float(np.median(widths))
+    usual = float(np.percentile(widths, SIDEWAYS_USUAL))
     out = []
     for g, (tiles, row) in enumerate(read):
         probs, quads, _ = tiles
