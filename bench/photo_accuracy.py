@@ -5,6 +5,8 @@ Run by hand (not part of the tests):
     python bench/photo_accuracy.py                  # shipped model: crops, hands, speed
     python bench/photo_accuracy.py --loso           # also leave-one-art-style-out (trains 3x)
     python bench/photo_accuracy.py --only-loso --loso-dir DIR   # just that, models kept in DIR
+    python bench/photo_accuracy.py --only-sideways --sideways 60   # a claimed tile turned
+    python bench/photo_accuracy.py --only-sideways --sideways 60 --no-sideways  # ... unread
 
 Figures printed here are the ones recorded in docs/photo.md.
 """
@@ -32,7 +34,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from hefen import score  # noqa: E402
 from hefen.photo import PhotoError, TileMemory, recognize, synth, teach  # noqa: E402
 from hefen.photo.classes import BACK, BONUS, MODEL_CLASSES, TILE_CODES, copies_allowed  # noqa: E402
-from hefen.photo.hand import hand_fields  # noqa: E402
+from hefen.photo.hand import hand_fields, meld_kind  # noqa: E402
 from hefen.photo.model import MODEL_DIR, TileClassifier  # noqa: E402
 from hefen.testing.generate import random_mcr_hand  # noqa: E402
 from hefen.tiles import tile_from_str  # noqa: E402
@@ -44,6 +46,7 @@ SCORE_SEED = 93_000_001
 TEACH_SEED = 94_000_001
 CLUTTER_SEED = 95_000_001
 KONG_SEED = 98_000_001
+SIDEWAYS_SEED = 99_000_001
 
 #: The model the figures are of (``--model-dir``; default: the shipped one).
 TESTED: list[Path] = [MODEL_DIR]
@@ -273,6 +276,66 @@ def kong_figures(art: synth.Art, count: int, seed: int) -> dict[str, float]:
     return {"photos": count, "tile_count_right": right / count, "kong_read": kong / count}
 
 
+def sideways_figures(art: synth.Art, count: int, seed: int) -> dict[str, float]:
+    """Hand photos (as :func:`hand_figures`'s, each with at least one exposed meld) with one
+    tile of every meld laid sideways, at a random place in it, as a claimed tile: per tile,
+    the tile count, every turned tile flagged (and no other), and the exposed melds read
+    as they are."""
+    rng = np.random.default_rng(seed)
+    tiles_right = tiles_total = count_right = flagged = melds_right = 0
+    for _ in range(count):
+        while True:
+            groups, rows = synth.random_hand(rng)
+            melds = [g for g in range(1, len(groups)) if not groups[g][0].endswith("h")]
+            if melds:
+                break
+        turned = {(g, int(rng.integers(len(groups[g])))) for g in melds}
+        photo = synth.hand_photo(rng, art, groups, rows, sideways=turned)
+        starts = np.cumsum([0] + [len(g) for g in groups])
+        truth_flags = sorted(int(starts[g]) + i for g, i in turned)
+        truth_melds = [
+            {
+                "kind": meld_kind(groups[g]),
+                "tiles": sorted(groups[g], key=tile_from_str),
+                "concealed": False,
+            }
+            for g in melds
+        ]
+        try:
+            rec = recognize(photo.jpeg(), None, tested())
+            got = rec.tiles
+            flags = [i for i, t in enumerate(t for g in rec.groups for t in g.tiles) if t.sideways]
+            try:
+                got_melds = rec.reading().melds
+            except PhotoError:
+                got_melds = []
+        except PhotoError:
+            got, flags, got_melds = [], [], []
+        match = difflib.SequenceMatcher(a=photo.tiles, b=got, autojunk=False)
+        tiles_right += sum(b.size for b in match.get_matching_blocks())
+        tiles_total += len(photo.tiles)
+        count_right += len(got) == len(photo.tiles)
+        flagged += flags == truth_flags
+        melds_right += got_melds == truth_melds
+    return {
+        "photos": count,
+        "per_tile": tiles_right / tiles_total,
+        "tile_count_right": count_right / count,
+        "sideways_flagged_right": flagged / count,
+        "melds_right": melds_right / count,
+    }
+
+
+def _without_sideways() -> None:
+    """The recogniser as before sideways tiles were read (the figures' "before")."""
+    from hefen.photo import pipeline
+
+    def upright(_clf: object, _grey: object, read: list) -> tuple[list, list]:
+        return read, [[False] * len(tiles[0]) for tiles, _ in read]
+
+    pipeline._sideways = upright  # type: ignore[assignment]
+
+
 def seventeen_tiles(rng: np.random.Generator) -> list[list[str]]:
     """14 concealed tiles and 3 flowers."""
     concealed = sorted(
@@ -459,7 +522,14 @@ def main() -> None:
     p.add_argument("--kongs", type=int, default=100, help="hand photos with a face-down kong")
     p.add_argument("--model-dir", default=None, help="the model to measure (default: shipped)")
     p.add_argument("--only-new", action="store_true", help="just the face-down kong figures")
+    p.add_argument("--sideways", type=int, default=100, help="hand photos with a tile turned")
+    p.add_argument("--only-sideways", action="store_true", help="just the sideways tile figures")
+    p.add_argument(
+        "--no-sideways", action="store_true", help="without reading sideways tiles (before)"
+    )
     args = p.parse_args()
+    if args.no_sideways:
+        _without_sideways()
     if args.model_dir:
         TESTED[0] = Path(args.model_dir)
     assert MODEL_CLASSES[: len(TILE_CODES)] == TILE_CODES
@@ -473,6 +543,9 @@ def main() -> None:
         return
     if args.only_new:
         print(kong_figures(art, args.kongs, KONG_SEED))
+        return
+    if args.only_sideways:
+        print(sideways_figures(art, args.sideways, SIDEWAYS_SEED))
         return
     if args.only_hands:
         print(hand_figures(art, args.hands, HAND_SEED))
@@ -516,6 +589,14 @@ def main() -> None:
         print(
             f"hand photos with a face-down concealed kong ({kf['photos']}): tile count right "
             f"{kf['tile_count_right']:.0%}, the concealed kong read {kf['kong_read']:.0%}"
+        )
+    if args.sideways:
+        wf = sideways_figures(art, args.sideways, SIDEWAYS_SEED)
+        print(
+            f"hand photos with a tile of each meld laid sideways ({wf['photos']}): per tile "
+            f"{wf['per_tile']:.1%}, tile count right {wf['tile_count_right']:.0%}, turned "
+            f"tiles flagged right {wf['sideways_flagged_right']:.0%}, melds read right "
+            f"{wf['melds_right']:.0%}"
         )
     if args.unseen:
         unseen(args.unseen, args.hands // 2)

@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     for number, group in enumerate(result.groups, 1):
         parts = []
         for t in group.tiles:
-            text = f"{t.tile} {t.confidence:.2f}"
+            text = f"{t.tile} {t.confidence:.2f}" + (" sideways" if t.sideways else "")
             if t.confidence < UNSURE:
                 others = ", ".join(f"{c} {p:.2f}" for c, p in t.alternatives)
                 text += f" (unsure; or {others})"

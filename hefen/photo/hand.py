@@ -95,9 +95,12 @@ def read_hand(
     groups: list[list[str]],
     win_tile: str | None = None,
     hidden_kongs: list[str] | None = None,
+    sideways: list[bool] | None = None,
 ) -> HandReading:
     """Read the tile codes of each group, in reading order, as a hand (see the module's
-    rules); ``hidden_kongs`` names the tile of each concealed kong shown as four backs.
+    rules); ``hidden_kongs`` names the tile of each concealed kong shown as four backs;
+    ``sideways`` says of each group whether a tile of it lies turned (a claimed tile): such
+    a group is an exposed meld when its tiles make one, never the concealed hand.
     Raises :class:`PhotoError` when there is no winning tile to take, or a kong of four
     backs that is not named."""
     roles = [["hand"] * len(g) for g in groups]
@@ -138,11 +141,12 @@ def read_hand(
     if not kept:
         raise PhotoError("No suit or honour tiles were found in the photo.")
     kinds = {g: meld_kind([groups[g][i] for i in plain[g]]) for g in kept}
-    main = max(kept, key=lambda g: (kinds[g] is None, len(plain[g]), -g))
+    claimed = [bool(sideways and g < len(sideways) and sideways[g]) for g in range(len(groups))]
+    main = max(kept, key=lambda g: (not claimed[g], kinds[g] is None, len(plain[g]), -g))
     concealed: list[tuple[int, int]] = []  # (group, index) of every concealed tile
     for g in kept:
         kind = kinds[g]
-        if g == main or kind is None:
+        if (g == main and not claimed[g]) or kind is None:
             concealed += [(g, i) for i in plain[g]]
             continue
         tiles = sorted((groups[g][i] for i in plain[g]), key=tile_from_str)

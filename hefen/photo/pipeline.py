@@ -15,7 +15,7 @@ import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from hefen.photo.classes import READ_CODES, copies_allowed
-from hefen.photo.detect import Group, cell_quads, find_groups, rectify
+from hefen.photo.detect import Group, cell_quad, cell_quads, find_groups, rectify
 from hefen.photo.errors import PhotoError
 from hefen.photo.hand import HandReading, read_hand
 from hefen.photo.memory import RememberingClassifier, TileMemory, require_model
@@ -57,6 +57,19 @@ UNSURE_FLOOR, TILE_NESS = 0.1, 0.9
 #: labels, boxes or a phone beside the tiles, 64 rather than 45 had the right tile count;
 #: of 1,650 without (bench, tuning and KMahjongg photos), one fewer.
 HEIGHT_OFF, SHORTER_OFF = 0.2, 0.3
+#: A claimed tile laid sideways in a meld is as wide as an upright tile's face is high:
+#: this many times an upright tile's width (a face is 0.7-0.8 as wide as high). A group
+#: that many upright tiles do not fill (more than :data:`SIDEWAYS_OFF` of a tile left
+#: over) is read again as :data:`SIDEWAYS_UPRIGHT` upright tiles and one turned, at each
+#: place in turn, its face turned upright both ways; kept when surer (:func:`_sideways`).
+SIDEWAYS_WIDTH, SIDEWAYS_OFF, SIDEWAYS_UPRIGHT = (1.1, 1.7), 0.15, (2, 3)
+#: The upright tiles' width is this percentile of every cell's: the equal cells of a meld
+#: with a turned tile are wider than its upright tiles, and in a hand of melds they are
+#: most of the photo's cells.
+SIDEWAYS_USUAL = 25
+#: How much surer (mean log of the cells' best probabilities) the reading with a turned
+#: tile must be than the upright one.
+SIDEWAYS_GAIN = 0.1
 WORK_TILE_H = 96  # the photo is reduced so that a tile is about this many pixels high
 DECODE_SIDE = 1600  # large JPEGs are decoded at a reduced size at least this long
 
@@ -75,14 +88,19 @@ class RecognizedTile:
     confidence: float
     alternatives: tuple[tuple[str, float], ...]
     box: tuple[int, int, int, int]  # x, y, width, height in the photo's pixels
+    #: laid turned a quarter in its group: a claimed tile, so the group is an exposed meld
+    sideways: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "tile": self.tile,
             "confidence": round(self.confidence, 4),
             "alternatives": [[code, round(p, 4)] for code, p in self.alternatives],
             "box": list(self.box),
         }
+        if self.sideways:
+            out["sideways"] = True
+        return out
 
 
 @dataclass(frozen=True)
@@ -110,7 +128,11 @@ class Recognition:
     def reading(self, win_tile: str | None = None) -> HandReading:
         """The groups read as a hand (see :func:`hefen.photo.hand.read_hand`); raises
         :class:`PhotoError` when they cannot be."""
-        return read_hand([[t.tile for t in g.tiles] for g in self.groups], win_tile)
+        return read_hand(
+            [[t.tile for t in g.tiles] for g in self.groups],
+            win_tile,
+            sideways=[any(t.sideways for t in g.tiles) for g in self.groups],
+        )
 
     def hand_fields(self, win_tile: str | None = None) -> dict[str, Any]:
         """The hand's ``hand``, ``melds``, ``win_tile`` and ``flowers``, read from the groups."""
@@ -416,6 +438,92 @@ def _match_widths(
     return out
 
 
+def _sideways(
+    clf: _Classifier, grey: np.ndarray, read: list[tuple[Tiles, int]]
+) -> tuple[list[tuple[Tiles, int]], list[list[bool]]]:
+    """Groups read again with one tile laid sideways (a claimed tile in a meld), and which
+    tiles are. A turned tile is wider than an upright one (:data:`SIDEWAYS_WIDTH`) and
+    lower: its face, as high as an upright tile's is wide, lies on the row's bottom line
+    above its side. A group that upright tiles of the photo's usual width do not fill is
+    read as :data:`SIDEWAYS_UPRIGHT` of them and one turned tile, at every place, the
+    turned face cut out and turned upright both ways; the surest reading is kept when it
+    is surer than the group's upright one by :data:`SIDEWAYS_GAIN` (a turned 5p reads
+    nearly as surely as an upright one)."""
+    flags = [[False] * len(tiles[0]) for tiles, _ in read]
+    widths = [Group(q).width for (_, quads, _), _ in read for q in quads]
+    if len(read) < 2 or not widths:
+        return read, flags
+    usual = float(np.percentile(widths, SIDEWAYS_USUAL))
+    out = []
+    for g, (tiles, row) in enumerate(read):
+        probs, quads, _ = tiles
+        group = Group(np.array([quads[0][0], quads[-1][1], quads[-1][2], quads[0][3]]), row)
+        r = group.width / max(usual, 1.0)
+        k = round(r - sum(SIDEWAYS_WIDTH) / 2)
+        if (
+            abs(r - round(r)) < SIDEWAYS_OFF
+            or k not in SIDEWAYS_UPRIGHT
+            or not SIDEWAYS_WIDTH[0] <= r - k <= SIDEWAYS_WIDTH[1]
+        ):
+            out.append((tiles, row))
+            continue
+        turned = _read_sideways(clf, grey, group, k, r - k)
+        if turned is not None and turned[0] > _log_sureness(np.stack(probs)) + SIDEWAYS_GAIN:
+            tiles, at = turned[1], turned[2]
+            flags[g] = [i == at for i in range(k + 1)]
+        out.append((tiles, row))
+    return out, flags
+
+
+def _read_sideways(
+    clf: _Classifier, grey: np.ndarray, group: Group, upright: int, wide: float
+) -> tuple[float, Tiles, int] | None:
+    """The surest reading of ``group`` as ``upright`` tiles and one turned tile ``wide``
+    times as wide, at any place: (score, tiles, the turned tile's place)."""
+    strip = rectify(grey, group.quad, CROP_H)
+    w = strip.shape[1]
+    unit = w / (upright + wide)
+    turned_w = wide * unit
+    # the turned face: as high as an upright face is wide, its bottom where an upright
+    # face's bottom would be if the face were as high as the turned tile is wide
+    top = max(0, min(CROP_H - 2, round(turned_w - unit)))
+    bottom = max(top + 2, min(CROP_H, round(turned_w)))
+    layouts: list[list[tuple[float, float]]] = []
+    crops: list[np.ndarray] = []
+    for at in range(upright + 1):
+        cells, x = [], 0.0
+        for i in range(upright + 1):
+            step = turned_w if i == at else unit
+            cells.append((x, x + step))
+            x += step
+        layouts.append(cells)
+        for i, (a, b) in enumerate(cells):
+            lo, hi = round(a), max(round(a) + 1, min(w, round(b)))
+            if i == at:
+                face = strip[top:bottom, lo:hi]
+                crops += [to_crop(np.rot90(face, 1)), to_crop(np.rot90(face, 3))]
+            else:
+                crops.append(to_crop(strip[:, lo:hi]))
+    if not crops:
+        return None
+    probs = clf.probabilities(np.stack(crops))
+    logp = np.log(probs[:, : len(READ_CODES)].max(1) + 1e-6)
+    best: tuple[float, Tiles, int] | None = None
+    per = upright + 2  # crops per layout
+    for at, cells in enumerate(layouts):
+        rows = list(range(at * per, at * per + at))
+        turn = at * per + at + (0 if logp[at * per + at] >= logp[at * per + at + 1] else 1)
+        rows += [turn] + list(range(at * per + at + 2, (at + 1) * per))
+        score = float(logp[rows].mean())
+        if best is None or score > best[0]:
+            quads = [
+                cell_quad(group.quad, a / w, b / w, top / CROP_H if i == at else 0.0)
+                for i, (a, b) in enumerate(cells)
+            ]
+            best = (score, ([probs[r] for r in rows], quads, [crops[r] for r in rows]), at)
+    return best
+
+
 def _kept(probs: list[np.ndarray], least: float) -> bool:
     """Whether a group read as ``probs`` is kept: the classifier is sure enough of its
     tiles, or sure that they are tiles, though not which (a set's flowers it has never
@@ -614,6 +722,7 @@ def _recognize(
         heights += [small.height] * len(kept)
     read = _match_widths(clf, grey, read, least)
     read = _same_height(read, heights)
+    read, turned = _sideways(clf, grey, read)
     for (probs, quads, cut), _row in read:
         found.append((probs, [q / factor for q in quads]))
         crops += cut
@@ -623,9 +732,9 @@ def _recognize(
     flat = [p for probs, _ in found for p in probs]
     picks = iter(choose_tiles(flat))
     out = []
-    for probs, quads in found:
+    for (probs, quads), flags in zip(found, turned, strict=True):
         tiles = []
-        for p, q in zip(probs, quads, strict=True):
+        for p, q, flag in zip(probs, quads, flags, strict=True):
             k = next(picks)
             tiles.append(
                 RecognizedTile(
@@ -633,6 +742,7 @@ def _recognize(
                     confidence=float(p[k]),
                     alternatives=_alternatives(p, k),
                     box=_box(q * scale, photo_shape),
+                    sideways=flag,
                 )
             )
         out.append(TileGroup(tuple(tiles)))

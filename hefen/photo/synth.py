@@ -496,17 +496,31 @@ def _glare(rng: np.random.Generator, img: np.ndarray, strength: float) -> None:
 
 
 def draw_tile(
-    rng: np.random.Generator, face: Face | None, look: TileLook, w: int, h: int
+    rng: np.random.Generator,
+    face: Face | None,
+    look: TileLook,
+    w: int,
+    h: int,
+    turn: int = 0,
+    side: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """A whole tile seen from the front: face plus the side strip below it; with ``face``
-    None, a tile lying face down (its back on top, the ivory face layer below it).
+    None, a tile lying face down (its back on top, the ivory face layer below it). With
+    ``turn`` 1 or 3, the face is drawn ``h`` wide and ``w`` high and turned a quarter
+    (anticlockwise, clockwise) into the ``w`` x ``h`` top: a claimed tile laid sideways;
+    ``side`` is the side strip's rows (default: the face height times the thickness).
 
-    Returns (RGB float32, coverage 0..1), both ``h + thickness`` rows high.
+    Returns (RGB float32, coverage 0..1), both ``h + side`` rows high.
     """
-    t = round(h * look.thickness)
+    t = round(h * look.thickness) if side is None else side
     total = h + t
     img = np.empty((total, w, 3), np.float32)
-    img[:h] = draw_face(rng, face, look, w, h) if face is not None else draw_back(rng, look, w, h)
+    if face is None:
+        img[:h] = draw_back(rng, look, w, h)
+    elif turn % 4:
+        img[:h] = np.rot90(draw_face(rng, face, look, h, w), turn % 4)
+    else:
+        img[:h] = draw_face(rng, face, look, w, h)
     if look.glare and rng.random() < 0.6:
         _glare(rng, img[:h], look.glare)
     if t:
@@ -558,14 +572,20 @@ def layout_scene(
     look: TileLook | None = None,
     table: str | None = None,
     tables: TableBank | None = None,
+    sideways: set[tuple[int, int]] | None = None,
 ) -> Scene:
-    """Lay ``groups`` of tiles out in ``rows`` (lists of group indices) on a table."""
+    """Lay ``groups`` of tiles out in ``rows`` (lists of group indices) on a table. The
+    tiles ``sideways`` names (group index, index in the group) are laid turned a quarter,
+    as a claimed tile in a meld: as wide as an upright tile's face is high, and as high as
+    it is wide (plus its side), on the row's bottom line."""
     look = look or TileLook.random(rng)
     rows = rows or [list(range(len(groups)))]
+    turned = sideways or set()
     fw = round(face_h * look.aspect)
-    th = face_h + round(face_h * look.thickness)
+    side = round(face_h * look.thickness)
+    th = face_h + side
     shadow_dx, shadow_dy = rng.uniform(-0.08, 0.08) * th, rng.uniform(0.0, 0.1) * th
-    positions: list[tuple[int, int, str, int]] = []  # x, y, code, group index
+    positions: list[tuple[int, int, str, int, int]] = []  # x, y, code, group, turn
     y = margin * th
     row_widths = []
     row_bottom = y
@@ -577,8 +597,13 @@ def layout_scene(
             for j, code in enumerate(groups[gi]):
                 if j:
                     x += rng.uniform(0.0, 0.04) * fw
-                positions.append((round(x), round(y), code, gi))
-                x += fw
+                if (gi, j) in turned:
+                    turn = 1 if rng.random() < 0.5 else 3
+                    positions.append((round(x), round(y) + th - (fw + side), code, gi, turn))
+                    x += face_h
+                else:
+                    positions.append((round(x), round(y), code, gi, 0))
+                    x += fw
         row_widths.append(x)
         row_bottom = y + th
         y += th + rng.uniform(0.4, 1.0) * th
@@ -589,19 +614,25 @@ def layout_scene(
     else:
         canvas = background(rng, height, width, table)
     shadow: np.ndarray = np.zeros((height, width), np.float32)
-    for x, y0, _, _ in positions:
+    for x, y0, _, _, turn in positions:
+        tw, tt = (face_h, fw + side) if turn else (fw, th)
         sx, sy = round(x + shadow_dx), round(y0 + shadow_dy)
-        shadow[max(0, sy) : sy + th, max(0, sx) : sx + fw] = 1
+        shadow[max(0, sy) : sy + tt, max(0, sx) : sx + tw] = 1
     shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, 0.06 * th))
     canvas *= (1 - rng.uniform(0.2, 0.5) * shadow)[:, :, None]
     placed: list[Placed] = []
     group_members: list[list[int]] = [[] for _ in groups]
-    for x, y0, code, gi in positions:
-        img, mask = draw_tile(rng, art.pick(rng, code), look, fw, face_h)
-        region = canvas[y0 : y0 + th, x : x + fw]
+    for x, y0, code, gi, turn in positions:
+        if turn:
+            tw, tt = face_h, fw + side
+            img, mask = draw_tile(rng, art.pick(rng, code), look, face_h, fw, turn, side)
+        else:
+            tw, tt = fw, th
+            img, mask = draw_tile(rng, art.pick(rng, code), look, fw, face_h)
+        region = canvas[y0 : y0 + tt, x : x + tw]
         m = mask[:, :, None]
         region[:] = region * (1 - m) + img * m
-        quad = np.array([[x, y0], [x + fw, y0], [x + fw, y0 + th], [x, y0 + th]], np.float32)
+        quad = np.array([[x, y0], [x + tw, y0], [x + tw, y0 + tt], [x, y0 + tt]], np.float32)
         group_members[gi].append(len(placed))
         placed.append(Placed(code, quad))
     return Scene(canvas=canvas, tiles=placed, groups=group_members, tile_h=th)
@@ -763,8 +794,10 @@ def hand_photo(
     max_rotation: float = 12.0,
     max_tilt: float = 0.06,
     table: str | None = None,
+    sideways: set[tuple[int, int]] | None = None,
 ) -> HandPhoto:
-    """A photo of a hand (random unless ``groups`` given), with every tile's corners."""
+    """A photo of a hand (random unless ``groups`` given), with every tile's corners; the
+    tiles ``sideways`` names (group index, index in the group) lie turned a quarter."""
     if groups is None:
         groups, rows = random_hand(rng)
     scene = layout_scene(
@@ -776,6 +809,7 @@ def hand_photo(
         margin=2.5,
         gap_range=(0.5, 1.4),
         table=table,
+        sideways=sideways,
     )
     h, w = scene.canvas.shape[:2]
     target = rng.uniform(*long_side)

@@ -92,6 +92,11 @@ class RecognizedTileOut(BaseModel):
         examples=[[["5s", 0.01], ["2s", 0.004], ["6s", 0.001]]],
     )
     box: tuple[int, int, int, int] = Field(description="x, y, width, height in the photo's pixels.")
+    sideways: bool | None = Field(
+        None,
+        description="Present (true) when the tile lies turned a quarter in its group: a "
+        "claimed tile, so the group is read as an exposed meld.",
+    )
     look: str | None = Field(
         None,
         description="With `looks=1`: what the tile looks like to the model (base64 float16 "

@@ -1,0 +1,142 @@
+"""Photo scoring: a claimed tile laid sideways in a meld, and the tiles' height taken from
+rows of tiles rather than from a large thing beside them (#19).
+
+Uses the shipped model and synthetic photos drawn with seeds that training never uses.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from hefen.photo import recognize, synth
+from hefen.photo.detect import _row_angle_and_height, find_groups
+from hefen.photo.hand import read_hand
+
+TILES_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "tiles"
+needs_art = pytest.mark.skipif(not TILES_DIR.is_dir(), reason="shared/tiles is not beside the repo")
+
+CONCEALED = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "C", "C"]
+
+
+@pytest.fixture(scope="module")
+def art() -> synth.Art:
+    return synth.load_art(tiles_dir=TILES_DIR)
+
+
+@needs_art
+def test_synth_lays_a_sideways_tile_as_wide_as_a_face_is_high_on_the_rows_bottom(
+    art: synth.Art,
+) -> None:
+    rng = np.random.default_rng(31_337_090)
+    turned = synth.hand_photo(
+        rng,
+        art,
+        [CONCEALED, ["W", "W", "W"]],
+        [[0, 1]],
+        max_rotation=0.0,
+        max_tilt=0.0,
+        sideways={(1, 1)},
+    )
+    up, side = turned.quads[1][0], turned.quads[1][1]
+    up_w, up_h = up[1, 0] - up[0, 0], up[3, 1] - up[0, 1]
+    side_w, side_h = side[1, 0] - side[0, 0], side[3, 1] - side[0, 1]
+    assert side_w > 1.15 * up_w and side_h < 0.9 * up_h
+    assert abs(side[3, 1] - up[3, 1]) < 2  # on the row's bottom line
+    # with none turned, the photo is drawn as it was before there were sideways tiles
+    groups = [CONCEALED, ["W", "W", "W"]]
+    plain = synth.hand_photo(np.random.default_rng(5), art, groups, sideways=set())
+    assert np.array_equal(
+        plain.image, synth.hand_photo(np.random.default_rng(5), art, groups).image
+    )
+
+
+@needs_art
+@pytest.mark.parametrize(
+    ("seed", "meld", "at"),
+    [
+        (31_337_100, ["W", "W", "W"], 1),
+        (31_337_101, ["W", "W", "W"], 1),
+        (31_337_102, ["W", "W", "W"], 1),
+    ],
+)
+def test_a_claimed_tile_laid_sideways_in_a_pung_is_read_flagged_and_exposed(
+    art: synth.Art, seed: int, meld: list[str], at: int
+) -> None:
+    rng = np.random.default_rng(seed)
+    photo = synth.hand_photo(rng, art, [CONCEALED, meld], [[0, 1]], sideways={(1, at)})
+    result = recognize(photo.jpeg())
+    assert result.tiles == photo.tiles
+    assert [len(g.tiles) for g in result.groups] == [len(CONCEALED), len(meld)]
+    flags = [[t.sideways for t in g.tiles] for g in result.groups]
+    assert flags == [[False] * len(CONCEALED), [i == at for i in range(len(meld))]]
+    turned = result.groups[1].tiles[at]
+    x, y, w, h = turned.box
+    upright = result.groups[1].tiles[1 - at if at else 1].box
+    assert w > upright[2] and h < upright[3]  # its box is the turned tile's
+    reading = result.reading()
+    assert reading.melds == [{"kind": "pung", "tiles": meld, "concealed": False}]
+    assert reading.roles[1] == ["meld"] * len(meld)
+    out = result.to_dict()
+    assert out["groups"][1]["tiles"][at]["sideways"] is True
+    assert "sideways" not in out["groups"][0]["tiles"][0]
+
+
+def test_a_group_with_a_sideways_tile_is_an_exposed_meld_never_the_concealed_hand() -> None:
+    groups = [["1m", "2m", "3m"], ["5p", "5p", "5p"]]
+    # without the flag the first of two melds is taken for the concealed hand
+    plain = read_hand(groups)
+    assert plain.melds == [{"kind": "pung", "tiles": ["5p"] * 3, "concealed": False}]
+    assert plain.roles[0] == ["hand", "hand", "win"]
+    claimed = read_hand(groups, sideways=[True, False])
+    assert claimed.melds == [{"kind": "chow", "tiles": ["1m", "2m", "3m"], "concealed": False}]
+    assert claimed.roles == [["meld"] * 3, ["hand", "hand", "win"]]
+    assert claimed.win_tile == "5p"
+
+
+def _blobs(mask: np.ndarray) -> list[tuple[np.ndarray, tuple]]:
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    return [(c, cv2.minAreaRect(c)) for c in contours]
+
+
+def test_the_tiles_height_is_taken_from_the_row_not_a_larger_box_beside_it() -> None:
+    mask = np.zeros((600, 900), np.uint8)
+    cv2.rectangle(mask, (40, 40), (40 + 14 * 45, 40 + 60), 255, -1)  # 14 tiles 60 high
+    cv2.rectangle(mask, (100, 200), (100 + 320, 200 + 260), 255, -1)  # a box, larger
+    found = _row_angle_and_height(_blobs(mask))
+    assert found is not None
+    assert abs(found[1] - 61) <= 2
+    # and a thin line of writing beside them does not pull it down either
+    cv2.rectangle(mask, (500, 300), (880, 306), 255, -1)
+    found = _row_angle_and_height(_blobs(mask))
+    assert found is not None and abs(found[1] - 61) <= 2
+
+
+@needs_art
+def test_a_large_pale_box_beside_a_row_does_not_throw_off_the_tiles_height(
+    art: synth.Art,
+) -> None:
+    rng = np.random.default_rng(31_337_120)
+    photo = synth.hand_photo(
+        rng, art, [CONCEALED + ["E", "E", "E"]], table="felt", max_rotation=0.0, max_tilt=0.0
+    )
+    img = photo.image
+    truth = float(np.median([q[3, 1] - q[0, 1] for g in photo.quads for q in g]))
+    row_w = float(photo.quads[0][-1][1, 0] - photo.quads[0][0][0, 0])
+    # the table mirrored out below the row, and on it a pale box half the row long and
+    # three tiles high: by area it outweighs the row
+    bottom = int(max(q[3, 1] for q in photo.quads[0])) + 4
+    below = img[bottom:]
+    while below.shape[0] < int(5 * truth):
+        below = np.concatenate([below, below[::-1]])
+    img = np.ascontiguousarray(np.concatenate([img[:bottom], below]))
+    bw, bh = int(0.55 * row_w), int(3 * truth)
+    x0, y0 = 20, bottom + int(0.8 * truth)
+    cv2.rectangle(img, (x0, y0), (x0 + bw, y0 + bh), (238, 236, 228), -1)
+    assert bw * bh > row_w * truth
+    groups, tile_h = find_groups(img)
+    assert abs(np.log(tile_h / truth)) < 0.2
+    assert any(abs(g.width - row_w) < 0.1 * row_w for g in groups)
