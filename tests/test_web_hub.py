@@ -88,3 +88,32 @@ def test_a_binary_frame_is_one_sentence(tmp_path: Any) -> None:
         }
         ws.send_text("ping")
         assert ws.receive_json() == {"type": "pong"}
+
+
+def test_a_hand_recorded_while_a_phone_connects_reaches_it(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A change made between the socket's first read of the table and its
+    joining the hub (here: recorded straight into the store, as another
+    process would, the moment the socket joins) is in the first table the
+    phone gets."""
+    from fastapi.testclient import TestClient
+
+    from hefen.web import create_app
+    from hefen.web.tables import store_of
+
+    app = create_app(database_url=f"sqlite:///{tmp_path / 'b.sqlite3'}")
+    client = TestClient(app)
+    made = client.post("/api/tables", json={"ruleset": "hk"}).json()
+    code, host = made["code"], made["host_token"]
+    joined = Hub.add
+
+    def add_then_record(self: Hub, room: str, ws: Any) -> None:
+        joined(self, room, ws)
+        store_of(app).record_win(room, host, winner=2, value=3)
+
+    monkeypatch.setattr(Hub, "add", add_then_record)
+    with client.websocket_connect(f"/ws/tables/{code}") as ws:
+        first = ws.receive_json()
+    assert first["type"] == "table"
+    assert [h["winner"] for h in first["table"]["hands"]] == [2]

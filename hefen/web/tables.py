@@ -661,6 +661,10 @@ async def table_feed(websocket: WebSocket, code: str) -> None:
     await hub.start()  # a process that only serves sockets listens too
     hub.add(state.code, websocket)
     try:
+        # read again now that the socket hears every change: a change made
+        # since the first read (which only checked the code) is in this
+        # state or comes as a message (the page keeps the newer version)
+        state = await run_in_threadpool(load, store, state.code)
         await websocket.send_json({"type": "table", "table": state_dict(state)})
         while True:
             message = await websocket.receive()
