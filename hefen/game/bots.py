@@ -68,6 +68,18 @@ def _completing(game: Game, seat: int, c: list[int], unseen: list[int]) -> Itera
             yield t
 
 
+def _discard_shanten(
+    shape: _Shape, tiles: list[int], candidates: list[int]
+) -> list[tuple[int, int]]:
+    """(shanten after discarding t, t) for each distinct candidate ``t``."""
+    scored = []
+    for t in dict.fromkeys(candidates):
+        rest = list(tiles)
+        rest.remove(t)
+        scored.append((shape.shanten(_counts(rest)), t))
+    return scored
+
+
 def _win_hand(
     game: Game,
     seat: int,
@@ -923,12 +935,7 @@ class ExpertBot(StrongBot):
         strong bot (not ready, folding, or a claim being weighed)."""
         if melds is not game.players[seat].melds:
             return None
-        shape = self._shape(game, melds)
-        scored = []
-        for t in dict.fromkeys(candidates):
-            rest = list(tiles)
-            rest.remove(t)
-            scored.append((shape.shanten(_counts(rest)), t))
+        scored = _discard_shanten(self._shape(game, melds), tiles, candidates)
         threats = self._threats(game, seat)
         best_sh = min(sh for sh, _ in scored)
         if best_sh != 0 or self._fold(game, seat, threats, best_sh):
@@ -963,11 +970,7 @@ class ExpertBot(StrongBot):
                 return choice
         if not game.ruleset.plays_for_value and melds is game.players[seat].melds:
             shape = self._shape(game, melds)
-            scored = []
-            for t in dict.fromkeys(candidates):
-                rest = list(tiles)
-                rest.remove(t)
-                scored.append((shape.shanten(_counts(rest)), t))
+            scored = _discard_shanten(shape, tiles, candidates)
             threats = self._threats(game, seat)
             best_sh = min(sh for sh, _ in scored)
             fold = self._fold(game, seat, threats, best_sh)
