@@ -117,3 +117,77 @@ def test_a_hand_recorded_while_a_phone_connects_reaches_it(
         first = ws.receive_json()
     assert first["type"] == "table"
     assert [h["winner"] for h in first["table"]["hands"]] == [2]
+
+
+def _redis_url() -> str:
+    import os
+    import socket
+
+    url = os.environ.get("HEFEN_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+    try:
+        socket.create_connection(("127.0.0.1", 6379), timeout=1).close()
+    except OSError:
+        pytest.skip("Redis at 127.0.0.1:6379 is not running")
+    return url
+
+
+def test_a_redis_hub_reads_only_the_tables_it_has_phones_for() -> None:
+    """Each process subscribes to the channels of the tables with a phone
+    there (and leaves one when its last phone goes), instead of reading
+    every table's changes."""
+    from hefen.web.hub import RedisHub
+
+    url = _redis_url()
+
+    async def subscribers(code: str) -> int:
+        import redis.asyncio as aioredis
+
+        from hefen.web.hub import CHANNEL_PREFIX
+
+        client = aioredis.from_url(url)
+        try:
+            counts = await client.pubsub_numsub(CHANNEL_PREFIX + code)
+        finally:
+            await client.aclose()
+        return int(counts[0][1])
+
+    async def run() -> None:
+        here, there = RedisHub(url), RedisHub(url)
+        await here.start()
+        await there.start()
+        read: list[str] = []
+        deliver = here.deliver
+
+        def counting(code: str, message: Any, text: str | None = None) -> None:
+            read.append(code)
+            deliver(code, message, text)
+
+        here.deliver = counting  # type: ignore[method-assign]
+        try:
+            phone = Phone()
+            here.add("AAAAAA", phone)
+            await here.follow("AAAAAA")
+            await there.broadcast("AAAAAA", {"type": "table", "n": 1})
+            await there.broadcast("BBBBBB", {"type": "table", "n": 2})  # no phone here
+            for _ in range(100):
+                if phone.got:
+                    break
+                await asyncio.sleep(0.02)
+            assert phone.got == [{"type": "table", "n": 1}]
+            assert here._followed == {"AAAAAA"}
+            # at Redis: one subscriber for the table with a phone, none for the other
+            assert await subscribers("AAAAAA") == 1 and await subscribers("BBBBBB") == 0
+            here.remove("AAAAAA", phone)
+            for _ in range(100):
+                if not here._followed:
+                    break
+                await asyncio.sleep(0.02)
+            assert here._followed == set() and await subscribers("AAAAAA") == 0
+            await there.broadcast("AAAAAA", {"type": "table", "n": 3})
+            await asyncio.sleep(0.2)
+            assert read == ["AAAAAA"] and phone.got == [{"type": "table", "n": 1}]
+        finally:
+            await here.stop()
+            await there.stop()
+
+    asyncio.run(run())

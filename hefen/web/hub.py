@@ -184,6 +184,10 @@ class Hub:
         """:meth:`broadcast` from any thread (an online game's bot driver)."""
         self.deliver(code, message)
 
+    async def follow(self, code: str) -> None:
+        """Once a socket of ``code`` is added: make sure this process hears
+        every change of that table from now on (the local hub always does)."""
+
     async def start(self) -> None:
         """Begin (for hubs that listen to others); nothing for the local hub."""
 
@@ -218,6 +222,9 @@ class RedisHub(Hub):
         self._sync: Any = None
         self._listener: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
+        self._pubsub: Any = None
+        self._followed: set[str] = set()  # the tables whose channel we subscribe to
+        self._waiting: dict[str, list[asyncio.Future[None]]] = {}
 
     async def start(self) -> None:
         if self._listener is not None:
@@ -229,20 +236,38 @@ class RedisHub(Hub):
         await asyncio.wait_for(self._ready.wait(), 10)
 
     async def _listen(self) -> None:
+        """Subscribed to the channel of each table with a phone here (and to
+        this process's own, so that the subscription is never empty): a
+        process reads only the changes of the tables it serves."""
         while True:
             pubsub = self._redis.pubsub()
             try:
-                await pubsub.psubscribe(CHANNEL_PREFIX + "*")
+                with self.lock:
+                    codes = list(self.rooms)
+                await pubsub.subscribe(
+                    CHANNEL_PREFIX + "~" + self.origin, *(CHANNEL_PREFIX + c for c in codes)
+                )
+                self._followed = set(codes)
+                self._pubsub = pubsub
+                with self.lock:  # a socket added while that subscription was sent
+                    late = [c for c in self.rooms if c not in self._followed]
+                if late:
+                    self._followed.update(late)
+                    await pubsub.subscribe(*(CHANNEL_PREFIX + c for c in late))
                 self._ready.set()
                 async for item in pubsub.listen():
-                    if item.get("type") != "pmessage":
-                        continue
+                    kind = item.get("type")
                     channel = item["channel"]
                     if isinstance(channel, bytes):
                         channel = channel.decode()
                     code = channel[len(CHANNEL_PREFIX) :]
-                    if not self.sockets(code):
-                        continue  # no phone of that table here: nothing to decode
+                    if kind == "subscribe":
+                        for waiter in self._waiting.pop(code, []):
+                            if not waiter.done():
+                                waiter.set_result(None)
+                        continue
+                    if kind != "message" or not self.sockets(code):
+                        continue  # no phone of that table here (any more): nothing to decode
                     data = item["data"]
                     try:
                         text = data.decode() if isinstance(data, bytes) else str(data)
@@ -251,14 +276,54 @@ class RedisHub(Hub):
                     if text.startswith("{"):  # a JSON object, as every process sends;
                         self.deliver(code, None, text)  # sent on as it came
             except asyncio.CancelledError:
+                self._pubsub = None
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()
                 raise
             except Exception as exc:  # noqa: BLE001 - Redis went away: retry
+                self._pubsub = None
                 log.warning("hefen hub: lost Redis (%s); reconnecting", exc)
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()
                 await asyncio.sleep(0.5)
+
+    async def follow(self, code: str) -> None:
+        """Subscribe to ``code``'s channel and wait (up to 5 s) until Redis
+        confirms it: a change published after this returns reaches us. A
+        table already followed costs nothing."""
+        if code in self._followed:
+            return
+        pubsub = self._pubsub
+        if pubsub is None:  # reconnecting: the new subscription will hold it
+            return
+        waiter = asyncio.get_running_loop().create_future()
+        self._waiting.setdefault(code, []).append(waiter)
+        self._followed.add(code)
+        try:
+            await pubsub.subscribe(CHANNEL_PREFIX + code)
+            await asyncio.wait_for(waiter, 5)
+        except Exception as exc:  # noqa: BLE001 - the listener reconnects and resubscribes
+            log.warning("hefen hub: could not follow %s (%s)", code, exc)
+
+    def remove(self, code: str, ws: Any) -> None:
+        super().remove(code, ws)
+        if self.sockets(code) or code not in self._followed:
+            return
+        loop = self._listener.get_loop() if self._listener is not None else None
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(lambda: loop.create_task(self._unfollow(code)))
+
+    async def _unfollow(self, code: str) -> None:
+        """The last phone of ``code`` here has gone: stop hearing it (unless
+        another has come meanwhile; this runs on the listener's loop, as do
+        :meth:`follow` and the sockets)."""
+        pubsub = self._pubsub
+        if self.sockets(code) or code not in self._followed or pubsub is None:
+            return
+        self._followed.discard(code)
+        with contextlib.suppress(Exception):
+            await pubsub.unsubscribe(CHANNEL_PREFIX + code)
 
     async def broadcast(
         self, code: str, message: dict[str, Any] | None, text: str | None = None

@@ -1020,6 +1020,7 @@ async def play_feed(websocket: WebSocket, code: str) -> None:
     hub = manager.hub
     if hub is not None:
         hub.add(t.code, feed)
+        await hub.follow(t.code)  # with Redis: this process hears the game's changes
 
     async def pump() -> None:
         while True:

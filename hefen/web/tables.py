@@ -661,6 +661,7 @@ async def table_feed(websocket: WebSocket, code: str) -> None:
     await hub.start()  # a process that only serves sockets listens too
     hub.add(state.code, websocket)
     try:
+        await hub.follow(state.code)  # with Redis: this process hears the table
         # read again now that the socket hears every change: a change made
         # since the first read (which only checked the code) is in this
         # state or comes as a message (the page keeps the newer version)
