@@ -7,12 +7,14 @@ takes longer than :data:`SEND_TIMEOUT`, and never holds anyone else up.
 
 * :class:`Hub` (the embedded default) delivers a broadcast to the sockets
   of this process only — right for one ``hefen serve``.
-* :class:`RedisHub` (``HEFEN_REDIS_URL``) publishes every broadcast on a
-  Redis channel and delivers to its own sockets what it receives, so that
-  any process can serve any phone: a hand recorded through one process
-  reaches the phones connected to all of them.
+* :class:`RedisHub` (``HEFEN_REDIS_URL``) publishes every broadcast on the
+  table's Redis channel and delivers to its own sockets what it receives,
+  so that any process can serve any phone: a hand recorded through one
+  process reaches the phones connected to all of them. A process
+  subscribes only to the channels of the tables it has phones for.
 
-The interface is the same: ``add(code, ws)``, ``remove(code, ws)``,
+The interface is the same: ``add(code, ws)`` then ``await follow(code)``
+(with Redis: subscribed, confirmed), ``remove(code, ws)``,
 ``await broadcast(code, message)``, ``publish(code, message)`` (from any
 thread), ``await start()``, ``await stop()``.
 """
