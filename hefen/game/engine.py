@@ -633,9 +633,11 @@ class Game:
         key = (hand.concealed, hand.melds, hand.win_tile, hand.flowers, hand.context)
         hit = self._score_cache.get(key)
         if hit is None:
-            from ..scoring import score
+            # the game keeps its own cache: the scorer's (keyed by the whole
+            # canonical hand) would cost more to look in than a miss here
+            from ..scoring import score_uncached
 
-            hit = score(hand)
+            hit = score_uncached(hand)
             self._score_cache[key] = hit
         return hit
 
