@@ -1283,7 +1283,7 @@ static const char *TRAIT_NAMES[N_TRAIT] = {
     "lower_four", "lower_tiles", "upper_four", "upper_tiles", "middle_tiles", "tile_hog",
 };
 static PyObject *trait_str[N_TRAIT];
-static PyObject *str_add, *kw_n, *kw_n_uses, *int_three;
+static PyObject *str_add, *kw_n, *kw_n_uses;
 static PyObject *quad_codes; /* tuple: tile_to_str(t) * 4 for each kind */
 static PyObject *pure_suit, *pure_tilep, *pure_rank, *pure_hog;
 static const int REVERSIBLE_T[] = {9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, 33};
@@ -1348,12 +1348,29 @@ tally_add(PyObject *t, int pid)
         return fallback(pure, args, nargs, NULL);                          \
     PyObject *t = args[1];
 
-static PyObject *
-py_suit_patterns(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+/* The whole-hand tile patterns, computed once for both tallies (the
+ * Python Tally of the reference readings, py_*, and the compiled scorer's
+ * MTally, m_*): each writes its traits in the order the Python adds them. */
+
+/* each kind's traits for the tile patterns, once (module init) */
+enum { TF_TERM = 1, TF_HON = 2, TF_REV = 4, TF_GREEN = 8 };
+static unsigned char m_tflags[NK];
+
+static void
+m_tflags_init(void)
 {
-    TILES_ARGS(pure_suit)
-    int suit_seen[3] = {0, 0, 0}, honors = 0, wind = 0, dragon = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
+    for (int x = 0; x < NK; x++)
+        m_tflags[x] = (unsigned char)((is_terminal_t(x) ? TF_TERM : 0) | (x >= 27 ? TF_HON : 0) |
+                                      (is_reversible[x] ? TF_REV : 0) |
+                                      (is_green[x] ? TF_GREEN : 0));
+}
+
+/* _py_suit_patterns: trait tr[k] added nn[k] times; returns how many */
+static int
+suit_traits(const int *tiles, int n, int *tr, int *nn)
+{
+    int suit_seen[3] = {0, 0, 0}, honors = 0, wind = 0, dragon = 0, k = 0;
+    for (int i = 0; i < n; i++) {
         int x = tiles[i];
         if (x < 27)
             suit_seen[x / 9] = 1;
@@ -1365,27 +1382,117 @@ py_suit_patterns(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             dragon = 1;
     }
     int missing = 3 - (suit_seen[0] + suit_seen[1] + suit_seen[2]);
-    if (!honors && tally_add(t, T_NO_HONORS) < 0)
-        return NULL;
-    if (missing == 1) {
-        if (tally_add(t, T_ONE_VOIDED_SUIT) < 0)
-            return NULL;
+    if (!honors)
+        tr[k] = T_NO_HONORS, nn[k++] = 1;
+    if (missing == 1)
+        tr[k] = T_ONE_VOIDED_SUIT, nn[k++] = 1;
+    else if (missing == 2)
+        tr[k] = honors ? T_HALF_FLUSH : T_FULL_FLUSH, nn[k++] = 1;
+    else if (missing == 3)
+        tr[k] = T_ONE_VOIDED_SUIT, nn[k++] = 3;
+    if (missing == 0 && wind && dragon)
+        tr[k] = T_ALL_TYPES, nn[k++] = 1;
+    return k;
+}
+
+/* _py_tile_patterns: the traits added (once each); returns how many */
+static int
+tile_traits(const int *tiles, int n, int *tr)
+{
+    /* any: some tile has the trait; all: every tile has it */
+    unsigned any = 0, all = TF_TERM | TF_HON | TF_REV | TF_GREEN, toh = 1;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        unsigned f = m_tflags[tiles[i]];
+        any |= f;
+        all &= f;
+        toh &= (f & (TF_TERM | TF_HON)) != 0;
     }
-    else if (missing == 2) {
-        if (tally_add(t, honors ? T_HALF_FLUSH : T_FULL_FLUSH) < 0)
-            return NULL;
+    int simples = !(any & (TF_TERM | TF_HON));
+    if (simples)
+        tr[k++] = T_ALL_SIMPLES;
+    if (all & TF_REV)
+        tr[k++] = T_REVERSIBLE;
+    if (all & TF_GREEN)
+        tr[k++] = T_ALL_GREEN;
+    if (!simples) {
+        int pid = (all & TF_HON)    ? T_ALL_HONORS
+                  : (all & TF_TERM) ? T_ALL_TERMINALS
+                  : toh             ? T_ALL_TERMINALS_AND_HONORS
+                                    : -1;
+        if (pid >= 0)
+            tr[k++] = pid;
     }
-    else if (missing == 3) {
-        /* t.add("one_voided_suit", n=3) */
-        PyObject *a[3] = {t, trait_str[T_ONE_VOIDED_SUIT], int_three};
-        PyObject *r = PyObject_VectorcallMethod(
-            str_add, a, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, kw_n);
-        if (r == NULL)
-            return NULL;
-        Py_DECREF(r);
+    return k;
+}
+
+/* _py_rank_patterns: the trait added, -1 none */
+static int
+rank_trait(const int *tiles, int n)
+{
+    int ranks = 0; /* bit r for rank r (1..9) */
+    for (int i = 0; i < n; i++) {
+        if (tiles[i] >= 27)
+            return -1;
+        ranks |= 1 << (tiles[i] % 9 + 1);
     }
-    if (missing == 0 && wind && dragon && tally_add(t, T_ALL_TYPES) < 0)
-        return NULL;
+    const int LOW = 0x1e, HIGH = 0x3c0, MID = 0x70; /* {1-4}, {6-9}, {4,5,6} */
+    if ((ranks & ~LOW) == 0)
+        return (ranks & (1 << 4)) ? T_LOWER_FOUR : T_LOWER_TILES;
+    if ((ranks & ~HIGH) == 0)
+        return (ranks & (1 << 6)) ? T_UPPER_FOUR : T_UPPER_TILES;
+    if ((ranks & ~MID) == 0)
+        return T_MIDDLE_TILES;
+    return -1;
+}
+
+/* _py_tile_hog: how many Tile Hogs (<= 0: none), and the kinds held four
+ * times in first-seen order (as Counter keeps them) in quads[*nq] */
+static long
+hog_quads(const int *tiles, int n, long kongs, int *quads, int *nq)
+{
+    int c[NK], order[NK], nk = 0;
+    memset(c, 0, sizeof c);
+    for (int i = 0; i < n; i++)
+        if (c[tiles[i]]++ == 0)
+            order[nk++] = tiles[i];
+    long four = 0;
+    for (int x = 0; x < NK; x++)
+        four += c[x] == 4;
+    *nq = 0;
+    for (int k = 0; k < nk; k++)
+        if (c[order[k]] == 4)
+            quads[(*nq)++] = order[k];
+    return four - kongs;
+}
+
+/* t.add(trait, n=count) */
+static int
+tally_add_n(PyObject *t, int pid, int count)
+{
+    if (count == 1)
+        return tally_add(t, pid);
+    PyObject *nobj = PyLong_FromLong(count);
+    if (nobj == NULL)
+        return -1;
+    PyObject *a[3] = {t, trait_str[pid], nobj};
+    PyObject *r = PyObject_VectorcallMethod(str_add, a, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, kw_n);
+    Py_DECREF(nobj);
+    if (r == NULL)
+        return -1;
+    Py_DECREF(r);
+    return 0;
+}
+
+static PyObject *
+py_suit_patterns(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    TILES_ARGS(pure_suit)
+    int tr[4], nn[4];
+    int k = suit_traits(tiles, (int)n, tr, nn);
+    for (int i = 0; i < k; i++)
+        if (tally_add_n(t, tr[i], nn[i]) < 0)
+            return NULL;
     Py_RETURN_NONE;
 }
 
@@ -1393,37 +1500,11 @@ static PyObject *
 py_tile_patterns(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     TILES_ARGS(pure_tilep)
-    int simples = 1, rev = 1, green = 1, all_hon = 1, all_term = 1, all_toh = 1;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        int x = tiles[i];
-        int term = is_terminal_t(x), hon = x >= 27;
-        if (term || hon)
-            simples = 0;
-        if (!is_reversible[x])
-            rev = 0;
-        if (!is_green[x])
-            green = 0;
-        if (!hon)
-            all_hon = 0;
-        if (!term)
-            all_term = 0;
-        if (!term && !hon)
-            all_toh = 0;
-    }
-    if (simples && tally_add(t, T_ALL_SIMPLES) < 0)
-        return NULL;
-    if (rev && tally_add(t, T_REVERSIBLE) < 0)
-        return NULL;
-    if (green && tally_add(t, T_ALL_GREEN) < 0)
-        return NULL;
-    if (!simples) {
-        int pid = all_hon ? T_ALL_HONORS
-                  : all_term ? T_ALL_TERMINALS
-                  : all_toh ? T_ALL_TERMINALS_AND_HONORS
-                            : -1;
-        if (pid >= 0 && tally_add(t, pid) < 0)
+    int tr[4];
+    int k = tile_traits(tiles, (int)n, tr);
+    for (int i = 0; i < k; i++)
+        if (tally_add(t, tr[i]) < 0)
             return NULL;
-    }
     Py_RETURN_NONE;
 }
 
@@ -1431,20 +1512,7 @@ static PyObject *
 py_rank_patterns(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     TILES_ARGS(pure_rank)
-    int ranks = 0; /* bit r for rank r (1..9) */
-    for (Py_ssize_t i = 0; i < n; i++) {
-        if (tiles[i] >= 27)
-            Py_RETURN_NONE;
-        ranks |= 1 << (tiles[i] % 9 + 1);
-    }
-    const int LOW = 0x1e, HIGH = 0x3c0, MID = 0x70; /* {1-4}, {6-9}, {4,5,6} */
-    int pid = -1;
-    if ((ranks & ~LOW) == 0)
-        pid = (ranks & (1 << 4)) ? T_LOWER_FOUR : T_LOWER_TILES;
-    else if ((ranks & ~HIGH) == 0)
-        pid = (ranks & (1 << 6)) ? T_UPPER_FOUR : T_UPPER_TILES;
-    else if ((ranks & ~MID) == 0)
-        pid = T_MIDDLE_TILES;
+    int pid = rank_trait(tiles, (int)n);
     if (pid >= 0 && tally_add(t, pid) < 0)
         return NULL;
     Py_RETURN_NONE;
@@ -1466,24 +1534,15 @@ py_tile_hog(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     if (rr == 0 || kongs > 1000 || kongs < -1000)
         return fallback(pure_hog, args, nargs, NULL);
     PyObject *t = args[2];
-    int c[NK], order[NK], nk = 0;
-    memset(c, 0, sizeof c);
-    for (Py_ssize_t i = 0; i < n; i++) {
-        if (c[tiles[i]]++ == 0)
-            order[nk++] = tiles[i]; /* Counter keeps first-seen order */
-    }
-    long quads = 0;
-    for (int t2 = 0; t2 < NK; t2++)
-        quads += c[t2] == 4;
-    long hog = quads - kongs;
+    int quads[NK], nq = 0;
+    long hog = hog_quads(tiles, (int)n, kongs, quads, &nq);
     if (hog <= 0)
         Py_RETURN_NONE;
     PyObject *uses = PyList_New(0);
     if (uses == NULL)
         return NULL;
-    for (int k = 0; k < nk; k++)
-        if (c[order[k]] == 4 &&
-            PyList_Append(uses, PyTuple_GET_ITEM(quad_codes, order[k])) < 0) {
+    for (int k = 0; k < nq; k++)
+        if (PyList_Append(uses, PyTuple_GET_ITEM(quad_codes, quads[k])) < 0) {
             Py_DECREF(uses);
             return NULL;
         }
@@ -2707,95 +2766,30 @@ m_kong_patterns(const MGroup *groups, const int *idx, int nidx, int mil, MTally 
     }
 }
 
-/* the whole-hand tile patterns, as the compiled ones above */
+/* the whole-hand tile patterns into an MTally (the traits computed by
+ * suit_traits, tile_traits, rank_trait and hog_quads, as the py_* twins) */
 static void
 m_suit_patterns(const int *tiles, int n, MTally *t)
 {
-    int suit_seen[3] = {0, 0, 0}, honors = 0, wind = 0, dragon = 0;
-    for (int i = 0; i < n; i++) {
-        int x = tiles[i];
-        if (x < 27)
-            suit_seen[x / 9] = 1;
-        else
-            honors = 1;
-        if (is_wind_t(x))
-            wind = 1;
-        if (is_dragon_t(x))
-            dragon = 1;
-    }
-    int missing = 3 - (suit_seen[0] + suit_seen[1] + suit_seen[2]);
-    if (!honors)
-        mt_add1(t, mp_trait[T_NO_HONORS], -1);
-    if (missing == 1)
-        mt_add1(t, mp_trait[T_ONE_VOIDED_SUIT], -1);
-    else if (missing == 2)
-        mt_add1(t, mp_trait[honors ? T_HALF_FLUSH : T_FULL_FLUSH], -1);
-    else if (missing == 3)
-        mt_add(t, mp_trait[T_ONE_VOIDED_SUIT], NULL, 0, 3);
-    if (missing == 0 && wind && dragon)
-        mt_add1(t, mp_trait[T_ALL_TYPES], -1);
-}
-
-/* each kind's traits for the tile patterns, once */
-enum { TF_TERM = 1, TF_HON = 2, TF_REV = 4, TF_GREEN = 8 };
-static unsigned char m_tflags[NK];
-
-static void
-m_tflags_init(void)
-{
-    for (int x = 0; x < NK; x++)
-        m_tflags[x] = (unsigned char)((is_terminal_t(x) ? TF_TERM : 0) | (x >= 27 ? TF_HON : 0) |
-                                      (is_reversible[x] ? TF_REV : 0) |
-                                      (is_green[x] ? TF_GREEN : 0));
+    int tr[4], nn[4];
+    int k = suit_traits(tiles, n, tr, nn);
+    for (int i = 0; i < k; i++)
+        mt_add(t, mp_trait[tr[i]], NULL, 0, nn[i]);
 }
 
 static void
 m_tile_patterns(const int *tiles, int n, MTally *t)
 {
-    /* any: some tile has the trait; all: every tile has it */
-    unsigned any = 0, all = TF_TERM | TF_HON | TF_REV | TF_GREEN, toh = 1;
-    for (int i = 0; i < n; i++) {
-        unsigned f = m_tflags[tiles[i]];
-        any |= f;
-        all &= f;
-        toh &= (f & (TF_TERM | TF_HON)) != 0;
-    }
-    int simples = !(any & (TF_TERM | TF_HON)), rev = (all & TF_REV) != 0,
-        green = (all & TF_GREEN) != 0, all_hon = (all & TF_HON) != 0,
-        all_term = (all & TF_TERM) != 0, all_toh = (int)toh;
-    if (simples)
-        mt_add1(t, mp_trait[T_ALL_SIMPLES], -1);
-    if (rev)
-        mt_add1(t, mp_trait[T_REVERSIBLE], -1);
-    if (green)
-        mt_add1(t, mp_trait[T_ALL_GREEN], -1);
-    if (!simples) {
-        int pid = all_hon ? T_ALL_HONORS
-                  : all_term ? T_ALL_TERMINALS
-                  : all_toh ? T_ALL_TERMINALS_AND_HONORS
-                            : -1;
-        if (pid >= 0)
-            mt_add1(t, mp_trait[pid], -1);
-    }
+    int tr[4];
+    int k = tile_traits(tiles, n, tr);
+    for (int i = 0; i < k; i++)
+        mt_add1(t, mp_trait[tr[i]], -1);
 }
 
 static void
 m_rank_patterns(const int *tiles, int n, MTally *t)
 {
-    int ranks = 0;
-    for (int i = 0; i < n; i++) {
-        if (tiles[i] >= 27)
-            return;
-        ranks |= 1 << (tiles[i] % 9 + 1);
-    }
-    const int LOW = 0x1e, HIGH = 0x3c0, MID = 0x70;
-    int pid = -1;
-    if ((ranks & ~LOW) == 0)
-        pid = (ranks & (1 << 4)) ? T_LOWER_FOUR : T_LOWER_TILES;
-    else if ((ranks & ~HIGH) == 0)
-        pid = (ranks & (1 << 6)) ? T_UPPER_FOUR : T_UPPER_TILES;
-    else if ((ranks & ~MID) == 0)
-        pid = T_MIDDLE_TILES;
+    int pid = rank_trait(tiles, n);
     if (pid >= 0)
         mt_add1(t, mp_trait[pid], -1);
 }
@@ -2803,23 +2797,14 @@ m_rank_patterns(const int *tiles, int n, MTally *t)
 static void
 m_tile_hog(const int *tiles, int n, int kongs, MTally *t)
 {
-    int c[NK], order[NK], nk = 0;
-    memset(c, 0, sizeof c);
-    for (int i = 0; i < n; i++)
-        if (c[tiles[i]]++ == 0)
-            order[nk++] = tiles[i];
-    int quads = 0;
-    for (int x = 0; x < NK; x++)
-        quads += c[x] == 4;
-    int hog = quads - kongs;
+    int quads[NK], nq = 0;
+    long hog = hog_quads(tiles, n, kongs, quads, &nq);
     if (hog <= 0)
         return;
     short u[NK];
-    int nu = 0;
-    for (int k = 0; k < nk; k++)
-        if (c[order[k]] == 4)
-            u[nu++] = (short)(U_QUAD + order[k]);
-    mt_add(t, mp_trait[T_TILE_HOG], u, nu, hog);
+    for (int k = 0; k < nq; k++)
+        u[k] = (short)(U_QUAD + quads[k]);
+    mt_add(t, mp_trait[T_TILE_HOG], u, nq, (int)hog);
 }
 
 /* _wait_pattern: the pattern it adds (-1 none) */
@@ -4230,7 +4215,6 @@ py_set_mcr(PyObject *self, PyObject *args)
     }
     Py_INCREF(mtype);
     Py_XSETREF(meld_type, mtype);
-    m_tflags_init();
     mp_ready = 1;
     Py_RETURN_NONE;
 }
@@ -5728,11 +5712,11 @@ PyInit__core(void)
         is_reversible[REVERSIBLE_T[k]] = 1;
     for (size_t k = 0; k < sizeof GREEN_T / sizeof *GREEN_T; k++)
         is_green[GREEN_T[k]] = 1;
+    m_tflags_init();
     str_add = PyUnicode_InternFromString("add");
     kw_n = Py_BuildValue("(s)", "n");
     kw_n_uses = Py_BuildValue("(ss)", "n", "uses");
-    int_three = PyLong_FromLong(3);
-    if (!str_add || !kw_n || !kw_n_uses || !int_three)
+    if (!str_add || !kw_n || !kw_n_uses)
         goto fail;
     kind_chow = PyUnicode_InternFromString("chow");
     kind_pung = PyUnicode_InternFromString("pung");
