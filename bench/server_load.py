@@ -74,7 +74,7 @@ def _report(*_):
     os._exit(0)
 signal.signal(signal.SIGTERM, _report)
 uvicorn.run(create_app(database_url=sys.argv[1], rate_limit=False), host="127.0.0.1",
-            port=int(sys.argv[2]), log_level="warning", ws="websockets",
+            port=int(sys.argv[2]), log_level="warning", ws=os.environ.get("BENCH_WS", "websockets-sansio"),
             ws_ping_interval=float(os.environ.get("BENCH_WS_PING", "20")))
 """
 

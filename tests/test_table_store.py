@@ -451,3 +451,22 @@ def test_kept_is_the_fold_this_process_holds(tmp_path: Path) -> None:
     finally:
         store.close()
         other.close()
+
+
+@pytest.mark.parametrize("env,want", [(None, 1), ("normal", 1), ("FULL", 2)])
+def test_sqlite_files_sync_as_hefen_sqlite_sync_says(
+    env: str | None, want: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """WAL with ``synchronous=NORMAL`` by default (a commit survives the
+    process being killed), ``FULL`` when HEFEN_SQLITE_SYNC says so."""
+    from hefen.table.storage import create_db_engine
+
+    if env is None:
+        monkeypatch.delenv("HEFEN_SQLITE_SYNC", raising=False)
+    else:
+        monkeypatch.setenv("HEFEN_SQLITE_SYNC", env)
+    engine = create_db_engine(f"sqlite:///{tmp_path / 'sync.sqlite3'}")
+    with engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == want
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+    engine.dispose()

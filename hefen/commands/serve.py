@@ -213,6 +213,15 @@ def _env_ping(text: str) -> float:
         raise BindError(f"HEFEN_WS_PING {e}.") from e
 
 
+def _env_sqlite_sync() -> None:
+    from hefen.table.storage import sqlite_sync
+
+    try:
+        sqlite_sync()
+    except ValueError as e:
+        raise BindError(str(e)) from e
+
+
 def _public_url(text: str | None) -> str | None:
     if not text:
         return None
@@ -229,6 +238,7 @@ def run(args: argparse.Namespace) -> int:
         public_url = _public_url(args.public_url or os.environ.get("HEFEN_PUBLIC_URL"))
         if args.ws_ping is None and os.environ.get("HEFEN_WS_PING"):
             args.ws_ping = _env_ping(os.environ["HEFEN_WS_PING"])
+        _env_sqlite_sync()
         sock = bind(args.host, args.port)
     except BindError as e:
         print(f"hefen serve: {e}", file=sys.stderr)
@@ -252,7 +262,7 @@ def run(args: argparse.Namespace) -> int:
         print_qr(code_url + "/", sys.stdout)
     sys.stdout.flush()
     config = uvicorn.Config(
-        app, log_level="info", ws="websockets", ws_ping_interval=args.ws_ping or WS_PING
+        app, log_level="info", ws="websockets-sansio", ws_ping_interval=args.ws_ping or WS_PING
     )
     with sock:
         uvicorn.Server(config).run(sockets=[sock])
