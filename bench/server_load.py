@@ -139,6 +139,77 @@ async def bench_hands(
     }
 
 
+async def bench_capacity(
+    bases: list[str], pids: list[int], seconds: float, writers: int = 8
+) -> dict[str, float]:
+    """Throughput at saturation: ``writers`` connections to each server, each
+    recording hands on its own tables one after another as fast as the
+    server answers, for ``seconds``. The load generator is a bare keep-alive
+    HTTP/1.1 client (a prepared request, the answer's length read): some
+    40 µs a hand of its own CPU against httpx's 0.5 ms, so that on a small
+    machine the servers, not it, are what is measured."""
+    async with httpx.AsyncClient(base_url=bases[0], timeout=30) as client:
+        tables = [await new_table(client) for _ in range(writers * len(bases))]
+    done = [0]
+    stop = time.monotonic() + seconds + 1.0
+    counting = asyncio.Event()
+
+    async def writer(base: str, code: str, token: str) -> None:
+        host, port = base.split("://", 1)[1].split(":")
+        reader, out = await asyncio.open_connection(host, int(port))
+        body = b'{"winner": 0, "value": 3}'
+
+        def head_of(code: str, token: str) -> bytes:
+            return (
+                f"POST /api/tables/{code}/hands HTTP/1.1\r\nHost: {host}\r\n"
+                f"Authorization: Bearer {token}\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {len(body)}\r\nIdempotency-Key: "
+            ).encode()
+
+        head = head_of(code, token)
+        n = 0
+        spare = httpx.AsyncClient(base_url=base, timeout=30)
+        try:
+            while time.monotonic() < stop:
+                if n and n % 32 == 0:  # an evening's length, then a new table
+                    head = head_of(*await new_table(spare))
+                out.write(head + uuid.uuid4().hex.encode() + b"\r\n\r\n" + body)
+                status = await reader.readline()
+                length = 0
+                while (line := await reader.readline()) not in (b"\r\n", b""):
+                    if line.lower().startswith(b"content-length:"):
+                        length = int(line.split(b":")[1])
+                await reader.readexactly(length)
+                if not status.startswith((b"HTTP/1.1 200", b"HTTP/1.1 201")):
+                    raise SystemExit(f"capacity: the server answered {status!r}")
+                n += 1
+                if counting.is_set():
+                    done[0] += 1
+        finally:
+            out.close()
+            await spare.aclose()
+
+    tasks = [
+        asyncio.create_task(writer(bases[i % len(bases)], code, token))
+        for i, (code, token) in enumerate(tables)
+    ]
+    await asyncio.sleep(1.0)  # warm up
+    counting.set()
+    cpu0, mine0, t0 = sum(cpu_seconds(p) for p in pids), time.process_time(), time.perf_counter()
+    await asyncio.sleep(seconds)
+    count, wall = done[0], time.perf_counter() - t0
+    cpu = sum(cpu_seconds(p) for p in pids) - cpu0
+    busy = (time.process_time() - mine0) / wall
+    await asyncio.gather(*tasks)
+    return {
+        "processes": len(bases),
+        "writers": len(tables),
+        "hands_per_s": count / wall,
+        "server_cpu_ms_per_hand": cpu / max(count, 1) * 1e3,
+        "load_generator_core_share": busy,
+    }
+
+
 async def bench_broadcast(
     bases: list[str], pids: list[int], tables: int, deadline: float, rate: float = 0.0
 ) -> dict[str, float]:
@@ -319,6 +390,9 @@ async def main_async(args: argparse.Namespace, bases: list[str], pids: list[int]
     if args.hands:
         out["hands"] = await bench_hands(bases, pids, args.hands, args.per_table)
         print("hands:", json.dumps(out["hands"]), flush=True)
+    if args.capacity:
+        out["capacity"] = await bench_capacity(bases, pids, args.capacity)
+        print("capacity:", json.dumps(out["capacity"]), flush=True)
     for n in args.tables:
         out[f"broadcast_{n}"] = await bench_broadcast(bases, pids, n, args.deadline, args.rate)
         print(f"broadcast {n} tables:", json.dumps(out[f"broadcast_{n}"]), flush=True)
@@ -346,6 +420,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--connects", type=int, default=0, help="WebSockets opened all at once (e.g. 4000)"
+    )
+    parser.add_argument(
+        "--capacity",
+        type=float,
+        default=0.0,
+        help="seconds of hands recorded as fast as the servers answer (throughput)",
     )
     parser.add_argument(
         "--per-table", type=int, default=32, help="hands: hands recorded on each table"
