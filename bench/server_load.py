@@ -16,6 +16,10 @@ one share ``--database-url`` and carry live updates through
   in turn (``--rate R``: open-loop at R hands/s, several in flight); the time
   from sending the POST to each of the table's four sockets receiving the
   new table (p50/p99);
+* **capacity** (``--capacity SECONDS``): hands recorded as fast as the
+  servers answer, 8 writers a process, through a bare keep-alive HTTP/1.1
+  client (the load generator's CPU kept small): hands/s, the servers' CPU
+  per hand, the whole machine's (the database's included) and the cores busy;
 * **connects** (``--connects N``): N WebSockets opened all at once, each
   until it has its table: how many opened, how many failed, how long;
 * **score**: ``POST /api/score`` sent open-loop at 100 and 200 requests/s
@@ -91,6 +95,13 @@ def cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     ticks = os.sysconf("SC_CLK_TCK")
     return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def machine_cpu_seconds() -> float:
+    """Busy CPU time of the whole machine so far (every core; ``/proc/stat``)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle, iowait
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
 
 
 def pct(values: list[float], p: float) -> float:
@@ -196,9 +207,11 @@ async def bench_capacity(
     await asyncio.sleep(1.0)  # warm up
     counting.set()
     cpu0, mine0, t0 = sum(cpu_seconds(p) for p in pids), time.process_time(), time.perf_counter()
+    all0 = machine_cpu_seconds()
     await asyncio.sleep(seconds)
     count, wall = done[0], time.perf_counter() - t0
     cpu = sum(cpu_seconds(p) for p in pids) - cpu0
+    machine = machine_cpu_seconds() - all0
     busy = (time.process_time() - mine0) / wall
     await asyncio.gather(*tasks)
     return {
@@ -206,6 +219,9 @@ async def bench_capacity(
         "writers": len(tables),
         "hands_per_s": count / wall,
         "server_cpu_ms_per_hand": cpu / max(count, 1) * 1e3,
+        # everything on the machine: the servers, Redis, the database, the load generator
+        "machine_cpu_ms_per_hand": machine / max(count, 1) * 1e3,
+        "machine_cores_busy": machine / wall,
         "load_generator_core_share": busy,
     }
 
