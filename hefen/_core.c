@@ -5547,6 +5547,9 @@ py_set_mcr_score_dict(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* the Hong Kong and Taiwanese scorers (hk_score, _set_hk) */
+#include "_core_hktw.c"
+
 static PyMethodDef core_methods[] = {
     {"is_standard_complete", (PyCFunction)(void (*)(void))py_is_standard_complete, METH_FASTCALL,
      "is_standard_complete(counts) -> bool: sets and one pair."},
@@ -5647,6 +5650,13 @@ static PyMethodDef core_methods[] = {
      "_set_mcr(ids, values_gb, values_mil, exclusions, keeps, labels, codes, knitted, "
      "knitted_codes, meld_type, names_en, names, hit_type): the MCR pattern table for "
      "mcr_score."},
+    {"hk_score", (PyCFunction)(void (*)(void))py_hk_score, METH_FASTCALL,
+     "hk_score(hand, opts): the Result of a validated Hong Kong hand, False when no reading "
+     "completes it, None for an input the compiled scorer does not read."},
+    {"_set_hk", py_set_hk, METH_VARARGS,
+     "_set_hk(ids, values, excludes, bonus, names_en, names, labels, codes, full_sets, seats, "
+     "next_seat_notes, meld_type, hit_type, payment_type, result_type, rules, unit): the "
+     "Hong Kong pattern table for hk_score."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -138,3 +138,24 @@ def _set_mcr_score_dict(
     flower_wins: bool,
     /,
 ) -> None: ...
+def hk_score(hand: Hand, opts: dict[str, Any], /) -> Result | bool | None: ...
+def _set_hk(
+    ids: tuple[str, ...],
+    values: tuple[int | None, ...],
+    excludes: tuple[tuple[int, ...], ...],
+    bonus: tuple[bool, ...],
+    names_en: tuple[str, ...],
+    names: tuple[dict[str, str], ...],
+    labels: tuple[str, ...],
+    codes: tuple[str, ...],
+    full_sets: tuple[str, ...],
+    seats: tuple[str, ...],
+    next_seat_notes: tuple[str, ...],
+    meld_type: type[Meld],
+    hit_type: type[PatternHit],
+    payment_type: type[Payment],
+    result_type: type[Result],
+    rules: str,
+    unit: str,
+    /,
+) -> None: ...

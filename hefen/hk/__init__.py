@@ -371,8 +371,23 @@ def _not_complete(hand: Hand) -> str:
 def score(hand: Hand, options: dict[str, Any] | None = None) -> Result:
     """Score a validated Hong Kong hand (``Hand.rules == "hk"``).
 
-    ``options``: the hand's options already resolved (``None``: resolve them)."""
+    ``options``: the hand's options already resolved (``None``: resolve them).
+
+    With the compiled core the readings run in C (``hefen._core.hk_score``,
+    branch for branch as :func:`_py_score`); a hand it does not read goes to
+    the Python reference."""
     opts = resolve_options(dict(hand.options)) if options is None else options
+    if _HK_SCORE is not None:
+        found = _HK_SCORE(hand, opts)
+        if found is not None:
+            if found is False:
+                return Result.invalid("hk", _not_complete(hand))
+            return found
+    return _py_score(hand, opts)
+
+
+def _py_score(hand: Hand, opts: dict[str, Any]) -> Result:
+    """The reference scorer: every reading in Python, the best one kept."""
     _check_context(hand)
     if hand.win_tile is None:
         raise HandError("The hand needs a 'win_tile', the tile that completed it.")
@@ -431,6 +446,54 @@ def _result(hand: Hand, t: Tally, opts: dict[str, Any]) -> Result:
         payments=payments,
         notes=tuple(notes),
     )
+
+
+def _set_core() -> Any:
+    """``hefen._core.hk_score`` with this table registered, or ``None`` (no
+    compiled core, ``HEFEN_PURE=1``, or a core without it)."""
+    from ..decompose import _CORE
+    from ..hand import Meld
+    from ..result import NEW
+    from ..sets import CHOW, KONG, PAIR, PUNG, set_label
+    from ..tiles import BONUS_FIRST, NUM_KINDS
+
+    if _CORE is None or not hasattr(_CORE, "hk_score") or NEW is None:
+        return None
+    index = {pid: i for i, pid in enumerate(ORDER)}
+    labels = []
+    for kind in (CHOW, PUNG, KONG, PAIR):
+        for x in range(NUM_KINDS):
+            ok = kind != CHOW or (x < 27 and x % 9 <= 6)
+            for v in range(3):
+                labels.append(set_label(kind, x, v == 2, v > 0) if ok else "")
+    seats = ("E", "S", "W", "N")
+    _CORE._set_hk(
+        tuple(ORDER),
+        tuple(PATTERNS[p].value for p in ORDER),
+        tuple(tuple(sorted(index[x] for x in PATTERNS[p].excludes)) for p in ORDER),
+        tuple(PATTERNS[p].group == _BONUS_GROUP for p in ORDER),
+        tuple(PATTERNS[p].name_en for p in ORDER),
+        tuple(PATTERNS[p].names for p in ORDER),
+        tuple(labels),
+        tuple(tile_to_str(x) for x in range(BONUS_FIRST + 8)),
+        tuple(format_tiles([first + i for i in range(4)]) for first in (34, 38)),
+        seats,
+        tuple(
+            f"No discarder given; {seats[(i + 1) % 4]} (the next seat) is taken as the discarder."
+            for i in range(4)
+        ),
+        Meld,
+        PatternHit,
+        Payment,
+        Result,
+        "hk",
+        "fan",
+    )
+    return _CORE.hk_score
+
+
+#: the compiled scorer (``None``: the Python reference scores every hand)
+_HK_SCORE = _set_core()
 
 
 class HongKong(Ruleset):
