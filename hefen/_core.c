@@ -5657,6 +5657,11 @@ static PyMethodDef core_methods[] = {
      "_set_hk(ids, values, excludes, bonus, names_en, names, labels, codes, full_sets, seats, "
      "next_seat_notes, meld_type, hit_type, payment_type, result_type, rules, unit): the "
      "Hong Kong pattern table for hk_score."},
+    {"hk_score_dict", (PyCFunction)(void (*)(void))py_hk_score_dict, METH_FASTCALL,
+     "hk_score_dict(obj): score_uncached(obj) for a well-formed Hong Kong hand object, or "
+     "None (the Python path answers)."},
+    {"_set_hk_score_dict", py_set_hk_score_dict, METH_VARARGS,
+     "_set_hk_score_dict(rules, resolved): the settings hk_score_dict reads."},
     {NULL, NULL, 0, NULL},
 };
 

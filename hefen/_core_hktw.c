@@ -1031,3 +1031,295 @@ py_set_hk(PyObject *self, PyObject *args)
     hk_ready = 1;
     Py_RETURN_NONE;
 }
+
+/* ---- hk_score_dict(obj): hefen.score_uncached(obj) for a well-formed Hong
+ * Kong hand object, in one call: the object's fields read as
+ * mcr_score_dict reads them (sd_fields, sd_codes, sd_meld, sd_context:
+ * exactly what fast_hand, fast_context and rules_pass take), the settings
+ * resolved before (hefen.hk's cache of them, by the raw items with their
+ * types: a setting not resolved yet is left to the Python) and hk_run.  None
+ * wherever any of them would not answer, or no reading completes the hand:
+ * the Python path then reads, checks and scores the object. */
+static PyObject *hd_rules, *hd_resolved, *hs_declared_ready_key;
+
+#define HC_N 8
+#define HC_ITEMS 12
+typedef struct {
+    int n;
+    PyObject *k[HC_ITEMS], *tp[HC_ITEMS], *v[HC_ITEMS], *opts;
+    HOpts o;
+} HCache;
+static HCache hc_cache[HC_N];
+static int hc_next;
+
+/* 1 the same raw items (names, exact types, values) as e's, 0 not */
+static int
+hc_same(const HCache *e, PyObject *raw)
+{
+    Py_ssize_t n = raw ? PyDict_GET_SIZE(raw) : 0, pos = 0;
+    if (e->opts == NULL || e->n != n)
+        return 0;
+    PyObject *k, *v;
+    for (int i = 0; raw && PyDict_Next(raw, &pos, &k, &v); i++) {
+        PyTypeObject *tp = Py_TYPE(v);
+        if ((PyObject *)tp != e->tp[i])
+            return 0;
+        if (k != e->k[i] && (!PyUnicode_CheckExact(k) || PyUnicode_Compare(k, e->k[i]) != 0)) {
+            PyErr_Clear();
+            return 0;
+        }
+        if (v == e->v[i])
+            continue;
+        if (tp == &PyUnicode_Type) {
+            if (PyUnicode_Compare(v, e->v[i]) != 0)
+                return 0;
+        }
+        else if (tp == &PyLong_Type) {
+            if (PyObject_RichCompareBool(v, e->v[i], Py_EQ) != 1) {
+                PyErr_Clear();
+                return 0;
+            }
+        }
+        else
+            return 0; /* bool and None are one object each; a float is not kept */
+    }
+    return 1;
+}
+
+static void
+hc_store(PyObject *raw, PyObject *opts, const HOpts *o)
+{
+    Py_ssize_t n = raw ? PyDict_GET_SIZE(raw) : 0, pos = 0;
+    if (n > HC_ITEMS)
+        return;
+    PyObject *k, *v;
+    while (raw && PyDict_Next(raw, &pos, &k, &v))
+        if (!PyUnicode_CheckExact(k) || PyFloat_CheckExact(v))
+            return;
+    HCache *e = &hc_cache[hc_next];
+    hc_next = (hc_next + 1) % HC_N;
+    for (int i = 0; i < e->n; i++) {
+        Py_CLEAR(e->k[i]);
+        Py_CLEAR(e->tp[i]);
+        Py_CLEAR(e->v[i]);
+    }
+    Py_CLEAR(e->opts);
+    pos = 0;
+    for (int i = 0; raw && PyDict_Next(raw, &pos, &k, &v); i++) {
+        Py_INCREF(k);
+        Py_INCREF(v);
+        Py_INCREF(Py_TYPE(v));
+        e->k[i] = k;
+        e->v[i] = v;
+        e->tp[i] = (PyObject *)Py_TYPE(v);
+    }
+    e->n = (int)n;
+    Py_INCREF(opts);
+    e->opts = opts;
+    e->o = *o;
+}
+
+/* the settings of raw (NULL: none given), resolved before, into *o: 1, or 0 */
+static int
+hd_options(PyObject *raw, HOpts *o)
+{
+    for (int i = 0; i < HC_N; i++)
+        if (hc_same(&hc_cache[i], raw)) {
+            *o = hc_cache[i].o;
+            return 1;
+        }
+    /* the key of hefen.hk._resolved: ((name, type, value), ...) */
+    Py_ssize_t n = raw ? PyDict_GET_SIZE(raw) : 0, pos = 0, i = 0;
+    PyObject *key = PyTuple_New(n), *k, *v, *opts = NULL;
+    if (key == NULL)
+        goto no;
+    while (raw && PyDict_Next(raw, &pos, &k, &v)) {
+        PyTypeObject *tp = Py_TYPE(v);
+        if (tp != &PyUnicode_Type && tp != &PyLong_Type && tp != &PyBool_Type &&
+            tp != &PyFloat_Type && v != Py_None)
+            goto no;
+        PyObject *item = PyTuple_Pack(3, k, (PyObject *)tp, v);
+        if (item == NULL)
+            goto no;
+        PyTuple_SET_ITEM(key, i++, item);
+    }
+    opts = PyDict_GetItemWithError(hd_resolved, key);
+    if (opts == NULL || hk_read_opts(opts, o) != 1)
+        goto no;
+    hc_store(raw, opts, o);
+    Py_DECREF(key);
+    return 1;
+no:
+    Py_XDECREF(key);
+    PyErr_Clear();
+    return 0;
+}
+
+/* obj into h and o: 1, or 0 */
+static int
+hd_direct(PyObject *obj, HHand *h, HOpts *o)
+{
+    PyObject *v, *f[7]; /* rules, hand, melds, win_tile, flowers, context, options */
+    if (!PyDict_CheckExact(obj) || !sd_fields(obj, sd_top_index, f, 7))
+        goto no;
+    v = f[0] ? f[0] : fh_default_rules;
+    if (!PyUnicode_CheckExact(v) || PyUnicode_Compare(v, hd_rules) != 0)
+        goto no;
+    /* the concealed tiles */
+    int conc[64], nc;
+    v = f[1];
+    if (v == NULL || (nc = sd_codes(v, conc, 64)) < 0 || (nc && conc[nc - 1] >= NK))
+        goto no;
+    /* the melds */
+    int nm = 0, mt[4][4], mn[4];
+    v = f[2];
+    if (v != NULL) {
+        if (!PyList_CheckExact(v) || PyList_GET_SIZE(v) > 4)
+            goto no;
+        nm = (int)PyList_GET_SIZE(v);
+        for (int i = 0; i < nm; i++)
+            if (!sd_meld(PyList_GET_ITEM(v, i), &h->melds[i], mt[i], &mn[i]))
+                goto no;
+    }
+    /* the winning tile: a tile, not a bonus tile (no flower wins here) */
+    v = f[3];
+    if (v == NULL || v == Py_None || (h->win = sd_code(v)) < 0 || h->win >= NK)
+        goto no;
+    /* the flowers: bonus tiles, each once */
+    int fl[8], nf = 0;
+    v = f[4];
+    if (v != NULL) {
+        if ((nf = sd_codes(v, fl, 8)) < 0)
+            goto no;
+        for (int i = 0; i < nf; i++)
+            if (fl[i] < NK || (i && fl[i] == fl[i - 1]))
+                goto no;
+    }
+    h->flowers = 0;
+    for (int i = 0; i < nf; i++)
+        h->flowers |= 1u << (fl[i] - NK);
+    /* the context; what hefen.hk's _check_context refuses goes to the Python */
+    SdCtx x;
+    if (!sd_context(f[5], &x))
+        goto no;
+    if (f[5] != NULL && f[5] != Py_None) {
+        PyObject *dr = PyDict_GetItemWithError(f[5], hs_declared_ready_key);
+        if (dr == NULL && PyErr_Occurred())
+            goto no;
+        if (dr != NULL && dr != Py_None)
+            goto no;
+    }
+    if (x.human || (x.earthly && x.win_sd))
+        goto no;
+    /* the settings, resolved before */
+    v = f[6];
+    if (v != NULL && v != Py_None && !PyDict_CheckExact(v))
+        goto no;
+    if (!hd_options(v != NULL && v != Py_None ? v : NULL, o))
+        goto no;
+    /* the rules of the hand (Hand._check_rules, as rules_pass) */
+    if (nc + 3 * nm != 13)
+        goto no;
+    memset(h->c13, 0, sizeof h->c13);
+    for (int i = 0; i < nc; i++)
+        h->c13[conc[i]]++;
+    int *all = h->all, in_melds = 0, n_exposed = 0;
+    memcpy(all, h->c13, sizeof h->all);
+    h->n_melds = nm;
+    h->n_kongs = 0;
+    h->concealed = 1;
+    for (int i = 0; i < nm; i++) {
+        int hits = 0;
+        for (int j = 0; j < mn[i]; j++) {
+            all[mt[i][j]]++;
+            hits += mt[i][j] == h->win;
+        }
+        in_melds |= hits > 0;
+        h->n_kongs += h->melds[i].kind == GK_KONG;
+        n_exposed += !h->melds[i].concealed;
+        h->concealed = h->concealed && h->melds[i].concealed;
+    }
+    all[h->win]++;
+    for (int t = 0; t < NK; t++)
+        if (all[t] > 4)
+            goto no;
+    int sd = x.win_sd, in_conc = h->c13[h->win] > 0, is_dealer = x.seat == x.dealer;
+    if ((x.rk && sd) || (x.kr && (!sd || h->n_kongs == 0)) ||
+        (x.dkr && (!sd || h->n_kongs < 2)) || (x.heavenly && (!sd || nm || !is_dealer)) ||
+        ((x.earthly || x.human) && (is_dealer || n_exposed)) ||
+        (x.heavenly && (x.earthly || x.human)) ||
+        (x.discarder >= 0 && (sd || x.discarder == x.seat)) || (x.rk && (in_conc || in_melds)) ||
+        (x.lok && in_conc))
+        goto no;
+    memcpy(h->c14, h->c13, sizeof h->c14);
+    h->c14[h->win]++;
+    h->self_drawn = sd;
+    h->seat = x.seat;
+    h->round = x.round;
+    h->dealer = x.dealer;
+    h->streak = x.streak;
+    h->discarder = x.discarder;
+    h->heavenly = x.heavenly;
+    h->earthly = x.earthly;
+    h->ltw = x.ltw;
+    h->kr = x.kr;
+    h->dkr = x.dkr;
+    h->rk = x.rk;
+    return 1;
+no:
+    PyErr_Clear();
+    return 0;
+}
+
+static PyObject *
+py_hk_score_dict(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 1 || !hk_ready || hd_rules == NULL || sd_top_index == NULL ||
+        sd_meld_index == NULL || sd_ctx_index == NULL || fh_parse == NULL || fc_ready == NULL)
+        Py_RETURN_NONE;
+    HHand h;
+    HOpts o;
+    if (!hd_direct(args[0], &h, &o))
+        Py_RETURN_NONE;
+    PyObject *res = hk_run(&h, &o);
+    if (res == NULL || res == Py_False) {
+        PyErr_Clear();
+        Py_XDECREF(res);
+        Py_RETURN_NONE;
+    }
+    return res;
+}
+
+/* _set_hk_score_dict(rules, resolved): after _set_mcr_score_dict (whose
+ * tables of the keys and codes it reads) and _set_hk */
+static PyObject *
+py_set_hk_score_dict(PyObject *self, PyObject *args)
+{
+    PyObject *rules, *resolved;
+    if (!PyArg_ParseTuple(args, "UO!:_set_hk_score_dict", &rules, &PyDict_Type, &resolved))
+        return NULL;
+    if (!hk_ready || sd_top_index == NULL || sd_meld_index == NULL || sd_ctx_index == NULL ||
+        fh_parse == NULL || fc_ready == NULL) {
+        PyErr_SetString(PyExc_ValueError,
+                        "_set_hk_score_dict: _set_hk and _set_mcr_score_dict first");
+        return NULL;
+    }
+    if (hs_declared_ready_key == NULL &&
+        (hs_declared_ready_key = PyUnicode_InternFromString("declared_ready")) == NULL)
+        return NULL;
+    for (int i = 0; i < HC_N; i++) {
+        HCache *e = &hc_cache[i];
+        for (int j = 0; j < e->n; j++) {
+            Py_CLEAR(e->k[j]);
+            Py_CLEAR(e->tp[j]);
+            Py_CLEAR(e->v[j]);
+        }
+        e->n = 0;
+        Py_CLEAR(e->opts);
+    }
+    Py_INCREF(rules);
+    Py_XSETREF(hd_rules, rules);
+    Py_INCREF(resolved);
+    Py_XSETREF(hd_resolved, resolved);
+    Py_RETURN_NONE;
+}

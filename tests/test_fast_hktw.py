@@ -393,11 +393,90 @@ def test_hk_score_outside_the_compiled_domain(core: ModuleType) -> None:
     assert not got.valid
 
 
+def _reference(obj: Any) -> Result:
+    """score_uncached(obj) the Python way: the reference reader and checks,
+    then hefen.hk's reference scorer (another ruleset's own scorer)."""
+    from hefen.scoring import _guarded, _parse
+
+    def run() -> Result:
+        hand = _parse(obj)
+        if hand.rules != "hk":
+            return hand.ruleset.score(hand)
+        return hk._py_score(hand, hk.resolve_options(dict(hand.options)))
+
+    return _guarded(obj, run, strict=True)
+
+
+def _hk_edits(h: dict[str, Any]) -> list[dict[str, Any]]:
+    """One Hong Kong object changed in each of the ways the compiled reader
+    must take or leave exactly as the Python one: those of the MCR reader's
+    test, and the Hong Kong settings, right and wrong."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from test_fast_core import _mcr_edits
+
+    out = _mcr_edits(h)
+    for o in [*HK_OPTION_SETS, {"cap": 9}, {"min_fan": 14}, {"min_fan": 9, "cap": 8}]:
+        out.append({**h, "options": o})
+    for o in ({"unit": 2.0}, {"half_spicy": 1}, {"nine_gates": None}, {"small_four_winds": "6"}):
+        out.append({**h, "options": o})
+    ctx = h.get("context") or {}
+    for extra in ({"human": True}, {"declared_ready": "tian_ting"}, {"earthly": True}):
+        out.append({**h, "context": {**ctx, **extra}})
+    return out
+
+
+@needs_core
+def test_hk_score_dict_dispatch(core: ModuleType) -> None:
+    from hefen import scoring
+
+    assert hk.SCORE_DICT is core.hk_score_dict
+    obj = random_hands("hk", 1, 70)[0]
+    scoring.score_uncached(obj)  # its settings resolved once
+    assert scoring._FAST[hk.RULESET.key] is core.hk_score_dict
+    assert core.hk_score_dict(obj) is not None
+    assert scoring._one_call(obj) == core.hk_score_dict(obj)
+
+
+@needs_core
+def test_hk_score_dict_same_as_the_python_path(core: ModuleType) -> None:
+    """hk_score_dict (score_uncached of a well-formed Hong Kong object in one
+    call) against the Python path with the reference scorer, on generated
+    objects under every setting and on edited ones: the same Result wherever
+    it answers, None wherever the Python path refuses the object, scores
+    another ruleset or finds it incomplete; and score_uncached, whichever
+    path it takes, answers as the reference does."""
+    from hefen.scoring import score_uncached
+
+    objs = [
+        {**_variants(h, i), "options": o}
+        for i, h in enumerate(random_hands("hk", 400, 71))
+        for o in HK_OPTION_SETS
+    ]
+    for h in random_hands("hk", 60, 72):
+        objs += _hk_edits(h)
+    answered = refused = 0
+    for _ in range(2):  # the second time, every setting was resolved once
+        for obj in objs:
+            want = _reference(obj)
+            got = core.hk_score_dict(obj)
+            if got is not None:
+                answered += 1
+                assert got == want and got.to_dict() == want.to_dict(), obj
+                assert want.valid and want.rules == "hk", obj
+            elif not want.valid:
+                refused += 1
+            assert score_uncached(obj, strict=True).to_dict() == want.to_dict(), obj
+    assert answered > 3000 and refused > 1000, (answered, refused)
+    assert core.hk_score_dict(None) is None
+    assert core.hk_score_dict([]) is None
+    assert core.hk_score_dict({}) is None
+
+
 def test_hefen_pure_leaves_the_hk_reference() -> None:
     """With HEFEN_PURE=1 hefen.hk scores in Python only."""
     script = (
         "import hefen.hk as hk\n"
-        "assert hk._HK_SCORE is None\n"
+        "assert hk._HK_SCORE is None and hk.SCORE_DICT is None\n"
         "from hefen.scoring import score_uncached\n"
         "from hefen.testing.generate_hk_tw import random_hands\n"
         "rs = [score_uncached(h) for h in random_hands('hk', 20, 1)]\n"
