@@ -5662,6 +5662,14 @@ static PyMethodDef core_methods[] = {
      "None (the Python path answers)."},
     {"_set_hk_score_dict", py_set_hk_score_dict, METH_VARARGS,
      "_set_hk_score_dict(rules, resolved): the settings hk_score_dict reads."},
+    {"tw_score", (PyCFunction)(void (*)(void))py_tw_score, METH_FASTCALL,
+     "tw_score(hand, opts): the Result of a validated Taiwanese hand, False when no reading "
+     "completes it, None for an input the compiled scorer does not read."},
+    {"_set_tw", py_set_tw, METH_VARARGS,
+     "_set_tw(ids, values, excludes, names_en, names, labels, codes, full_sets, eight, seats, "
+     "next_seat_notes, note_flower_win, note_four_kong_win, note_four_kongs, meld_type, "
+     "hit_type, payment_type, result_type, rules, unit): the Taiwanese pattern table for "
+     "tw_score."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -89,10 +89,10 @@ typedef struct {
     int overflow;
 } HTally;
 
+/* Tally.add of the pattern at index p of its table */
 static void
-ht_add(HTally *t, int h, const short *u, int nu)
+ht_add_p(HTally *t, int p, const short *u, int nu)
 {
-    int p = hk_id[h];
     t->count[p] += 1;
     t->on |= 1ULL << p;
     for (int i = 0; i < nu; i++) {
@@ -102,6 +102,12 @@ ht_add(HTally *t, int h, const short *u, int nu)
         }
         t->uses[p][t->nuses[p]++] = u[i];
     }
+}
+
+static void
+ht_add(HTally *t, int h, const short *u, int nu)
+{
+    ht_add_p(t, hk_id[h], u, nu);
 }
 
 static void
@@ -125,12 +131,12 @@ hk_label(const MGroup *g)
 /* Tally.apply_exclusions: in the table's order, each pattern still there
  * drops what it excludes */
 static void
-ht_exclusions(HTally *t)
+ht_exclude(HTally *t, int n, const unsigned long long *excl)
 {
-    for (int p = 0; p < hk_n; p++) {
+    for (int p = 0; p < n; p++) {
         if (!(t->on >> p & 1))
             continue;
-        unsigned long long ex = hk_excl[p] & t->on;
+        unsigned long long ex = excl[p] & t->on;
         for (; ex; ex &= ex - 1) {
             int q = m_ctz64(ex);
             t->count[q] = 0;
@@ -331,7 +337,7 @@ hk_finish(const HHand *h, const HOpts *o, HTally *t)
             }
         }
     }
-    ht_exclusions(t);
+    ht_exclude(t, hk_n, hk_excl);
 }
 
 /* ---- reading the arguments --------------------------------------------- */
@@ -582,16 +588,19 @@ out:
 
 /* ---- the readings and the Result ---------------------------------------- */
 
+/* PatternHit(id, name, value, count, uses, dict(names)) of the pattern at p
+ * of a table (its ids, names, names dicts and use strings) */
 static PyObject *
-hk_hit(int k, int p, long long value, const HTally *t)
+hk_hit_of(int k, PyObject *ids, PyObject *names_en, PyObject *names, PyObject *const *uobj, int p,
+          long long value, const HTally *t)
 {
-    PyObject *f[6] = {PyTuple_GET_ITEM(hk_ids, p), PyTuple_GET_ITEM(hk_names_en, p),
+    PyObject *f[6] = {PyTuple_GET_ITEM(ids, p), PyTuple_GET_ITEM(names_en, p),
                       PyLong_FromLongLong(value), PyLong_FromLong(t->count[p]),
-                      PyTuple_New(t->nuses[p]), PyDict_Copy(PyTuple_GET_ITEM(hk_names, p))};
+                      PyTuple_New(t->nuses[p]), PyDict_Copy(PyTuple_GET_ITEM(names, p))};
     PyObject *h = NULL;
     if (f[2] && f[3] && f[4] && f[5]) {
         for (int u = 0; u < t->nuses[p]; u++) {
-            PyObject *s = hu_obj[t->uses[p][u]];
+            PyObject *s = uobj[t->uses[p][u]];
             Py_INCREF(s);
             PyTuple_SET_ITEM(f[4], u, s);
         }
@@ -600,6 +609,12 @@ hk_hit(int k, int p, long long value, const HTally *t)
     for (int r = 2; r < 6; r++)
         Py_XDECREF(f[r]);
     return h;
+}
+
+static PyObject *
+hk_hit(int k, int p, long long value, const HTally *t)
+{
+    return hk_hit_of(k, hk_ids, hk_names_en, hk_names, hu_obj, p, value, t);
 }
 
 /* hefen.hk.multiplier */
@@ -1321,5 +1336,865 @@ py_set_hk_score_dict(PyObject *self, PyObject *args)
     Py_XSETREF(hd_rules, rules);
     Py_INCREF(resolved);
     Py_XSETREF(hd_resolved, resolved);
+    Py_RETURN_NONE;
+}
+
+/* ==== Taiwanese 16-tile scoring (hefen.tw.score) ==========================
+ * tw_score(hand, opts) follows hefen.tw._py_score branch for branch: the
+ * waits of the 16 held tiles (standard form), every reading of five sets and
+ * a pair (hefen.hk.reading.standard_readings with 5), the four-kong win read
+ * from its melds when no reading completes the hand, the flower wins, each
+ * reading's patterns with the exclusions as the settings change them, the
+ * first reading of the most tai, and its Result (the chicken hand, the
+ * settlement of Taiwanese.settle_hand with the dealer's tai, the dealer's
+ * patterns or note).  The table comes from hefen.tw (_set_tw); None for
+ * what it does not read, False when nothing completes the hand. */
+
+enum {
+    W_HEAVENLY_HAND, W_EARTHLY_HAND, W_BIG_FOUR_WINDS, W_ALL_HONORS, W_TIAN_TING, W_HUMAN_HAND,
+    W_DI_TING, W_EIGHT_FLOWERS, W_SEVEN_ROB_ONE, W_SMALL_FOUR_WINDS, W_BIG_THREE_DRAGONS,
+    W_FULL_FLUSH, W_FIVE_CONCEALED_PUNGS, W_FOUR_KONGS, W_FOUR_CONCEALED_PUNGS, W_ALL_PUNGS,
+    W_HALF_FLUSH, W_SMALL_THREE_DRAGONS, W_CONCEALED_SELF_DRAWN, W_ALL_CHOWS,
+    W_THREE_CONCEALED_PUNGS, W_ALL_CLAIMED, W_FLOWER_KONG, W_SELF_DRAWN, W_CONCEALED_HAND,
+    W_SINGLE_WAIT, W_ROUND_WIND, W_SEAT_WIND, W_DRAGON_PUNG, W_OWN_FLOWER, W_LAST_TILE_OF_WALL,
+    W_LAST_DISCARD, W_KONG_REPLACEMENT, W_ROBBING_KONG, W_DEALER, W_DEALER_STREAK,
+    W_CHICKEN_HAND, N_WNAMES
+};
+
+static const char *W_NAMES[N_WNAMES] = {
+    "heavenly_hand", "earthly_hand", "big_four_winds", "all_honors", "tian_ting", "human_hand",
+    "di_ting", "eight_flowers", "seven_rob_one", "small_four_winds", "big_three_dragons",
+    "full_flush", "five_concealed_pungs", "four_kongs", "four_concealed_pungs", "all_pungs",
+    "half_flush", "small_three_dragons", "concealed_self_drawn", "all_chows",
+    "three_concealed_pungs", "all_claimed", "flower_kong", "self_drawn", "concealed_hand",
+    "single_wait", "round_wind", "seat_wind", "dragon_pung", "own_flower", "last_tile_of_wall",
+    "last_discard", "kong_replacement", "robbing_kong", "dealer", "dealer_streak",
+    "chicken_hand"};
+
+/* the uses: the set labels and tile codes as Hong Kong's (HU_TILE, the 42
+ * codes), then the full sets (seasons, flowers) and all eight bonus tiles */
+#define WU_FULL (HU_TILE + NK + 8)
+#define WU_EIGHT (WU_FULL + 2)
+#define WU_N (WU_EIGHT + 1)
+
+static int tw_ready, tw_n;
+static int tw_id[N_WNAMES];
+static long long tw_value[HK_MAX];
+static unsigned long long tw_excl[HK_MAX];
+static PyObject *tw_ids, *tw_names_en, *tw_names, *tw_next_notes, *tw_seats, *tw_meld_type,
+    *tw_hit_type, *tw_payment_type, *tw_result_type, *tw_rules_s, *tw_unit_s, *tw_note_flower,
+    *tw_note_four_kongs, *tw_note_streak;
+static PyObject *wu_obj[WU_N];
+static PyObject *ws_base, *ws_per_tai, *ws_flower_kong, *ws_human_hand, *ws_acsd, *ws_acwf,
+    *ws_csd, *ws_s3d, *ws_b3d, *ws_s4w, *ws_b4w, *ws_fkio, *ws_drt, *ws_tiw, *ws_tian_ting,
+    *ws_di_ting;
+
+typedef struct {
+    long long base, per_tai, flower_kong, concealed_self_draw, dealer_repeat_tai;
+    int human_hand, all_chows_self_draw, all_chows_with_flowers, s3d_pungs, b3d_pungs,
+        s4w_winds, b4w_winds, flower_kong_includes_own, timing_includes_win;
+} WOpts;
+
+typedef struct {
+    int c16[NK], c17[NK], all[NK], win, flower_win, n_melds, n_kongs, concealed, any_meld_conc;
+    MGroup melds[5];
+    unsigned flowers;
+    int nflowers;
+    int self_drawn, seat, round, dealer, streak, discarder;
+    int heavenly, earthly, human, ready, ltw, kr, dkr, rk; /* ready: 0 none, 1 tian, 2 di */
+    int n_waits, first_wait; /* up to 2 */
+} WHand;
+
+/* 1 read, 0 not, -1 error */
+static int
+tw_read_opts(PyObject *opts, WOpts *o)
+{
+    if (!PyDict_CheckExact(opts))
+        return 0;
+    PyObject *names[14] = {ws_base, ws_per_tai, ws_flower_kong, ws_csd,  ws_drt,
+                           ws_human_hand, ws_acsd, ws_acwf, ws_s3d, ws_b3d,
+                           ws_s4w, ws_b4w, ws_fkio, ws_tiw};
+    PyObject *v[14];
+    for (int i = 0; i < 14; i++) {
+        v[i] = PyDict_GetItemWithError(opts, names[i]);
+        if (v[i] == NULL)
+            return PyErr_Occurred() ? -1 : 0;
+    }
+    long long *ints[5] = {&o->base, &o->per_tai, &o->flower_kong, &o->concealed_self_draw,
+                          &o->dealer_repeat_tai};
+    for (int i = 0; i < 5; i++)
+        if (!hk_int(v[i], i == 2 || i == 3 ? -1000000 : 0, 1000000, ints[i]))
+            return 0;
+    int *flags[9] = {&o->human_hand, &o->all_chows_self_draw, &o->all_chows_with_flowers,
+                     &o->s3d_pungs, &o->b3d_pungs, &o->s4w_winds, &o->b4w_winds,
+                     &o->flower_kong_includes_own, &o->timing_includes_win};
+    for (int i = 0; i < 9; i++) {
+        PyObject *x = v[5 + i];
+        if (x != Py_True && x != Py_False)
+            return 0;
+        *flags[i] = x == Py_True;
+    }
+    return 1;
+}
+
+/* the waits of the held tiles (completing_tiles(counts, n_melds,
+ * FORMS_STANDARD)): how many, up to 2, and the first */
+static void
+tw_waits(WHand *h)
+{
+    int c[NK];
+    memcpy(c, h->c16, sizeof c);
+    char cand[NK];
+    candidates(c, h->n_melds, F_STANDARD, cand);
+    StdBase base;
+    std_base(c, &base);
+    h->n_waits = 0;
+    h->first_wait = -1;
+    for (int t = 0; t < NK && h->n_waits < 2; t++) {
+        if (!cand[t] || c[t] >= 4)
+            continue;
+        c[t]++;
+        if (std_complete_plus(c, &base, t)) {
+            if (h->n_waits++ == 0)
+                h->first_wait = t;
+        }
+        c[t]--;
+    }
+}
+
+/* the hand: 1 read, 0 not, -1 error */
+static int
+tw_read_hand(PyObject *hand, WHand *h)
+{
+    int r = 0;
+    PyObject *conc = NULL, *melds = NULL, *wt = NULL, *fl = NULL, *ctx = NULL, *v = NULL;
+    if ((conc = ft_attr(hand, s_concealed)) == NULL || (melds = ft_attr(hand, s_melds)) == NULL ||
+        (wt = ft_attr(hand, s_win_tile)) == NULL || (fl = ft_attr(hand, hs_flowers)) == NULL ||
+        (ctx = ft_attr(hand, s_context)) == NULL)
+        goto error;
+    long long win;
+    if (!PyTuple_CheckExact(conc) || !PyTuple_CheckExact(melds) || !PyTuple_CheckExact(fl) ||
+        !hk_int(wt, 0, NK + 7, &win))
+        goto out;
+    h->win = (int)win;
+    h->flower_win = h->win >= NK;
+    Py_ssize_t nm = PyTuple_GET_SIZE(melds), nconc = PyTuple_GET_SIZE(conc);
+    if (nm > 5 || nconc + 3 * nm != 16)
+        goto out;
+    memset(h->c16, 0, sizeof h->c16);
+    for (Py_ssize_t i = 0; i < nconc; i++) {
+        int x;
+        if (!m_tile_of(PyTuple_GET_ITEM(conc, i), &x))
+            goto out;
+        h->c16[x]++;
+    }
+    int *all = h->all;
+    memcpy(all, h->c16, sizeof h->all);
+    h->n_melds = (int)nm;
+    h->n_kongs = 0;
+    h->concealed = 1;
+    h->any_meld_conc = 0;
+    for (Py_ssize_t i = 0; i < nm; i++) {
+        PyObject *m = PyTuple_GET_ITEM(melds, i);
+        if ((PyObject *)Py_TYPE(m) != tw_meld_type)
+            goto out;
+        PyObject *kind = ft_attr(m, s_kind);
+        if (kind == NULL)
+            goto error;
+        int k = -1;
+        if (PyUnicode_CheckExact(kind)) {
+            if (PyUnicode_Compare(kind, kind_chow) == 0)
+                k = GK_CHOW;
+            else if (PyUnicode_Compare(kind, kind_pung) == 0)
+                k = GK_PUNG;
+            else if (PyUnicode_Compare(kind, kind_kong) == 0)
+                k = GK_KONG;
+        }
+        Py_DECREF(kind);
+        if (k < 0)
+            goto out;
+        PyObject *mt = ft_attr(m, s_tiles);
+        if (mt == NULL)
+            goto error;
+        Py_ssize_t n = PyTuple_CheckExact(mt) ? PyTuple_GET_SIZE(mt) : -1;
+        int ts[4], ok = n == (k == GK_KONG ? 4 : 3);
+        for (Py_ssize_t j = 0; ok && j < n; j++)
+            ok = m_tile_of(PyTuple_GET_ITEM(mt, j), &ts[j]);
+        Py_DECREF(mt);
+        if (ok && k == GK_CHOW)
+            ok = ts[0] < 27 && ts[0] % 9 <= 6 && ts[1] == ts[0] + 1 && ts[2] == ts[0] + 2;
+        else if (ok)
+            for (Py_ssize_t j = 1; j < n; j++)
+                ok = ok && ts[j] == ts[0];
+        if (!ok)
+            goto out;
+        int cc = m_bool_attr(m, s_concealed);
+        if (cc == -2)
+            goto error;
+        if (cc < 0 || (cc && k != GK_KONG))
+            goto out;
+        for (Py_ssize_t j = 0; j < n; j++)
+            all[ts[j]]++;
+        h->n_kongs += k == GK_KONG;
+        h->concealed = h->concealed && cc;
+        h->any_meld_conc = h->any_meld_conc || cc;
+        MGroup g = {k, ts[0], cc, 1};
+        h->melds[i] = g;
+    }
+    memcpy(h->c17, h->c16, sizeof h->c17);
+    if (!h->flower_win) {
+        h->c17[h->win]++;
+        all[h->win]++;
+    }
+    for (int x = 0; x < NK; x++)
+        if (all[x] > 4)
+            goto out;
+    h->flowers = 0;
+    h->nflowers = (int)PyTuple_GET_SIZE(fl);
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(fl); i++) {
+        long long x;
+        if (!hk_int(PyTuple_GET_ITEM(fl, i), NK, NK + 7, &x) || (h->flowers >> (x - NK) & 1))
+            goto out;
+        h->flowers |= 1u << (x - NK);
+    }
+    /* the context */
+    v = ft_attr(ctx, s_win);
+    if (v == NULL)
+        goto error;
+    if (!PyUnicode_CheckExact(v))
+        goto out;
+    if (PyUnicode_Compare(v, s_self_draw) == 0)
+        h->self_drawn = 1;
+    else if (PyUnicode_Compare(v, s_discard) == 0)
+        h->self_drawn = 0;
+    else
+        goto out;
+    Py_CLEAR(v);
+    PyObject *bools[7] = {s_ltw, s_kr, s_dkr, s_rk, hs_heavenly, hs_earthly, hs_human};
+    int *slots[7] = {&h->ltw, &h->kr, &h->dkr, &h->rk, &h->heavenly, &h->earthly, &h->human};
+    for (int i = 0; i < 7; i++) {
+        int b = m_bool_attr(ctx, bools[i]);
+        if (b == -2)
+            goto error;
+        if (b < 0)
+            goto out;
+        *slots[i] = b;
+    }
+    v = ft_attr(ctx, hs_declared_ready);
+    if (v == NULL)
+        goto error;
+    if (v == Py_None)
+        h->ready = 0;
+    else if (PyUnicode_CheckExact(v) && PyUnicode_Compare(v, ws_tian_ting) == 0)
+        h->ready = 1;
+    else if (PyUnicode_CheckExact(v) && PyUnicode_Compare(v, ws_di_ting) == 0)
+        h->ready = 2;
+    else
+        goto out;
+    Py_CLEAR(v);
+    PyObject *ints[5] = {s_seat, s_round, hs_dealer, hs_discarder, hs_dealer_streak};
+    int *islots[5] = {&h->seat, &h->round, &h->dealer, &h->discarder, &h->streak};
+    for (int i = 0; i < 5; i++) {
+        int rr = hk_int_attr(ctx, ints[i], i < 4 ? 27 : 0, i < 4 ? 30 : 100, i == 3, islots[i]);
+        if (rr < 0)
+            goto error;
+        if (rr == 0)
+            goto out;
+    }
+    /* what _check_context refuses: the Python says so */
+    if (h->human && h->self_drawn)
+        goto out;
+    if (h->ready && (!h->concealed || h->heavenly))
+        goto out;
+    if (h->flower_win && (h->nflowers != 7 || (h->flowers >> (h->win - NK) & 1) || h->rk ||
+                          h->kr || h->dkr))
+        goto out;
+    r = 1;
+    goto out;
+error:
+    PyErr_Clear();
+    r = 0;
+out:
+    Py_XDECREF(v);
+    Py_XDECREF(conc);
+    Py_XDECREF(melds);
+    Py_XDECREF(wt);
+    Py_XDECREF(fl);
+    Py_XDECREF(ctx);
+    return r;
+}
+
+/* _read: one reading (pair -1: the four-kong win read from its melds;
+ * win_in: the set the winning tile completed, -1 the pair, -2 none) */
+static void
+tw_read(const WHand *h, const WOpts *o, const MGroup *sets, int nsets, int pair, int win_in,
+        HTally *t, const unsigned long long *excl)
+{
+    int np = 0, chows[5], nc = 0, dragons[5], nd = 0, winds[5], nw = 0, hidden[5], nh = 0;
+    for (int i = 0; i < nsets; i++) {
+        const MGroup *g = &sets[i];
+        if (g->kind == GK_PUNG || g->kind == GK_KONG) {
+            np++;
+            if (g->tile >= 31)
+                dragons[nd++] = i;
+            else if (g->tile >= 27)
+                winds[nw++] = i;
+            if (g->concealed)
+                hidden[nh++] = i;
+        }
+        else
+            chows[nc++] = i;
+    }
+    short u[8];
+    int pair_label = -1;
+    if (pair >= 0) {
+        MGroup pg = {GK_PAIR, pair, 1, 0};
+        pair_label = hk_label(&pg);
+    }
+    if (nh >= 3) {
+        for (int i = 0; i < nh; i++)
+            u[i] = (short)hk_label(&sets[hidden[i]]);
+        ht_add_p(t,
+                 tw_id[nh >= 5   ? W_FIVE_CONCEALED_PUNGS
+                       : nh == 4 ? W_FOUR_CONCEALED_PUNGS
+                                 : W_THREE_CONCEALED_PUNGS],
+                 u, nh);
+    }
+    if (h->n_kongs == 4) {
+        int k = 0;
+        for (int i = 0; i < nsets; i++)
+            if (sets[i].kind == GK_KONG)
+                u[k++] = (short)hk_label(&sets[i]);
+        ht_add_p(t, tw_id[W_FOUR_KONGS], u, k);
+    }
+    if (np == 5)
+        ht_add_p(t, tw_id[W_ALL_PUNGS], NULL, 0);
+    if (nw == 4) {
+        for (int i = 0; i < 4; i++)
+            u[i] = (short)hk_label(&sets[winds[i]]);
+        ht_add_p(t, tw_id[W_BIG_FOUR_WINDS], u, 4);
+    }
+    else if (nw == 3 && pair >= 27 && pair <= 30) {
+        for (int i = 0; i < 3; i++)
+            u[i] = (short)hk_label(&sets[winds[i]]);
+        u[3] = (short)pair_label;
+        ht_add_p(t, tw_id[W_SMALL_FOUR_WINDS], u, 4);
+    }
+    if (nd == 3) {
+        for (int i = 0; i < 3; i++)
+            u[i] = (short)hk_label(&sets[dragons[i]]);
+        ht_add_p(t, tw_id[W_BIG_THREE_DRAGONS], u, 3);
+    }
+    else if (nd == 2 && pair >= 31) {
+        for (int i = 0; i < 2; i++)
+            u[i] = (short)hk_label(&sets[dragons[i]]);
+        u[2] = (short)pair_label;
+        ht_add_p(t, tw_id[W_SMALL_THREE_DRAGONS], u, 3);
+    }
+    for (int i = 0; i < nd; i++) {
+        u[0] = (short)hk_label(&sets[dragons[i]]);
+        ht_add_p(t, tw_id[W_DRAGON_PUNG], u, 1);
+    }
+    for (int i = 0; i < nw; i++) {
+        const MGroup *g = &sets[winds[i]];
+        u[0] = (short)hk_label(g);
+        if (g->tile == h->round)
+            ht_add_p(t, tw_id[W_ROUND_WIND], u, 1);
+        if (g->tile == h->seat)
+            ht_add_p(t, tw_id[W_SEAT_WIND], u, 1);
+    }
+    int suits = 0, honors = 0;
+    for (int x = 0; x < NK; x++)
+        if (h->all[x]) {
+            if (x >= 27)
+                honors = 1;
+            else
+                suits |= 1 << (x / 9);
+        }
+    if (!suits)
+        ht_add_p(t, tw_id[W_ALL_HONORS], NULL, 0);
+    else if (suits == 1 || suits == 2 || suits == 4)
+        ht_add_p(t, tw_id[honors ? W_HALF_FLUSH : W_FULL_FLUSH], NULL, 0);
+    if (pair >= 0) {
+        int two_sided = 0;
+        if (win_in >= 0 && sets[win_in].kind == GK_CHOW && !sets[win_in].declared) {
+            int s0 = sets[win_in].tile;
+            if (h->win == s0)
+                two_sided = s0 % 9 + 1 != 7;
+            else if (h->win == s0 + 2)
+                two_sided = s0 % 9 + 1 != 1;
+        }
+        if (nc == 5 && pair < 27 && pair % 9 + 1 >= 2 && pair % 9 + 1 <= 8 &&
+            (!h->flowers || o->all_chows_with_flowers) && two_sided && h->n_waits >= 2 &&
+            (!h->self_drawn || o->all_chows_self_draw)) {
+            for (int i = 0; i < 5; i++)
+                u[i] = (short)hk_label(&sets[chows[i]]);
+            u[5] = (short)pair_label;
+            ht_add_p(t, tw_id[W_ALL_CHOWS], u, 6);
+        }
+        if (h->n_melds == 5 && !h->any_meld_conc && !h->self_drawn && win_in == -1) {
+            for (int i = 0; i < nsets; i++)
+                u[i] = (short)hk_label(&sets[i]);
+            ht_add_p(t, tw_id[W_ALL_CLAIMED], u, nsets);
+        }
+        if (h->n_waits == 1) {
+            u[0] = (short)(HU_TILE + h->first_wait);
+            ht_add_p(t, tw_id[W_SINGLE_WAIT], u, 1);
+        }
+    }
+    /* _win_patterns */
+    if (h->heavenly)
+        ht_add_p(t, tw_id[W_HEAVENLY_HAND], NULL, 0);
+    if (h->earthly || h->human)
+        ht_add_p(t, tw_id[!h->self_drawn && o->human_hand ? W_HUMAN_HAND : W_EARTHLY_HAND], NULL,
+                 0);
+    if (h->ready)
+        ht_add_p(t, tw_id[h->ready == 1 ? W_TIAN_TING : W_DI_TING], NULL, 0);
+    if (h->concealed) {
+        if (!h->self_drawn)
+            ht_add_p(t, tw_id[W_CONCEALED_HAND], NULL, 0);
+        else if (o->concealed_self_draw == 3)
+            ht_add_p(t, tw_id[W_CONCEALED_SELF_DRAWN], NULL, 0);
+        else {
+            ht_add_p(t, tw_id[W_CONCEALED_HAND], NULL, 0);
+            ht_add_p(t, tw_id[W_SELF_DRAWN], NULL, 0);
+        }
+    }
+    else if (h->self_drawn)
+        ht_add_p(t, tw_id[W_SELF_DRAWN], NULL, 0);
+    if (h->ltw)
+        ht_add_p(t, tw_id[h->self_drawn ? W_LAST_TILE_OF_WALL : W_LAST_DISCARD], NULL, 0);
+    if (h->kr || h->dkr)
+        ht_add_p(t, tw_id[W_KONG_REPLACEMENT], NULL, 0);
+    if (h->rk)
+        ht_add_p(t, tw_id[W_ROBBING_KONG], NULL, 0);
+    /* _flower_patterns */
+    int seat = h->seat - 27;
+    for (int k = 0; k < 2; k++) {
+        unsigned four = 15u << (4 * k);
+        int full = (h->flowers & four) == four;
+        if (full) {
+            short fu = (short)(WU_FULL + k);
+            ht_add_p(t, tw_id[W_FLOWER_KONG], &fu, 1);
+        }
+        int own = 4 * k + seat;
+        if ((h->flowers >> own & 1) && !(full && o->flower_kong_includes_own)) {
+            short ou = (short)(HU_TILE + NK + own);
+            ht_add_p(t, tw_id[W_OWN_FLOWER], &ou, 1);
+        }
+    }
+    ht_exclude(t, tw_n, excl);
+}
+
+/* Tally.tai */
+static long long
+tw_tai(const HTally *t, const long long *value)
+{
+    long long s = 0;
+    for (unsigned long long m = t->on; m; m &= m - 1) {
+        int p = m_ctz64(m);
+        s += value[p] * t->count[p];
+    }
+    return s;
+}
+
+static int
+tw_note(PyObject *notes, PyObject *s)
+{
+    if (s == NULL)
+        return -1;
+    int r = PyList_Append(notes, s);
+    Py_DECREF(s);
+    return r;
+}
+
+/* _result: notes holds the notes so far */
+static PyObject *
+tw_result(const WHand *h, const WOpts *o, HTally *t, const long long *value, PyObject *notes)
+{
+    int kr = ft_find(tw_result_type), kp = ft_find(tw_payment_type), kh = ft_find(tw_hit_type);
+    if (kr < 0 || kp < 0 || kh < 0)
+        Py_RETURN_NONE;
+    PyObject *res = NULL, *hits = NULL, *payments = NULL, *total_o = NULL;
+    long long tai = tw_tai(t, value);
+    if (tai == 0)
+        ht_add_p(t, tw_id[W_CHICKEN_HAND], NULL, 0);
+    int pd = tw_id[W_DEALER], pds = tw_id[W_DEALER_STREAK];
+    int winner = h->seat - 27, dealer = h->dealer - 27, discarder = -1;
+    if (!h->self_drawn) {
+        if (h->discarder < 0) {
+            discarder = (winner + 1) % 4;
+            if (PyList_Append(notes, PyTuple_GET_ITEM(tw_next_notes, winner)) < 0)
+                return NULL;
+        }
+        else {
+            discarder = h->discarder - 27;
+            if (discarder == winner) /* settle's refusal: the Python says it */
+                Py_RETURN_NONE;
+        }
+    }
+    long long extra = 1 + o->dealer_repeat_tai * h->streak;
+    int dealer_pays = 0, only_dealer = discarder >= 0 ? discarder == dealer : 0;
+    int with_dealer = dealer == winner || only_dealer;
+    int nd = with_dealer ? (h->streak ? 2 : 1) : 0;
+    hits = PyList_New(0);
+    if (hits == NULL)
+        return NULL;
+    for (unsigned long long m = t->on & ~(1ULL << pd) & ~(1ULL << pds); m; m &= m - 1) {
+        int p = m_ctz64(m);
+        PyObject *hit = hk_hit_of(kh, tw_ids, tw_names_en, tw_names, wu_obj, p, value[p], t);
+        if (hit == NULL || PyList_Append(hits, hit) < 0) {
+            Py_XDECREF(hit);
+            goto done;
+        }
+        Py_DECREF(hit);
+    }
+    payments = PyTuple_New(discarder >= 0 ? 1 : 3);
+    if (payments == NULL)
+        goto done;
+    int q = 0;
+    for (int p = 0; p < 4; p++) {
+        if (p == winner || (discarder >= 0 && p != discarder))
+            continue;
+        dealer_pays = dealer_pays || p == dealer;
+        long long tp = tai + (dealer == winner || dealer == p ? extra : 0);
+        PyObject *amount = PyLong_FromLongLong(o->base + tp * o->per_tai);
+        if (amount == NULL)
+            goto done;
+        PyObject *f[3] = {PyTuple_GET_ITEM(tw_seats, p), PyTuple_GET_ITEM(tw_seats, winner),
+                          amount};
+        PyObject *pay = ft_make(kp, f, 3);
+        Py_DECREF(amount);
+        if (pay == NULL)
+            goto done;
+        PyTuple_SET_ITEM(payments, q++, pay);
+    }
+    long long total = tai;
+    PyObject *dname = PyTuple_GET_ITEM(tw_seats, dealer);
+    if (with_dealer) {
+        for (int i = 0; i < nd; i++) {
+            int p = i ? pds : pd;
+            PyObject *uses = PyTuple_Pack(1, dname);
+            PyObject *val = PyLong_FromLongLong(i ? o->dealer_repeat_tai : 1);
+            PyObject *cnt = PyLong_FromLong(i ? h->streak : 1);
+            PyObject *names = PyDict_Copy(PyTuple_GET_ITEM(tw_names, p));
+            PyObject *hit = NULL;
+            if (uses && val && cnt && names) {
+                PyObject *f[6] = {PyTuple_GET_ITEM(tw_ids, p), PyTuple_GET_ITEM(tw_names_en, p),
+                                  val, cnt, uses, names};
+                hit = ft_make(kh, f, 6);
+            }
+            Py_XDECREF(uses);
+            Py_XDECREF(val);
+            Py_XDECREF(cnt);
+            Py_XDECREF(names);
+            if (hit == NULL || PyList_Append(hits, hit) < 0) {
+                Py_XDECREF(hit);
+                goto done;
+            }
+            Py_DECREF(hit);
+        }
+        total += extra;
+    }
+    else if (dealer_pays) {
+        PyObject *s;
+        if (h->streak)
+            s = PyUnicode_FromFormat(
+                "The dealer (%U) pays for %lld more tai: 1 for the dealer and %lld for each of "
+                "%d repeats.",
+                dname, extra, o->dealer_repeat_tai, h->streak);
+        else
+            s = PyUnicode_FromFormat("The dealer (%U) pays for %lld more tai: 1 for the dealer.",
+                                     dname, extra);
+        if (tw_note(notes, s) < 0)
+            goto done;
+    }
+    total_o = PyLong_FromLongLong(total);
+    PyObject *ht = PyList_AsTuple(hits), *nt = PyList_AsTuple(notes);
+    if (total_o == NULL || ht == NULL || nt == NULL) {
+        Py_XDECREF(ht);
+        Py_XDECREF(nt);
+        goto done;
+    }
+    PyObject *f[10] = {tw_rules_s, Py_True, Py_True, total_o, tw_unit_s,
+                       Py_False,   ht,      payments, Py_None, nt};
+    res = ft_make(kr, f, 10);
+    Py_DECREF(ht);
+    Py_DECREF(nt);
+done:
+    Py_XDECREF(hits);
+    Py_XDECREF(payments);
+    Py_XDECREF(total_o);
+    return res;
+}
+
+/* the readings of a read hand and the Result of the best */
+static PyObject *
+tw_run(WHand *h, const WOpts *o)
+{
+    long long value[HK_MAX];
+    unsigned long long excl[HK_MAX];
+    for (int p = 0; p < tw_n; p++) {
+        value[p] = tw_value[p];
+        excl[p] = tw_excl[p];
+    }
+    value[tw_id[W_FLOWER_KONG]] = o->flower_kong;
+    /* _excludes: the exclusions as the settings change them */
+    unsigned long long winds = 1ULL << tw_id[W_ROUND_WIND] | 1ULL << tw_id[W_SEAT_WIND],
+                       win_tai = 1ULL << tw_id[W_SELF_DRAWN] | 1ULL << tw_id[W_CONCEALED_HAND] |
+                                 1ULL << tw_id[W_CONCEALED_SELF_DRAWN],
+                       dragon = 1ULL << tw_id[W_DRAGON_PUNG];
+    if (!o->s3d_pungs)
+        excl[tw_id[W_SMALL_THREE_DRAGONS]] &= ~dragon;
+    if (!o->b3d_pungs)
+        excl[tw_id[W_BIG_THREE_DRAGONS]] &= ~dragon;
+    if (o->s4w_winds)
+        excl[tw_id[W_SMALL_FOUR_WINDS]] |= winds;
+    if (!o->b4w_winds)
+        excl[tw_id[W_BIG_FOUR_WINDS]] &= ~winds;
+    if (!o->timing_includes_win) {
+        excl[tw_id[W_HEAVENLY_HAND]] &= ~win_tai;
+        excl[tw_id[W_EARTHLY_HAND]] &= ~win_tai;
+        excl[tw_id[W_HUMAN_HAND]] &= ~win_tai;
+    }
+    PyObject *notes = PyList_New(0), *res = NULL;
+    if (notes == NULL)
+        return NULL;
+    HTally T[2];
+    memset(T, 0, sizeof T);
+    int cur = 0, best = -1, overflow = 0;
+    long long best_v = 0;
+#define TW_KEEP()                                \
+    do {                                         \
+        HTally *t_ = &T[cur];                    \
+        overflow |= t_->overflow;                \
+        long long v_ = tw_tai(t_, value);        \
+        if (best < 0 || v_ > best_v) {           \
+            best = cur;                          \
+            best_v = v_;                         \
+            cur = 1 - cur;                       \
+        }                                        \
+    } while (0)
+    if (h->flower_win) {
+        short u = (short)WU_EIGHT;
+        ht_add_p(&T[0], tw_id[h->self_drawn ? W_EIGHT_FLOWERS : W_SEVEN_ROB_ONE], &u, 1);
+        best = 0;
+        if (PyList_Append(notes, tw_note_flower) < 0)
+            goto done;
+    }
+    else {
+        tw_waits(h);
+        MDecs D;
+        int win = h->win, discard = !h->self_drawn, need = 5 - h->n_melds;
+        m_decompositions(h->c17, &D);
+        overflow |= D.overflow;
+        for (int d = 0; d < D.n && !overflow; d++) {
+            if (D.nsets[d] != need)
+                continue;
+            MGroup own[5];
+            int pair = D.pair[d];
+            for (int i = 0; i < need; i++) {
+                MGroup g = {D.kind[d][i] == PUNG ? GK_PUNG : GK_CHOW, D.tile[d][i], 1, 0};
+                own[i] = g;
+            }
+            int places[6], np = 0;
+            if (pair == win)
+                places[np++] = -1;
+            for (int i = 0; i < need; i++) {
+                const MGroup *g = &own[i];
+                int holds =
+                    g->kind == GK_CHOW ? (win >= g->tile && win <= g->tile + 2) : win == g->tile;
+                if (!holds)
+                    continue;
+                int seen = 0;
+                for (int j = 0; j < np && !seen; j++)
+                    seen = places[j] >= 0 && own[places[j]].kind == g->kind &&
+                           own[places[j]].tile == g->tile;
+                if (!seen)
+                    places[np++] = i;
+            }
+            for (int k = 0; k < np; k++) {
+                MGroup sets[5];
+                for (int i = 0; i < h->n_melds; i++)
+                    sets[i] = h->melds[i];
+                for (int i = 0; i < need; i++) {
+                    sets[h->n_melds + i] = own[i];
+                    if (i == places[k] && discard && own[i].kind == GK_PUNG)
+                        sets[h->n_melds + i].concealed = 0;
+                }
+                ht_init(&T[cur]);
+                tw_read(h, o, sets, 5, pair, places[k] < 0 ? -1 : h->n_melds + places[k],
+                        &T[cur], excl);
+                TW_KEEP();
+            }
+        }
+        if (best < 0 && !overflow && h->n_kongs == 4) {
+            /* the fourth kong ends the hand: read from its melds */
+            int saved_waits = h->n_waits;
+            h->n_waits = 0; /* the reading's waits are () */
+            ht_init(&T[cur]);
+            tw_read(h, o, h->melds, h->n_melds, -1, -2, &T[cur], excl);
+            h->n_waits = saved_waits;
+            TW_KEEP();
+            if (PyList_Append(notes, tw_note_four_kongs) < 0)
+                goto done;
+        }
+        if (overflow) {
+            res = Py_None;
+            Py_INCREF(res);
+            goto done;
+        }
+        if (best < 0) {
+            res = Py_False;
+            Py_INCREF(res);
+            goto done;
+        }
+        if (T[best].on >> tw_id[W_FOUR_KONGS] & 1) {
+            if (PyList_Append(notes, tw_note_streak) < 0)
+                goto done;
+        }
+    }
+#undef TW_KEEP
+    if (overflow || T[best].overflow) {
+        res = Py_None;
+        Py_INCREF(res);
+        goto done;
+    }
+    res = tw_result(h, o, &T[best], value, notes);
+done:
+    Py_DECREF(notes);
+    return res;
+}
+
+static PyObject *
+py_tw_score(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || !tw_ready)
+        Py_RETURN_NONE;
+    WOpts o;
+    WHand h;
+    int r = tw_read_opts(args[1], &o);
+    if (r == 1)
+        r = tw_read_hand(args[0], &h);
+    if (r < 0)
+        return NULL;
+    if (r == 0)
+        Py_RETURN_NONE;
+    return tw_run(&h, &o);
+}
+
+/* _set_tw(ids, values, excludes, names_en, names, labels, codes, full_sets,
+ *         eight, seats, next_seat_notes, note_flower_win, note_four_kong_win,
+ *         note_four_kongs, meld_type, hit_type, payment_type, result_type,
+ *         rules, unit): the Taiwanese table (as _set_hk's; eight: the code
+ * of all eight bonus tiles; the notes of a flower win, of a four-kong win
+ * read from its melds, and of four kongs ending the streak) */
+static PyObject *
+py_set_tw(PyObject *self, PyObject *args)
+{
+    PyObject *ids, *values, *excl, *nen, *nall, *labels, *codes, *full, *eight, *seats, *notes,
+        *nf, *n4w, *n4s, *mtype, *htype, *ptype, *rtype, *rules, *unit;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!O!O!O!UO!O!UUUOOOOUU:_set_tw", &PyTuple_Type, &ids,
+                          &PyTuple_Type, &values, &PyTuple_Type, &excl, &PyTuple_Type, &nen,
+                          &PyTuple_Type, &nall, &PyTuple_Type, &labels, &PyTuple_Type, &codes,
+                          &PyTuple_Type, &full, &eight, &PyTuple_Type, &seats, &PyTuple_Type,
+                          &notes, &nf, &n4w, &n4s, &mtype, &htype, &ptype, &rtype, &rules, &unit))
+        return NULL;
+    tw_ready = 0;
+    Py_ssize_t n = PyTuple_GET_SIZE(ids);
+    if (n > HK_MAX || PyTuple_GET_SIZE(values) != n || PyTuple_GET_SIZE(excl) != n ||
+        PyTuple_GET_SIZE(nen) != n || PyTuple_GET_SIZE(nall) != n ||
+        PyTuple_GET_SIZE(labels) != HU_TILE || PyTuple_GET_SIZE(codes) != NK + 8 ||
+        PyTuple_GET_SIZE(full) != 2 || PyTuple_GET_SIZE(seats) != 4 ||
+        PyTuple_GET_SIZE(notes) != 4 || ft_find(htype) < 0 || ft_find(ptype) < 0 ||
+        ft_find(rtype) < 0) {
+        PyErr_SetString(PyExc_ValueError, "_set_tw: the table's shape");
+        return NULL;
+    }
+    if (hs_flowers == NULL) {
+        PyErr_SetString(PyExc_ValueError, "_set_tw: _set_hk first");
+        return NULL;
+    }
+    if (ws_base == NULL) {
+#define W_STR(var, text)                                  \
+    if ((var = PyUnicode_InternFromString(text)) == NULL) \
+        return NULL;
+        W_STR(ws_base, "base")
+        W_STR(ws_per_tai, "per_tai")
+        W_STR(ws_flower_kong, "flower_kong")
+        W_STR(ws_human_hand, "human_hand")
+        W_STR(ws_acsd, "all_chows_self_draw")
+        W_STR(ws_acwf, "all_chows_with_flowers")
+        W_STR(ws_csd, "concealed_self_draw")
+        W_STR(ws_s3d, "small_three_dragons_includes_pungs")
+        W_STR(ws_b3d, "big_three_dragons_includes_pungs")
+        W_STR(ws_s4w, "small_four_winds_includes_winds")
+        W_STR(ws_b4w, "big_four_winds_includes_winds")
+        W_STR(ws_fkio, "flower_kong_includes_own")
+        W_STR(ws_drt, "dealer_repeat_tai")
+        W_STR(ws_tiw, "timing_includes_win")
+        W_STR(ws_tian_ting, "tian_ting")
+        W_STR(ws_di_ting, "di_ting")
+#undef W_STR
+    }
+    tw_n = (int)n;
+    for (int k = 0; k < N_WNAMES; k++)
+        tw_id[k] = -1;
+    for (int p = 0; p < tw_n; p++) {
+        PyObject *id = PyTuple_GET_ITEM(ids, p);
+        if (!PyUnicode_Check(id) || !PyDict_Check(PyTuple_GET_ITEM(nall, p)) ||
+            !PyUnicode_Check(PyTuple_GET_ITEM(nen, p))) {
+            PyErr_SetString(PyExc_ValueError, "_set_tw: ids and names");
+            return NULL;
+        }
+        for (int k = 0; k < N_WNAMES; k++)
+            if (PyUnicode_CompareWithASCIIString(id, W_NAMES[k]) == 0)
+                tw_id[k] = p;
+        PyObject *v = PyTuple_GET_ITEM(values, p);
+        tw_value[p] = 0;
+        if (v != Py_None) {
+            tw_value[p] = PyLong_AsLongLong(v);
+            if (tw_value[p] == -1 && PyErr_Occurred())
+                return NULL;
+        }
+        PyObject *e = PyTuple_GET_ITEM(excl, p);
+        if (!PyTuple_Check(e)) {
+            PyErr_SetString(PyExc_ValueError, "_set_tw: excludes");
+            return NULL;
+        }
+        tw_excl[p] = 0;
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(e); i++) {
+            long q = PyLong_AsLong(PyTuple_GET_ITEM(e, i));
+            if (q == -1 && PyErr_Occurred())
+                return NULL;
+            if (q < 0 || q >= n) {
+                PyErr_SetString(PyExc_ValueError, "_set_tw: excludes");
+                return NULL;
+            }
+            tw_excl[p] |= 1ULL << q;
+        }
+    }
+    for (int k = 0; k < N_WNAMES; k++)
+        if (tw_id[k] < 0)
+            return PyErr_Format(PyExc_ValueError, "_set_tw: no pattern %s", W_NAMES[k]);
+    for (int u = 0; u < WU_N; u++) {
+        PyObject *s = u < HU_TILE    ? PyTuple_GET_ITEM(labels, u)
+                      : u < WU_FULL  ? PyTuple_GET_ITEM(codes, u - HU_TILE)
+                      : u < WU_EIGHT ? PyTuple_GET_ITEM(full, u - WU_FULL)
+                                     : eight;
+        Py_INCREF(s);
+        Py_XSETREF(wu_obj[u], s);
+    }
+    PyObject *objs[14] = {ids, nen, nall, notes, seats, mtype, htype,
+                          ptype, rtype, rules, unit, nf, n4w, n4s};
+    PyObject **slots[14] = {&tw_ids,         &tw_names_en,     &tw_names,          &tw_next_notes,
+                            &tw_seats,       &tw_meld_type,    &tw_hit_type,       &tw_payment_type,
+                            &tw_result_type, &tw_rules_s,      &tw_unit_s,         &tw_note_flower,
+                            &tw_note_four_kongs, &tw_note_streak};
+    for (int i = 0; i < 14; i++) {
+        Py_INCREF(objs[i]);
+        Py_XSETREF(*slots[i], objs[i]);
+    }
+    tw_ready = 1;
     Py_RETURN_NONE;
 }

@@ -1,9 +1,10 @@
-"""The compiled Hong Kong scorer (``hefen._core.hk_score``, in
-hefen/_core_hktw.c) against the Python reference (``hefen.hk._py_score``):
-generated hands under every table setting, hypothesis-drawn hands with every
-context flag, the limit and special hands, incomplete hands, and what the
-compiled scorer does not read (which the reference then answers).  Skipped,
-with the reason, where the extension is not built or ``HEFEN_PURE=1``."""
+"""The compiled Hong Kong and Taiwanese scorers (``hefen._core.hk_score``,
+``hk_score_dict`` and ``tw_score``, in hefen/_core_hktw.c) against the Python
+references (``hefen.hk._py_score``, ``hefen.tw._py_score``): generated hands
+under every table setting, hypothesis-drawn hands with every context flag,
+the limit and special hands, incomplete hands, and what the compiled scorers
+do not read (which the references then answer).  Skipped, with the reason,
+where the extension is not built or ``HEFEN_PURE=1``."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from hypothesis import strategies as st
 
 import hefen
 import hefen.hk as hk
+import hefen.tw as tw
 from hefen import decompose as d
 from hefen.errors import HandError
 from hefen.hand import Context, Hand, Meld
@@ -90,6 +92,8 @@ def _variants(h: dict[str, Any], i: int) -> dict[str, Any]:
         ctx["dealer"] = others[i % 3] if i % 2 else ctx["seat_wind"]
         ctx["dealer_streak"] = i % 4
     kongs = sum(m["kind"] == "kong" for m in h["melds"])
+    if str(h.get("win_tile")).endswith("h"):  # a flower win is not won on a kong tile
+        kongs = 0
     if i % 3 == 0 and ctx["win"] == "self_draw" and kongs >= 2:
         ctx["double_kong_replacement"] = True
     if i % 4 == 0 and ctx["win"] == "self_draw" and kongs >= 1:
@@ -97,9 +101,9 @@ def _variants(h: dict[str, Any], i: int) -> dict[str, Any]:
     return {**h, "context": ctx}
 
 
-def _both(hand: Hand, opts: dict[str, Any]) -> tuple[Any, Any]:
-    """hefen.hk.score (the compiled scorer where it reads the hand) and the
-    reference, each as its Result or the exception it raised."""
+def _both(hand: Hand, opts: dict[str, Any], mod: ModuleType = hk) -> tuple[Any, Any]:
+    """hefen.hk.score (or hefen.tw's: the compiled scorer where it reads the
+    hand) and the reference, each as its Result or the exception it raised."""
 
     def run(f: Any) -> Any:
         try:
@@ -107,7 +111,7 @@ def _both(hand: Hand, opts: dict[str, Any]) -> tuple[Any, Any]:
         except Exception as e:  # the reference's own refusal
             return (type(e), str(e))
 
-    return run(hk.score), run(hk._py_score)
+    return run(mod.score), run(mod._py_score)
 
 
 def _same(got: Any, want: Any, what: Any) -> None:
@@ -481,6 +485,325 @@ def test_hefen_pure_leaves_the_hk_reference() -> None:
         "from hefen.testing.generate_hk_tw import random_hands\n"
         "rs = [score_uncached(h) for h in random_hands('hk', 20, 1)]\n"
         "assert all(r.rules == 'hk' for r in rs)\n"
+        "print('pure')\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "HEFEN_PURE": "1"}
+    res = subprocess.run(
+        [sys.executable, "-c", script], env=env, cwd=ROOT, capture_output=True, text=True
+    )
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip() == "pure"
+
+
+# --- Taiwanese -------------------------------------------------------------
+
+#: table settings: every option of hefen.tw.OPTIONS away from its default
+#: in at least one of them
+TW_OPTION_SETS: list[dict[str, Any]] = [
+    {},
+    {"flower_kong": 1, "human_hand": True, "all_chows_self_draw": True},
+    {"all_chows_with_flowers": True, "concealed_self_draw": 2, "base": 0, "per_tai": 7},
+    {
+        "small_three_dragons_includes_pungs": False,
+        "big_three_dragons_includes_pungs": False,
+        "small_four_winds_includes_winds": True,
+        "dealer_repeat_tai": 1,
+    },
+    {"big_four_winds_includes_winds": False, "flower_kong_includes_own": True},
+    {"timing_includes_win": False, "human_hand": True, "concealed_self_draw": 2},
+    {
+        "base": 100,
+        "per_tai": 20,
+        "flower_kong": 1,
+        "human_hand": True,
+        "all_chows_self_draw": True,
+        "all_chows_with_flowers": True,
+        "concealed_self_draw": 2,
+        "small_three_dragons_includes_pungs": False,
+        "big_three_dragons_includes_pungs": False,
+        "small_four_winds_includes_winds": True,
+        "big_four_winds_includes_winds": False,
+        "flower_kong_includes_own": True,
+        "dealer_repeat_tai": 1,
+        "timing_includes_win": False,
+    },
+]
+
+
+def test_the_tw_option_sets_vary_every_option() -> None:
+    varied = {k for o in TW_OPTION_SETS for k, v in o.items() if v != tw.OPTIONS[k].default}
+    assert varied == set(tw.OPTIONS)
+
+
+@needs_core
+def test_tw_score_dispatch(core: ModuleType) -> None:
+    assert tw._TW_SCORE is core.tw_score
+
+
+@needs_core
+def test_the_compiled_tw_path_scores_without_the_reference(
+    core: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """hefen.score_uncached answers generated Taiwanese hands with the Python
+    reference unable to run: the compiled scorer is what scores."""
+    from hefen.scoring import score_uncached
+
+    def no_reference(*args: Any) -> Any:
+        raise AssertionError("the Python reference ran")
+
+    objs = random_hands("tw", 300, 81)
+    want = [score_uncached(o).to_dict() for o in objs]
+    monkeypatch.setattr(tw, "_py_score", no_reference)
+    got = [score_uncached(o, strict=True).to_dict() for o in objs]
+    assert got == want
+    assert sum(1 for r in got if r["valid"] and r["patterns"]) > 250
+
+
+@needs_core
+def test_tw_score_on_generated_hands(core: ModuleType) -> None:
+    """Generated Taiwanese hands (melds, kongs, flowers, flower wins, timing
+    wins, declared ready hands, dealers and streaks, kong wins, last tiles),
+    each under half of the table settings: the same Result, names and all;
+    every pattern of the table is reached."""
+    seen: dict[str, int] = {}
+    n = 0
+    notes: set[str] = set()
+    for i, h in enumerate(random_hands("tw", 2400, 82)):
+        for k, options in enumerate(TW_OPTION_SETS):
+            if (i + k) % 2:
+                continue
+            hand = Hand.from_dict({**_variants(h, i), "options": options})
+            opts = tw.resolve_options(dict(hand.options))
+            assert core.tw_score(hand, opts) is not None, hand  # in the compiled domain
+            got, want = _both(hand, opts, tw)
+            _same(got, want, (hand, opts))
+            for p in got.patterns:
+                seen[p.id] = seen.get(p.id, 0) + 1
+            notes.update(x.split(" ")[0] for x in got.notes)
+            n += 1
+    assert n > 8000
+    assert set(tw.ORDER) <= set(seen), set(tw.ORDER) - set(seen)
+    # the notes: a flower win, no discarder, the dealer's extra
+    assert {"A", "No", "The"} <= notes, notes
+
+
+#: Taiwanese hands the generator draws rarely or not at all
+TW_SPECIAL_HANDS: list[tuple[str, dict[str, Any]]] = [
+    # four kongs: read as sets, and as the fourth kong's win from the melds
+    ("[1111m] [2222p] [3333s] [EEEE] 5m5m6m7m +5m", {"win": "self_draw"}),
+    ("[1111m] [2222p] [3333s] (EEEE) 5m6m8m9m +C", {"win": "self_draw"}),
+    ("(1111m) (2222p) (3333s) (EEEE) 5m6m8m9m +C", {"win": "self_draw", "dealer": "S"}),
+    # all claimed, won on the pair
+    ("[123m] [456m] [789p] [EEE] [CCC] N +N", {"discarder": "S"}),
+    ("[123m] [456m] [789p] [EEE] [CCC] N +N", {"win": "self_draw"}),
+    # five concealed pungs, the winds and dragons
+    ("111m222p333sEEECCC9s +9s", {"win": "self_draw"}),
+    ("EEESSSWWWNNN123mC +C", {"seat_wind": "S"}),
+    ("EEESSSWWW123m456pN +N", {"round_wind": "W"}),
+    ("CCCFFFPPP123m456p9s +9s", {}),
+    ("CCCFFF123m456p789sP +P", {}),
+    # all chows: a two-sided wait, flowers or not, self-drawn or not
+    ("123m456m789p234s67s55p +5s", {}),
+    ("123m456m789p234s67s55p +5s", {"win": "self_draw"}),
+    ("123m456m789p234s68s55p +7s", {}),  # a closed wait
+    # timing wins and declared ready
+    ("123m456m789p234s67s55p +5s", {"human": True, "dealer": "N", "seat_wind": "E"}),
+    ("123m456m789p234s67s55p +5s", {"win": "self_draw", "earthly": True, "dealer": "N"}),
+    ("123m456m789p234s67s55p +5s", {"win": "self_draw", "heavenly": True}),
+    ("123m456m789p234s67s55p +5s", {"declared_ready": "tian_ting"}),
+    ("123m456m789p234s67s55p +5s", {"declared_ready": "di_ting", "win": "self_draw"}),
+    ("123m456m789p234s67s55p +4m", {}),  # incomplete
+]
+
+
+@needs_core
+@pytest.mark.parametrize("text,ctx", TW_SPECIAL_HANDS)
+def test_tw_score_on_special_hands(core: ModuleType, text: str, ctx: dict[str, Any]) -> None:
+    """Four kongs (as sets and as the fourth kong's win), all claimed, the
+    concealed pungs, winds and dragons, all chows, timing wins, declared
+    ready hands, incomplete hands: with no flowers, some, a flower kong and
+    all eight (a flower win), dealers and streaks, under every setting."""
+    scored = 0
+    for flowers in ([], ["1h"], ["1h", "2h", "3h", "4h"], [f"{i}h" for i in range(1, 8)]):
+        for options in TW_OPTION_SETS:
+            for dealer in (None, "E", "S"):
+                obj = hand_dict(text, "tw", options, **ctx)
+                obj["flowers"] = flowers
+                if dealer and "dealer" not in ctx:
+                    obj["context"] = {**obj["context"], "dealer": dealer, "dealer_streak": 2}
+                try:
+                    hand = Hand.from_dict(obj)
+                except HandError:
+                    continue
+                opts = tw.resolve_options(dict(hand.options))
+                found = core.tw_score(hand, opts)
+                assert found is not None, obj
+                got, want = _both(hand, opts, tw)
+                _same(got, want, obj)
+                if found is False:
+                    assert not want.valid and "not complete" in (want.error or "")
+                scored += 1
+    assert scored >= len(TW_OPTION_SETS)
+
+
+def _tw_options_strategy() -> st.SearchStrategy[dict[str, Any]]:
+    def choices(name: str) -> st.SearchStrategy[Any]:
+        o = tw.OPTIONS[name]
+        if name in ("base", "per_tai"):
+            return st.integers(0, 1_000_000)
+        if o.choices:
+            return st.sampled_from(list(o.choices))
+        return st.booleans()
+
+    return st.fixed_dictionaries({}, optional={name: choices(name) for name in tw.OPTIONS})
+
+
+@needs_core
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_tw_score_on_random_hands(core: ModuleType, data: st.DataObject) -> None:
+    """Random five sets and a pair, some of them melds (kongs, concealed
+    kongs), a winning tile that may not complete the hand or may be the
+    eighth bonus tile, every context flag, declared ready hands, winds,
+    dealers, streaks, discarders, flowers and settings: the same answer, or
+    the same refusal."""
+    chow_tiles = [t for t in range(27) if t % 9 <= 6]
+    one = st.one_of(
+        st.tuples(st.just("chow"), st.sampled_from(chow_tiles)),
+        st.tuples(st.just("pung"), st.integers(0, 33)),
+    )
+    sets = data.draw(st.lists(one, min_size=5, max_size=5))
+    pair = data.draw(st.integers(0, 33))
+    tiles: list[int] = [pair, pair]
+    melds = []
+    for kind, t in sets:
+        ts = [t, t + 1, t + 2] if kind == "chow" else [t] * 3
+        how = data.draw(st.sampled_from(["hand", "hand", "meld", "kong", "concealed_kong"]))
+        if how == "hand" or (kind == "chow" and how != "meld"):
+            tiles += ts
+        elif how == "meld":
+            melds.append({"kind": kind, "tiles": [tile_to_str(x) for x in ts]})
+        else:
+            melds.append(
+                {"kind": "kong", "tiles": [tile_to_str(t)] * 4, "concealed": how != "kong"}
+            )
+    win = data.draw(st.sampled_from(tiles))
+    tiles.remove(win)
+    if data.draw(st.booleans()):  # sometimes a tile that may not complete it
+        tiles[data.draw(st.integers(0, len(tiles) - 1))] = data.draw(st.integers(0, 33))
+    winds = st.sampled_from([tile_to_str(w) for w in WINDS])
+    ctx: dict[str, Any] = {
+        "win": data.draw(st.sampled_from(["discard", "self_draw"])),
+        "seat_wind": data.draw(winds),
+        "round_wind": data.draw(winds),
+    }
+    for key in FLAGS:
+        if data.draw(st.integers(0, 5)) == 0:
+            ctx[key] = True
+    if data.draw(st.booleans()):
+        ctx["dealer"] = data.draw(winds)
+        ctx["dealer_streak"] = data.draw(st.integers(0, 5))
+    if ctx["win"] == "discard" and data.draw(st.booleans()):
+        ctx["discarder"] = data.draw(winds)
+    if data.draw(st.integers(0, 5)) == 0:
+        ctx["declared_ready"] = data.draw(st.sampled_from(["tian_ting", "di_ting"]))
+    flowers = data.draw(st.lists(st.integers(1, 8), unique=True, max_size=8))
+    win_code = tile_to_str(win)
+    if data.draw(st.integers(0, 7)) == 0:  # a flower win: the eighth bonus tile
+        flowers = list(range(1, 9))
+        win_code = f"{flowers.pop(data.draw(st.integers(0, 7)))}h"
+    obj = {
+        "rules": "tw",
+        "hand": [tile_to_str(x) for x in tiles],
+        "melds": melds,
+        "win_tile": win_code,
+        "flowers": [f"{f}h" for f in flowers],
+        "context": ctx,
+        "options": data.draw(_tw_options_strategy()),
+    }
+    try:
+        hand = Hand.from_dict(obj)
+        opts = tw.resolve_options(dict(hand.options))
+    except HandError:  # five copies, a contradictory context
+        return
+    got, want = _both(hand, opts, tw)
+    _same(got, want, obj)
+
+
+@needs_core
+def test_tw_score_outside_the_compiled_domain(core: ModuleType) -> None:
+    """What tw_score does not read is answered by the reference: tw_score
+    says None, and hefen.tw.score answers (or raises) as _py_score does."""
+    base = Hand.from_dict(
+        {
+            "rules": "tw",
+            "hand": "1m 2m 3m 4p 5p 6p 7s 8s 9s 1s 2s 3s E E C C".split(),
+            "win_tile": "C",
+            "context": {"win": "self_draw", "seat_wind": "E", "round_wind": "E"},
+        }
+    )
+    opts = tw.resolve_options({})
+    assert core.tw_score(base, opts) is not None
+    flower_win = dataclasses.replace(base, win_tile=35, flowers=(34, 36, 37, 38, 39, 40, 41))
+    assert core.tw_score(flower_win, opts) is not None
+    _same(*_both(flower_win, opts, tw), flower_win)
+    ctx = base.context
+    odd = [
+        dataclasses.replace(base, concealed=list(base.concealed)),
+        dataclasses.replace(base, concealed=base.concealed[:-1]),
+        dataclasses.replace(base, concealed=(*base.concealed[:-1], 27.0)),
+        dataclasses.replace(base, win_tile=None),
+        dataclasses.replace(base, win_tile=True),
+        dataclasses.replace(base, win_tile=35),  # a flower win with no flowers
+        dataclasses.replace(base, flowers=(50,)),
+        dataclasses.replace(base, flowers=(34, 34)),
+        dataclasses.replace(base, context=dataclasses.replace(ctx, last_tile_of_wall=1)),
+        dataclasses.replace(base, context=dataclasses.replace(ctx, win="tsumo")),
+        dataclasses.replace(base, context=dataclasses.replace(ctx, seat_wind=5)),
+        dataclasses.replace(base, context=dataclasses.replace(ctx, dealer_streak=True)),
+        dataclasses.replace(base, context=dataclasses.replace(ctx, human=True)),
+        dataclasses.replace(base, context=dataclasses.replace(ctx, declared_ready="x")),
+        dataclasses.replace(
+            base, context=dataclasses.replace(ctx, heavenly=True, declared_ready="tian_ting")
+        ),
+        dataclasses.replace(
+            base, context=dataclasses.replace(ctx, win="discard", discarder=27)
+        ),  # the winner's own seat
+        dataclasses.replace(
+            base, concealed=base.concealed[3:], melds=(Meld("chow", (0, 1, 2), True),)
+        ),
+        dataclasses.replace(base, concealed=base.concealed[3:], melds=(("chow", (0, 1, 2)),)),
+    ]
+    bad_settings = [
+        {**opts, "base": 1.0},
+        {**opts, "flower_kong": "2"},
+        {**opts, "human_hand": 1},
+        {**opts, "per_tai": -1},
+        {k: v for k, v in opts.items() if k != "timing_includes_win"},
+    ]
+    cases = [(h, opts) for h in odd] + [(base, s) for s in bad_settings]
+    for hand, o in cases:
+        assert core.tw_score(hand, o) is None, (hand, o)
+        got, want = _both(hand, o, tw)
+        _same(got, want, (hand, o))
+    assert core.tw_score(None, opts) is None
+    assert core.tw_score(base, None) is None
+    assert core.tw_score(base) is None
+    short = dataclasses.replace(base, win_tile=33)
+    assert core.tw_score(short, opts) is False
+    got, want = _both(short, opts, tw)
+    _same(got, want, short)
+    assert not got.valid
+
+
+def test_hefen_pure_leaves_the_tw_reference() -> None:
+    script = (
+        "import hefen.tw as tw\n"
+        "assert tw._TW_SCORE is None\n"
+        "from hefen.scoring import score_uncached\n"
+        "from hefen.testing.generate_hk_tw import random_hands\n"
+        "rs = [score_uncached(h) for h in random_hands('tw', 20, 1)]\n"
+        "assert all(r.rules == 'tw' for r in rs)\n"
         "print('pure')\n"
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT), "HEFEN_PURE": "1"}

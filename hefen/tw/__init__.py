@@ -356,27 +356,42 @@ def _not_complete(hand: Hand) -> str:
 def score(hand: Hand, options: dict[str, Any] | None = None) -> Result:
     """Score a validated Taiwanese hand (``Hand.rules == "tw"``).
 
-    ``options``: the hand's options already resolved (``None``: resolve them)."""
+    ``options``: the hand's options already resolved (``None``: resolve them).
+
+    With the compiled core the readings run in C (``hefen._core.tw_score``,
+    branch for branch as :func:`_py_score`); a hand it does not read goes to
+    the Python reference."""
     opts = resolve_options(dict(hand.options)) if options is None else options
+    if _TW_SCORE is not None:
+        found = _TW_SCORE(hand, opts)
+        if found is not None:
+            if found is False:
+                return Result.invalid("tw", _not_complete(hand))
+            return found
+    return _py_score(hand, opts)
+
+
+def _py_score(hand: Hand, opts: dict[str, Any]) -> Result:
+    """The reference scorer: every reading in Python, the best one kept."""
     if hand.win_tile is None:
         raise HandError("The hand needs a 'win_tile', the tile that completed it.")
     _check_context(hand)
     notes: list[str] = []
     if is_bonus(hand.win_tile):
         best = _flower_win(hand)
-        notes.append("A flower win scores its 8 tai; the 16 held tiles are not read.")
+        notes.append(_FLOWER_WIN_NOTE)
     else:
         waits = completing_tiles(tuple(counts_of(hand.concealed)), len(hand.melds), FORMS_STANDARD)
         tallies = [_read(hand, r, waits, opts) for r in standard_readings(hand, 5)]
         if not tallies and hand.kongs == 4:
             melds = tuple(set_of_meld(m.kind, m.first, m.concealed) for m in hand.melds)
             tallies = [_read(hand, Reading(melds, None, None, hand.win_tile), (), opts)]
-            notes.append("The fourth kong ends the hand as a win; the other tiles are not read.")
+            notes.append(_FOUR_KONG_WIN_NOTE)
         if not tallies:
             return Result.invalid("tw", _not_complete(hand))
         best = max(tallies, key=Tally.tai)
         if "four_kongs" in best.counts:
-            notes.append("Four kongs end the dealer's streak.")
+            notes.append(_FOUR_KONGS_NOTE)
     return _result(hand, best, opts, notes)
 
 
@@ -436,6 +451,64 @@ def _result(hand: Hand, t: Tally, opts: dict[str, Any], notes: list[str]) -> Res
         payments=payments,
         notes=tuple(notes),
     )
+
+
+#: the notes of _py_score, for the compiled scorer
+_FLOWER_WIN_NOTE = "A flower win scores its 8 tai; the 16 held tiles are not read."
+_FOUR_KONG_WIN_NOTE = "The fourth kong ends the hand as a win; the other tiles are not read."
+_FOUR_KONGS_NOTE = "Four kongs end the dealer's streak."
+
+
+def _set_core() -> Any:
+    """``hefen._core.tw_score`` with this table registered, or ``None`` (no
+    compiled core, ``HEFEN_PURE=1``, or a core without it)."""
+    from .. import hk
+    from ..decompose import _CORE
+    from ..hand import Meld
+    from ..result import NEW, Payment
+    from ..sets import CHOW, KONG, PAIR, PUNG, set_label
+    from ..tiles import BONUS_FIRST, NUM_KINDS
+
+    if _CORE is None or not hasattr(_CORE, "tw_score") or NEW is None or hk._HK_SCORE is None:
+        return None
+    index = {pid: i for i, pid in enumerate(ORDER)}
+    labels = []
+    for kind in (CHOW, PUNG, KONG, PAIR):
+        for x in range(NUM_KINDS):
+            ok = kind != CHOW or (x < 27 and x % 9 <= 6)
+            for v in range(3):
+                labels.append(set_label(kind, x, v == 2, v > 0) if ok else "")
+    seats = ("E", "S", "W", "N")
+    _CORE._set_tw(
+        tuple(ORDER),
+        tuple(PATTERNS[p].value for p in ORDER),
+        tuple(tuple(sorted(index[x] for x in PATTERNS[p].excludes)) for p in ORDER),
+        tuple(PATTERNS[p].name_en for p in ORDER),
+        tuple(PATTERNS[p].names for p in ORDER),
+        tuple(labels),
+        tuple(tile_to_str(x) for x in range(BONUS_FIRST + 8)),
+        tuple(format_tiles([first + i for i in range(4)]) for first in (34, 38)),
+        format_tiles(list(range(BONUS_FIRST, BONUS_FIRST + 8))),
+        seats,
+        tuple(
+            f"No discarder given; {seats[(i + 1) % 4]} (the next seat) is taken as the discarder."
+            for i in range(4)
+        ),
+        _FLOWER_WIN_NOTE,
+        _FOUR_KONG_WIN_NOTE,
+        _FOUR_KONGS_NOTE,
+        Meld,
+        PatternHit,
+        Payment,
+        Result,
+        "tw",
+        "tai",
+    )
+    return _CORE.tw_score
+
+
+#: the compiled scorer (``None``: the Python reference scores every hand)
+_TW_SCORE = _set_core()
 
 
 class Taiwanese(Ruleset):
