@@ -5670,6 +5670,11 @@ static PyMethodDef core_methods[] = {
      "next_seat_notes, note_flower_win, note_four_kong_win, note_four_kongs, meld_type, "
      "hit_type, payment_type, result_type, rules, unit): the Taiwanese pattern table for "
      "tw_score."},
+    {"tw_score_dict", (PyCFunction)(void (*)(void))py_tw_score_dict, METH_FASTCALL,
+     "tw_score_dict(obj): score_uncached(obj) for a well-formed Taiwanese hand object, or "
+     "None (the Python path answers)."},
+    {"_set_tw_score_dict", py_set_tw_score_dict, METH_VARARGS,
+     "_set_tw_score_dict(rules, resolved): the settings tw_score_dict reads."},
     {NULL, NULL, 0, NULL},
 };
 

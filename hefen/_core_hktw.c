@@ -66,6 +66,13 @@ static PyObject *hs_flowers, *hs_heavenly, *hs_earthly, *hs_human, *hs_declared_
     *hs_bouquet_includes_own, *hs_seven_pairs_four_kind, *hs_nine_gates, *hs_limit, *hs_pure,
     *hs_any;
 
+/* the settings tw_score reads */
+typedef struct {
+    long long base, per_tai, flower_kong, concealed_self_draw, dealer_repeat_tai;
+    int human_hand, all_chows_self_draw, all_chows_with_flowers, s3d_pungs, b3d_pungs,
+        s4w_winds, b4w_winds, flower_kong_includes_own, timing_includes_win;
+} WOpts;
+
 /* the settings hk_score reads (exactly the values the Python tells apart) */
 typedef struct {
     long long min_fan, cap, unit, sfw_value;
@@ -1060,19 +1067,20 @@ static PyObject *hd_rules, *hd_resolved, *hs_declared_ready_key;
 #define HC_N 8
 #define HC_ITEMS 12
 typedef struct {
-    int n;
+    int n, which; /* which: 0 Hong Kong's settings, 1 Taiwanese */
     PyObject *k[HC_ITEMS], *tp[HC_ITEMS], *v[HC_ITEMS], *opts;
     HOpts o;
+    WOpts wo;
 } HCache;
 static HCache hc_cache[HC_N];
 static int hc_next;
 
 /* 1 the same raw items (names, exact types, values) as e's, 0 not */
 static int
-hc_same(const HCache *e, PyObject *raw)
+hc_same(const HCache *e, PyObject *raw, int which)
 {
     Py_ssize_t n = raw ? PyDict_GET_SIZE(raw) : 0, pos = 0;
-    if (e->opts == NULL || e->n != n)
+    if (e->opts == NULL || e->n != n || e->which != which)
         return 0;
     PyObject *k, *v;
     for (int i = 0; raw && PyDict_Next(raw, &pos, &k, &v); i++) {
@@ -1102,7 +1110,7 @@ hc_same(const HCache *e, PyObject *raw)
 }
 
 static void
-hc_store(PyObject *raw, PyObject *opts, const HOpts *o)
+hc_store(PyObject *raw, PyObject *opts, int which, const HOpts *o, const WOpts *wo)
 {
     Py_ssize_t n = raw ? PyDict_GET_SIZE(raw) : 0, pos = 0;
     if (n > HC_ITEMS)
@@ -1131,16 +1139,27 @@ hc_store(PyObject *raw, PyObject *opts, const HOpts *o)
     e->n = (int)n;
     Py_INCREF(opts);
     e->opts = opts;
-    e->o = *o;
+    e->which = which;
+    if (o)
+        e->o = *o;
+    if (wo)
+        e->wo = *wo;
 }
 
-/* the settings of raw (NULL: none given), resolved before, into *o: 1, or 0 */
+static int tw_read_opts(PyObject *opts, WOpts *o);
+
+/* the settings of raw (NULL: none given), resolved before (in resolved: the
+ * ruleset module's cache), into *o (Hong Kong's) or *wo (Taiwanese): 1, or 0 */
 static int
-hd_options(PyObject *raw, HOpts *o)
+hd_options(PyObject *raw, PyObject *resolved, HOpts *o, WOpts *wo)
 {
+    int which = wo != NULL;
     for (int i = 0; i < HC_N; i++)
-        if (hc_same(&hc_cache[i], raw)) {
-            *o = hc_cache[i].o;
+        if (hc_same(&hc_cache[i], raw, which)) {
+            if (wo)
+                *wo = hc_cache[i].wo;
+            else
+                *o = hc_cache[i].o;
             return 1;
         }
     /* the key of hefen.hk._resolved: ((name, type, value), ...) */
@@ -1158,10 +1177,10 @@ hd_options(PyObject *raw, HOpts *o)
             goto no;
         PyTuple_SET_ITEM(key, i++, item);
     }
-    opts = PyDict_GetItemWithError(hd_resolved, key);
-    if (opts == NULL || hk_read_opts(opts, o) != 1)
+    opts = PyDict_GetItemWithError(resolved, key);
+    if (opts == NULL || (wo ? tw_read_opts(opts, wo) : hk_read_opts(opts, o)) != 1)
         goto no;
-    hc_store(raw, opts, o);
+    hc_store(raw, opts, which, o, wo);
     Py_DECREF(key);
     return 1;
 no:
@@ -1230,7 +1249,7 @@ hd_direct(PyObject *obj, HHand *h, HOpts *o)
     v = f[6];
     if (v != NULL && v != Py_None && !PyDict_CheckExact(v))
         goto no;
-    if (!hd_options(v != NULL && v != Py_None ? v : NULL, o))
+    if (!hd_options(v != NULL && v != Py_None ? v : NULL, hd_resolved, o, NULL))
         goto no;
     /* the rules of the hand (Hand._check_rules, as rules_pass) */
     if (nc + 3 * nm != 13)
@@ -1389,11 +1408,6 @@ static PyObject *ws_base, *ws_per_tai, *ws_flower_kong, *ws_human_hand, *ws_acsd
     *ws_csd, *ws_s3d, *ws_b3d, *ws_s4w, *ws_b4w, *ws_fkio, *ws_drt, *ws_tiw, *ws_tian_ting,
     *ws_di_ting;
 
-typedef struct {
-    long long base, per_tai, flower_kong, concealed_self_draw, dealer_repeat_tai;
-    int human_hand, all_chows_self_draw, all_chows_with_flowers, s3d_pungs, b3d_pungs,
-        s4w_winds, b4w_winds, flower_kong_includes_own, timing_includes_win;
-} WOpts;
 
 typedef struct {
     int c16[NK], c17[NK], all[NK], win, flower_win, n_melds, n_kongs, concealed, any_meld_conc;
@@ -2196,5 +2210,184 @@ py_set_tw(PyObject *self, PyObject *args)
         Py_XSETREF(*slots[i], objs[i]);
     }
     tw_ready = 1;
+    Py_RETURN_NONE;
+}
+
+/* ---- tw_score_dict(obj): hefen.score_uncached(obj) for a well-formed
+ * Taiwanese hand object, in one call, as hk_score_dict: the reader's
+ * fields, the rules of the hand (16 tiles, the flower wins), the settings
+ * hefen.tw resolved before, tw_run; None wherever any of them would not
+ * answer, or nothing completes the hand. */
+static PyObject *wd_rules, *wd_resolved;
+
+/* obj into h and o: 1, or 0 */
+static int
+wd_direct(PyObject *obj, WHand *h, WOpts *o)
+{
+    PyObject *v, *f[7]; /* rules, hand, melds, win_tile, flowers, context, options */
+    if (!PyDict_CheckExact(obj) || !sd_fields(obj, sd_top_index, f, 7))
+        goto no;
+    v = f[0] ? f[0] : fh_default_rules;
+    if (!PyUnicode_CheckExact(v) || PyUnicode_Compare(v, wd_rules) != 0)
+        goto no;
+    int conc[64], nc;
+    v = f[1];
+    if (v == NULL || (nc = sd_codes(v, conc, 64)) < 0 || (nc && conc[nc - 1] >= NK))
+        goto no;
+    int nm = 0, mt[5][4], mn[5];
+    v = f[2];
+    if (v != NULL) {
+        if (!PyList_CheckExact(v) || PyList_GET_SIZE(v) > 5)
+            goto no;
+        nm = (int)PyList_GET_SIZE(v);
+        for (int i = 0; i < nm; i++)
+            if (!sd_meld(PyList_GET_ITEM(v, i), &h->melds[i], mt[i], &mn[i]))
+                goto no;
+    }
+    /* the winning tile: a tile or a bonus tile (a flower win) */
+    v = f[3];
+    if (v == NULL || v == Py_None || (h->win = sd_code(v)) < 0)
+        goto no;
+    h->flower_win = h->win >= NK;
+    /* the flowers: bonus tiles, each once, the winning one not among them */
+    int fl[8], nf = 0;
+    v = f[4];
+    if (v != NULL) {
+        if ((nf = sd_codes(v, fl, 8)) < 0)
+            goto no;
+        for (int i = 0; i < nf; i++)
+            if (fl[i] < NK || (i && fl[i] == fl[i - 1]) || fl[i] == h->win)
+                goto no;
+    }
+    h->flowers = 0;
+    for (int i = 0; i < nf; i++)
+        h->flowers |= 1u << (fl[i] - NK);
+    h->nflowers = nf;
+    SdCtx x;
+    if (!sd_context(f[5], &x))
+        goto no;
+    h->ready = 0;
+    if (f[5] != NULL && f[5] != Py_None) {
+        PyObject *dr = PyDict_GetItemWithError(f[5], hs_declared_ready_key);
+        if (dr == NULL && PyErr_Occurred())
+            goto no;
+        if (dr != NULL && dr != Py_None) {
+            if (!PyUnicode_CheckExact(dr))
+                goto no;
+            if (PyUnicode_Compare(dr, ws_tian_ting) == 0)
+                h->ready = 1;
+            else if (PyUnicode_Compare(dr, ws_di_ting) == 0)
+                h->ready = 2;
+            else
+                goto no;
+        }
+    }
+    v = f[6];
+    if (v != NULL && v != Py_None && !PyDict_CheckExact(v))
+        goto no;
+    if (!hd_options(v != NULL && v != Py_None ? v : NULL, wd_resolved, NULL, o))
+        goto no;
+    /* the rules of the hand (Hand._check_rules, as rules_pass) */
+    if (nc + 3 * nm != 16)
+        goto no;
+    memset(h->c16, 0, sizeof h->c16);
+    for (int i = 0; i < nc; i++)
+        h->c16[conc[i]]++;
+    int *all = h->all, in_melds = 0, n_exposed = 0;
+    memcpy(all, h->c16, sizeof h->all);
+    h->n_melds = nm;
+    h->n_kongs = 0;
+    h->concealed = 1;
+    h->any_meld_conc = 0;
+    for (int i = 0; i < nm; i++) {
+        int hits = 0;
+        for (int j = 0; j < mn[i]; j++) {
+            all[mt[i][j]]++;
+            hits += mt[i][j] == h->win;
+        }
+        in_melds |= hits > 0;
+        h->n_kongs += h->melds[i].kind == GK_KONG;
+        n_exposed += !h->melds[i].concealed;
+        h->concealed = h->concealed && h->melds[i].concealed;
+        h->any_meld_conc = h->any_meld_conc || h->melds[i].concealed;
+    }
+    memcpy(h->c17, h->c16, sizeof h->c17);
+    if (!h->flower_win) {
+        all[h->win]++;
+        h->c17[h->win]++;
+    }
+    for (int t = 0; t < NK; t++)
+        if (all[t] > 4)
+            goto no;
+    int sd = x.win_sd, in_conc = !h->flower_win && h->c16[h->win] > 0,
+        is_dealer = x.seat == x.dealer;
+    if ((x.rk && sd) || (x.kr && (!sd || h->n_kongs == 0)) ||
+        (x.dkr && (!sd || h->n_kongs < 2)) || (x.heavenly && (!sd || nm || !is_dealer)) ||
+        ((x.earthly || x.human) && (is_dealer || n_exposed)) ||
+        (x.heavenly && (x.earthly || x.human)) ||
+        (x.discarder >= 0 && (sd || x.discarder == x.seat)) ||
+        (x.rk && !h->flower_win && (in_conc || in_melds)) || (x.lok && in_conc))
+        goto no;
+    h->self_drawn = sd;
+    h->seat = x.seat;
+    h->round = x.round;
+    h->dealer = x.dealer;
+    h->streak = x.streak;
+    h->discarder = x.discarder;
+    h->heavenly = x.heavenly;
+    h->earthly = x.earthly;
+    h->human = x.human;
+    h->ltw = x.ltw;
+    h->kr = x.kr;
+    h->dkr = x.dkr;
+    h->rk = x.rk;
+    /* what hefen.tw's _check_context refuses: the Python says so */
+    if (h->human && h->self_drawn)
+        goto no;
+    if (h->ready && (!h->concealed || h->heavenly))
+        goto no;
+    if (h->flower_win && (nf != 7 || h->rk || h->kr || h->dkr))
+        goto no;
+    return 1;
+no:
+    PyErr_Clear();
+    return 0;
+}
+
+static PyObject *
+py_tw_score_dict(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 1 || !tw_ready || wd_rules == NULL || sd_top_index == NULL ||
+        sd_meld_index == NULL || sd_ctx_index == NULL || fh_parse == NULL || fc_ready == NULL)
+        Py_RETURN_NONE;
+    WHand h;
+    WOpts o;
+    if (!wd_direct(args[0], &h, &o))
+        Py_RETURN_NONE;
+    PyObject *res = tw_run(&h, &o);
+    if (res == NULL || res == Py_False) {
+        PyErr_Clear();
+        Py_XDECREF(res);
+        Py_RETURN_NONE;
+    }
+    return res;
+}
+
+/* _set_tw_score_dict(rules, resolved): after _set_hk_score_dict and _set_tw */
+static PyObject *
+py_set_tw_score_dict(PyObject *self, PyObject *args)
+{
+    PyObject *rules, *resolved;
+    if (!PyArg_ParseTuple(args, "UO!:_set_tw_score_dict", &rules, &PyDict_Type, &resolved))
+        return NULL;
+    if (!tw_ready || hs_declared_ready_key == NULL || sd_top_index == NULL) {
+        PyErr_SetString(PyExc_ValueError,
+                        "_set_tw_score_dict: _set_tw and _set_hk_score_dict first");
+        return NULL;
+    }
+    Py_INCREF(rules);
+    Py_XSETREF(wd_rules, rules);
+    Py_INCREF(resolved);
+    Py_XSETREF(wd_resolved, resolved);
     Py_RETURN_NONE;
 }

@@ -164,7 +164,7 @@ _FAST: dict[str, Any] = {}
 
 def _one_call(obj: Any) -> Result | None:
     """The compiled core's one-call answer for a well-formed object (a plain
-    dict) of a ruleset that has one (MCR, Hong Kong); None for anything
+    dict) of a ruleset that has one (MCR, Hong Kong, Taiwanese); None for anything
     else: the Python path answers, the same."""
     if type(obj) is not dict:
         return None

@@ -796,10 +796,105 @@ def test_tw_score_outside_the_compiled_domain(core: ModuleType) -> None:
     assert not got.valid
 
 
+def _tw_reference(obj: Any) -> Result:
+    """score_uncached(obj) the Python way, with hefen.tw's reference scorer."""
+    from hefen.scoring import _guarded, _parse
+
+    def run() -> Result:
+        hand = _parse(obj)
+        if hand.rules != "tw":
+            return hand.ruleset.score(hand)
+        return tw._py_score(hand, tw.resolve_options(dict(hand.options)))
+
+    return _guarded(obj, run, strict=True)
+
+
+def _tw_edits(h: dict[str, Any]) -> list[dict[str, Any]]:
+    """One Taiwanese object changed in each of the ways the compiled reader
+    must take or leave exactly as the Python one."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from test_fast_core import _mcr_edits
+
+    out = _mcr_edits(h)
+    for o in [*TW_OPTION_SETS, {"base": 1.5}, {"flower_kong": 3}, {"human_hand": None}]:
+        out.append({**h, "options": o})
+    ctx = h.get("context") or {}
+    for extra in (
+        {"human": True, "win": "self_draw"},
+        {"declared_ready": "tian_ting"},
+        {"declared_ready": "di_ting", "heavenly": True},
+        {"declared_ready": 1},
+    ):
+        out.append({**h, "context": {**ctx, **extra}})
+    held = [c for c in h["hand"] if c != h["win_tile"]]
+    eight = [f"{i}h" for i in range(1, 9)]
+    out += [
+        {
+            **h,
+            "hand": held[:16] if len(held) >= 16 else h["hand"],
+            "win_tile": "3h",
+            "flowers": [f for f in eight if f != "3h"],
+        },
+        {**h, "win_tile": "3h", "flowers": [f for f in eight if f not in ("3h", "4h")]},
+        {**h, "win_tile": "3h", "flowers": eight},
+    ]
+    return out
+
+
+@needs_core
+def test_tw_score_dict_dispatch(core: ModuleType) -> None:
+    from hefen import scoring
+
+    assert tw.SCORE_DICT is core.tw_score_dict
+    obj = random_hands("tw", 1, 90)[0]
+    scoring.score_uncached(obj)  # its settings resolved once
+    assert scoring._FAST[tw.RULESET.key] is core.tw_score_dict
+    assert core.tw_score_dict(obj) is not None
+    assert scoring._one_call(obj) == core.tw_score_dict(obj)
+
+
+@needs_core
+def test_tw_score_dict_same_as_the_python_path(core: ModuleType) -> None:
+    """tw_score_dict against the Python path with the reference scorer, on
+    generated objects under every setting and on edited ones: the same
+    Result wherever it answers, None wherever the Python path refuses the
+    object, scores another ruleset or finds it incomplete; score_uncached
+    answers as the reference does."""
+    from hefen.scoring import score_uncached
+
+    objs = [
+        {**_variants(h, i), "options": o}
+        for i, h in enumerate(random_hands("tw", 400, 91))
+        for o in TW_OPTION_SETS
+    ]
+    for h in random_hands("tw", 60, 92):
+        objs += _tw_edits(h)
+    answered = refused = flower_wins = 0
+    for _ in range(2):
+        for obj in objs:
+            want = _tw_reference(obj)
+            got = core.tw_score_dict(obj)
+            if got is not None:
+                answered += 1
+                assert got == want and got.to_dict() == want.to_dict(), obj
+                assert want.valid and want.rules == "tw", obj
+                flower_wins += got.patterns[0].id in ("eight_flowers", "seven_rob_one")
+            elif not want.valid:
+                refused += 1
+            assert score_uncached(obj, strict=True).to_dict() == want.to_dict(), obj
+    assert answered > 3000 and refused > 1000 and flower_wins > 50, (
+        answered,
+        refused,
+        flower_wins,
+    )
+    assert core.tw_score_dict(None) is None
+    assert core.tw_score_dict({"rules": "tw"}) is None
+
+
 def test_hefen_pure_leaves_the_tw_reference() -> None:
     script = (
         "import hefen.tw as tw\n"
-        "assert tw._TW_SCORE is None\n"
+        "assert tw._TW_SCORE is None and tw.SCORE_DICT is None\n"
         "from hefen.scoring import score_uncached\n"
         "from hefen.testing.generate_hk_tw import random_hands\n"
         "rs = [score_uncached(h) for h in random_hands('tw', 20, 1)]\n"

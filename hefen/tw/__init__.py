@@ -361,14 +361,38 @@ def score(hand: Hand, options: dict[str, Any] | None = None) -> Result:
     With the compiled core the readings run in C (``hefen._core.tw_score``,
     branch for branch as :func:`_py_score`); a hand it does not read goes to
     the Python reference."""
-    opts = resolve_options(dict(hand.options)) if options is None else options
     if _TW_SCORE is not None:
+        opts = _resolved(hand.options) if options is None else options
         found = _TW_SCORE(hand, opts)
         if found is not None:
             if found is False:
                 return Result.invalid("tw", _not_complete(hand))
             return found
-    return _py_score(hand, opts)
+        return _py_score(hand, dict(opts))
+    return _py_score(hand, resolve_options(dict(hand.options)) if options is None else options)
+
+
+#: resolved settings by the raw ones (plain values, with their types), for
+#: the compiled scorer, which only reads them (as hefen.mcr's)
+_RESOLVED: dict[tuple[tuple[str, type, Any], ...], dict[str, Any]] = {}
+_PLAIN_TYPES = frozenset({str, int, bool, float, type(None)})
+
+
+def _resolved(raw: Any) -> dict[str, Any]:
+    """``resolve_options(dict(raw))``, shared (not to be changed) when ``raw``
+    is a dict of plain values resolved before; its refusal is the same."""
+    key = None
+    if type(raw) is dict and all(type(v) in _PLAIN_TYPES for v in raw.values()):
+        key = tuple([(k, type(v), v) for k, v in raw.items()])
+        hit = _RESOLVED.get(key)
+        if hit is not None:
+            return hit
+    out = resolve_options(dict(raw))
+    if key is not None:
+        if len(_RESOLVED) >= 1024:
+            _RESOLVED.clear()
+        _RESOLVED[key] = out
+    return out
 
 
 def _py_score(hand: Hand, opts: dict[str, Any]) -> Result:
@@ -550,6 +574,8 @@ class Taiwanese(Ruleset):
         )
 
     def resolve_options(self, raw: Any) -> dict[str, Any]:
+        if type(raw) is dict and _TW_SCORE is not None:  # kept for the one-call path (a copy)
+            return dict(_resolved(raw))
         return resolve_options(raw)
 
     def payment(
@@ -570,3 +596,23 @@ class Taiwanese(Ruleset):
 
 
 RULESET = Taiwanese()
+
+
+def _set_score_dict() -> Any:
+    """``hefen._core.tw_score_dict`` (``score_uncached`` of a well-formed
+    Taiwanese object in one call) with what it reads registered, or
+    ``None``. It reads the object with the tables of hefen.mcr's one-call
+    path (registered by hefen.hk's)."""
+    from .. import hk
+    from ..decompose import _CORE
+
+    if _TW_SCORE is None or _CORE is None or hk.SCORE_DICT is None:
+        return None
+    _CORE._set_tw_score_dict(Taiwanese.key, _RESOLVED)
+    return _CORE.tw_score_dict
+
+
+#: ``score_uncached(obj)`` for a well-formed Taiwanese hand object, or
+#: ``None`` (:func:`hefen.scoring.score_uncached` then takes the Python
+#: path); ``None`` itself without the compiled core
+SCORE_DICT = _set_score_dict()
