@@ -100,8 +100,12 @@ typedef struct {
 static void
 ht_add_p(HTally *t, int p, const short *u, int nu)
 {
+    if (!(t->on >> p & 1)) { /* a pattern not in the tally starts from nothing */
+        t->count[p] = 0;
+        t->nuses[p] = 0;
+        t->on |= 1ULL << p;
+    }
     t->count[p] += 1;
-    t->on |= 1ULL << p;
     for (int i = 0; i < nu; i++) {
         if (t->nuses[p] >= HK_MU) {
             t->overflow = 1;
@@ -117,14 +121,11 @@ ht_add(HTally *t, int h, const short *u, int nu)
     ht_add_p(t, hk_id[h], u, nu);
 }
 
+/* an empty tally (the counts and uses of a pattern are read only while its
+ * bit is on, and reset when it is first added) */
 static void
 ht_init(HTally *t)
 {
-    for (unsigned long long m = t->on; m; m &= m - 1) {
-        int p = m_ctz64(m);
-        t->count[p] = 0;
-        t->nuses[p] = 0;
-    }
     t->on = 0;
     t->overflow = 0;
 }
@@ -841,7 +842,8 @@ hk_run(const HHand *h, const HOpts *o)
         limit_mask &= ~(1ULL << sfw);
     }
     HTally T[2];
-    memset(T, 0, sizeof T);
+    ht_init(&T[0]);
+    ht_init(&T[1]);
     MDecs D;
     int cur = 0, best = -1, best_lim = 0, overflow = 0;
     long long best_f = 0;
@@ -1850,23 +1852,24 @@ tw_result(const WHand *h, const WOpts *o, HTally *t, const long long *value, PyO
     long long extra = 1 + o->dealer_repeat_tai * h->streak;
     int dealer_pays = 0, only_dealer = discarder >= 0 ? discarder == dealer : 0;
     int with_dealer = dealer == winner || only_dealer;
-    int nd = with_dealer ? (h->streak ? 2 : 1) : 0;
-    hits = PyList_New(0);
+    int nd = with_dealer ? (h->streak ? 2 : 1) : 0, nh = 0, q = 0;
+    unsigned long long shown = t->on & ~(1ULL << pd) & ~(1ULL << pds);
+    for (unsigned long long m = shown; m; m &= m - 1)
+        nh++;
+    hits = PyTuple_New(nh + nd);
     if (hits == NULL)
         return NULL;
-    for (unsigned long long m = t->on & ~(1ULL << pd) & ~(1ULL << pds); m; m &= m - 1) {
+    for (unsigned long long m = shown; m; m &= m - 1) {
         int p = m_ctz64(m);
         PyObject *hit = hk_hit_of(kh, tw_ids, tw_names_en, tw_names, wu_obj, p, value[p], t);
-        if (hit == NULL || PyList_Append(hits, hit) < 0) {
-            Py_XDECREF(hit);
+        if (hit == NULL)
             goto done;
-        }
-        Py_DECREF(hit);
+        PyTuple_SET_ITEM(hits, q++, hit);
     }
     payments = PyTuple_New(discarder >= 0 ? 1 : 3);
     if (payments == NULL)
         goto done;
-    int q = 0;
+    int qp = 0;
     for (int p = 0; p < 4; p++) {
         if (p == winner || (discarder >= 0 && p != discarder))
             continue;
@@ -1881,7 +1884,7 @@ tw_result(const WHand *h, const WOpts *o, HTally *t, const long long *value, PyO
         Py_DECREF(amount);
         if (pay == NULL)
             goto done;
-        PyTuple_SET_ITEM(payments, q++, pay);
+        PyTuple_SET_ITEM(payments, qp++, pay);
     }
     long long total = tai;
     PyObject *dname = PyTuple_GET_ITEM(tw_seats, dealer);
@@ -1902,11 +1905,9 @@ tw_result(const WHand *h, const WOpts *o, HTally *t, const long long *value, PyO
             Py_XDECREF(val);
             Py_XDECREF(cnt);
             Py_XDECREF(names);
-            if (hit == NULL || PyList_Append(hits, hit) < 0) {
-                Py_XDECREF(hit);
+            if (hit == NULL)
                 goto done;
-            }
-            Py_DECREF(hit);
+            PyTuple_SET_ITEM(hits, q++, hit);
         }
         total += extra;
     }
@@ -1924,16 +1925,14 @@ tw_result(const WHand *h, const WOpts *o, HTally *t, const long long *value, PyO
             goto done;
     }
     total_o = PyLong_FromLongLong(total);
-    PyObject *ht = PyList_AsTuple(hits), *nt = PyList_AsTuple(notes);
-    if (total_o == NULL || ht == NULL || nt == NULL) {
-        Py_XDECREF(ht);
+    PyObject *nt = PyList_AsTuple(notes);
+    if (total_o == NULL || nt == NULL) {
         Py_XDECREF(nt);
         goto done;
     }
-    PyObject *f[10] = {tw_rules_s, Py_True, Py_True, total_o, tw_unit_s,
-                       Py_False,   ht,      payments, Py_None, nt};
+    PyObject *f[10] = {tw_rules_s, Py_True, Py_True,  total_o, tw_unit_s,
+                       Py_False,   hits,    payments, Py_None, nt};
     res = ft_make(kr, f, 10);
-    Py_DECREF(ht);
     Py_DECREF(nt);
 done:
     Py_XDECREF(hits);
@@ -1975,7 +1974,8 @@ tw_run(WHand *h, const WOpts *o)
     if (notes == NULL)
         return NULL;
     HTally T[2];
-    memset(T, 0, sizeof T);
+    ht_init(&T[0]);
+    ht_init(&T[1]);
     int cur = 0, best = -1, overflow = 0;
     long long best_v = 0;
 #define TW_KEEP()                                \
