@@ -21,6 +21,8 @@
  * Python reference then answers, or raises, as before; False when no
  * reading completes the hand (the Python builds that Result). */
 
+#include <stdarg.h>
+
 #define HK_MAX 64 /* patterns in the table */
 #define HK_MU 8   /* uses of one pattern in one reading */
 
@@ -349,6 +351,23 @@ hk_finish(const HHand *h, const HOpts *o, HTally *t)
 }
 
 /* ---- reading the arguments --------------------------------------------- */
+
+/* a note's text (ASCII, short) as a str: snprintf's formats, cheaper than
+ * PyUnicode_FromFormat's */
+static PyObject *
+hk_text(const char *fmt, ...)
+{
+    char buf[256];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n < 0 || n >= (int)sizeof buf) {
+        PyErr_SetString(PyExc_ValueError, "a note too long");
+        return NULL;
+    }
+    return PyUnicode_FromStringAndSize(buf, n);
+}
 
 /* an exact int in [lo, hi]: 1 read, 0 not */
 static int
@@ -712,7 +731,7 @@ hk_result(const HHand *h, const HOpts *o, const HTally *t, const long long *valu
         long long raw = ht_fan(t, value, 0);
         fan = raw < o->cap ? raw : o->cap;
         if (raw > o->cap) {
-            s = PyUnicode_FromFormat("%lld fan is capped at %lld.", raw, o->cap);
+            s = hk_text("%lld fan is capped at %lld.", raw, o->cap);
             if (s == NULL || PyList_Append(notes, s) < 0) {
                 Py_XDECREF(s);
                 goto done;
@@ -722,9 +741,8 @@ hk_result(const HHand *h, const HOpts *o, const HTally *t, const long long *valu
         long long to_min = o->bonus_counts_to_min ? raw : ht_fan(t, value, 1);
         winning = to_min >= o->min_fan;
         if (!winning) {
-            s = PyUnicode_FromFormat("%lld %s is below the table minimum of %lld.", to_min,
-                                     o->bonus_counts_to_min ? "fan" : "fan without flowers",
-                                     o->min_fan);
+            s = hk_text("%lld %s is below the table minimum of %lld.", to_min,
+                        o->bonus_counts_to_min ? "fan" : "fan without flowers", o->min_fan);
             if (s == NULL || PyList_Append(notes, s) < 0) {
                 Py_XDECREF(s);
                 goto done;
@@ -773,7 +791,7 @@ hk_result(const HHand *h, const HOpts *o, const HTally *t, const long long *valu
         }
         Py_DECREF(amount_o);
         if (discarder < 0 && amount % 2) {
-            s = PyUnicode_FromFormat("Half of %lld is rounded up to %lld.", amount,
+            s = hk_text("Half of %lld is rounded up to %lld.", amount,
                                      (amount + 1) / 2);
             if (s == NULL || PyList_Append(notes, s) < 0) {
                 Py_XDECREF(s);
@@ -1913,14 +1931,15 @@ tw_result(const WHand *h, const WOpts *o, HTally *t, const long long *value, PyO
     }
     else if (dealer_pays) {
         PyObject *s;
+        const char *dn = PyUnicode_AsUTF8(dname);
+        if (dn == NULL)
+            goto done;
         if (h->streak)
-            s = PyUnicode_FromFormat(
-                "The dealer (%U) pays for %lld more tai: 1 for the dealer and %lld for each of "
-                "%d repeats.",
-                dname, extra, o->dealer_repeat_tai, h->streak);
+            s = hk_text("The dealer (%s) pays for %lld more tai: 1 for the dealer and %lld for "
+                        "each of %d repeats.",
+                        dn, extra, o->dealer_repeat_tai, h->streak);
         else
-            s = PyUnicode_FromFormat("The dealer (%U) pays for %lld more tai: 1 for the dealer.",
-                                     dname, extra);
+            s = hk_text("The dealer (%s) pays for %lld more tai: 1 for the dealer.", dn, extra);
         if (tw_note(notes, s) < 0)
             goto done;
     }
