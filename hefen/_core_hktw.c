@@ -369,6 +369,48 @@ hk_text(const char *fmt, ...)
     return PyUnicode_FromStringAndSize(buf, n);
 }
 
+/* the notes made most often, kept once made (a str is immutable: the same
+ * text as the Python's f-string, shared): the table minimum's by (flowers
+ * counted, fan, minimum), the cap's by (fan, cap), the dealer's extra by
+ * (dealer, streak) for one tai per repeat */
+static PyObject *hk_min_notes[2][64][64], *hk_cap_notes[128][41], *tw_dealer_notes[4][101];
+static long long tw_dealer_drt[4][101];
+
+static PyObject *
+hk_min_note(long long to_min, int with_flowers, long long min_fan)
+{
+    int kept = to_min >= 0 && to_min < 64 && min_fan >= 0 && min_fan < 64;
+    PyObject **slot = kept ? &hk_min_notes[with_flowers][to_min][min_fan] : NULL;
+    if (slot && *slot) {
+        Py_INCREF(*slot);
+        return *slot;
+    }
+    PyObject *s = hk_text("%lld %s is below the table minimum of %lld.", to_min,
+                          with_flowers ? "fan" : "fan without flowers", min_fan);
+    if (slot && s) {
+        Py_INCREF(s);
+        *slot = s;
+    }
+    return s;
+}
+
+static PyObject *
+hk_cap_note(long long raw, long long cap)
+{
+    int kept = raw >= 0 && raw < 128 && cap >= 0 && cap <= 40;
+    PyObject **slot = kept ? &hk_cap_notes[raw][cap] : NULL;
+    if (slot && *slot) {
+        Py_INCREF(*slot);
+        return *slot;
+    }
+    PyObject *s = hk_text("%lld fan is capped at %lld.", raw, cap);
+    if (slot && s) {
+        Py_INCREF(s);
+        *slot = s;
+    }
+    return s;
+}
+
 /* an exact int in [lo, hi]: 1 read, 0 not */
 static int
 hk_int(PyObject *o, long long lo, long long hi, long long *out)
@@ -731,7 +773,7 @@ hk_result(const HHand *h, const HOpts *o, const HTally *t, const long long *valu
         long long raw = ht_fan(t, value, 0);
         fan = raw < o->cap ? raw : o->cap;
         if (raw > o->cap) {
-            s = hk_text("%lld fan is capped at %lld.", raw, o->cap);
+            s = hk_cap_note(raw, o->cap);
             if (s == NULL || PyList_Append(notes, s) < 0) {
                 Py_XDECREF(s);
                 goto done;
@@ -741,8 +783,7 @@ hk_result(const HHand *h, const HOpts *o, const HTally *t, const long long *valu
         long long to_min = o->bonus_counts_to_min ? raw : ht_fan(t, value, 1);
         winning = to_min >= o->min_fan;
         if (!winning) {
-            s = hk_text("%lld %s is below the table minimum of %lld.", to_min,
-                        o->bonus_counts_to_min ? "fan" : "fan without flowers", o->min_fan);
+            s = hk_min_note(to_min, o->bonus_counts_to_min, o->min_fan);
             if (s == NULL || PyList_Append(notes, s) < 0) {
                 Py_XDECREF(s);
                 goto done;
@@ -1930,16 +1971,28 @@ tw_result(const WHand *h, const WOpts *o, HTally *t, const long long *value, PyO
         total += extra;
     }
     else if (dealer_pays) {
-        PyObject *s;
-        const char *dn = PyUnicode_AsUTF8(dname);
-        if (dn == NULL)
-            goto done;
-        if (h->streak)
-            s = hk_text("The dealer (%s) pays for %lld more tai: 1 for the dealer and %lld for "
-                        "each of %d repeats.",
-                        dn, extra, o->dealer_repeat_tai, h->streak);
-        else
-            s = hk_text("The dealer (%s) pays for %lld more tai: 1 for the dealer.", dn, extra);
+        PyObject *s, **slot = &tw_dealer_notes[dealer][h->streak];
+        if (*slot && tw_dealer_drt[dealer][h->streak] == o->dealer_repeat_tai) {
+            s = *slot;
+            Py_INCREF(s);
+        }
+        else {
+            const char *dn = PyUnicode_AsUTF8(dname);
+            if (dn == NULL)
+                goto done;
+            if (h->streak)
+                s = hk_text("The dealer (%s) pays for %lld more tai: 1 for the dealer and %lld "
+                            "for each of %d repeats.",
+                            dn, extra, o->dealer_repeat_tai, h->streak);
+            else
+                s = hk_text("The dealer (%s) pays for %lld more tai: 1 for the dealer.", dn,
+                            extra);
+            if (s != NULL) {
+                Py_INCREF(s);
+                Py_XSETREF(*slot, s);
+                tw_dealer_drt[dealer][h->streak] = o->dealer_repeat_tai;
+            }
+        }
         if (tw_note(notes, s) < 0)
             goto done;
     }
