@@ -84,12 +84,17 @@ class OptionalBuildExt(build_ext):
 
 
 CORE_SOURCE = "hefen/_core.c"
+#: #included by hefen/_core.c (the Hong Kong and Taiwanese scorers): a change
+#: to it rebuilds the extension, and it is part of the source digest
+CORE_INCLUDES = ["hefen/_core_hktw.c"]
 
 
 def source_hash() -> str:
     """The core's source digest, compiled in: hefen.decompose ignores (with a
-    warning) an extension built from another version of hefen/_core.c."""
-    data = (Path(__file__).resolve().parent / CORE_SOURCE).read_bytes()
+    warning) an extension built from another version of hefen/_core.c (or
+    of the files it includes)."""
+    root = Path(__file__).resolve().parent
+    data = b"".join((root / f).read_bytes() for f in [CORE_SOURCE, *CORE_INCLUDES])
     return hashlib.sha256(data.replace(b"\r\n", b"\n")).hexdigest()[:16]
 
 
@@ -99,6 +104,7 @@ if os.environ.get("HEFEN_NO_CORE") != "1":
         Extension(
             "hefen._core",
             sources=[CORE_SOURCE],
+            depends=CORE_INCLUDES,
             define_macros=[("HEFEN_CORE_SOURCE_HASH", f'"{source_hash()}"')],
             optional=not _required(),
         )

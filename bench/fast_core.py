@@ -15,7 +15,10 @@ bench/mcr_throughput.py); the ratios printed come from this one run.
   the pure functions first on an empty cache (*cold*, a fresh process), then
   again on the same shapes (*warm*: their functools caches answer);
 * **scoring cold**: ``score_uncached`` once on each distinct hand, against
-  ``MahjongGB.MahjongFanCalculator`` on the same hands;
+  ``MahjongGB.MahjongFanCalculator`` on the same hands; then the same for
+  ``--hands`` generated Hong Kong and Taiwanese hands
+  (hefen.testing.generate_hk_tw), pure and compiled, beside MCR's compiled
+  figure of the same run;
 * **waits**: for each ready hand, ``completing_tiles`` and a discard win
   scored for each wait, against the peer's per-form shanten functions (their
   useful tiles at shanten 0) and its calculator for each wait; and
@@ -106,6 +109,16 @@ def worker(n: int, seed: int) -> dict[str, Any]:
         score_uncached(h)
     hands = _hands(n, seed)
     out["score"] = _per_call(lambda: [score_uncached(h) for h in hands], len(hands))
+    # Hong Kong and Taiwanese scoring cold: the same, on their generated hands
+    from hefen.testing.generate_hk_tw import random_hands
+
+    for rules in ("hk", "tw"):
+        for h in random_hands(rules, 5, seed + 100):
+            score_uncached(h)
+        others = random_hands(rules, n, seed)
+        out[f"score_{rules}"] = _per_call(
+            lambda hs=others: [score_uncached(h) for h in hs], len(others)
+        )
 
     # waits of ready hands (other hands)
     ready = _hands(n // 2, seed + 1)
@@ -378,6 +391,22 @@ def main() -> None:
         )
     else:
         print()
+
+    print(
+        f"\nHK and TW scoring cold (score_uncached, {n} generated hands of each, each once), "
+        "µs per hand (hands/s)"
+    )
+    print(f"  {'':10s} {'pure':>16s} {'compiled':>18s}   pure/compiled   compiled/MCR compiled")
+    for rules in ("hk", "tw"):
+        p_us, c_us = pure[f"score_{rules}"], comp[f"score_{rules}"]
+        print(
+            f"  {rules.upper():10s} {p_us:7.1f} ({1e6 / p_us:>7,.0f}) {c_us:7.1f} ({1e6 / c_us:>8,.0f})"
+            f"   {p_us / c_us:12.1f}x   {c_us / comp['score']:20.2f}x"
+        )
+    print(
+        f"  {'MCR':10s} {pure['score']:7.1f} ({1e6 / pure['score']:>7,.0f}) "
+        f"{comp['score']:7.1f} ({1e6 / comp['score']:>8,.0f})"
+    )
 
     print(
         f"\nwaits of a ready hand (completing_tiles + a discard win scored per wait; "

@@ -5547,6 +5547,9 @@ py_set_mcr_score_dict(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* the Hong Kong and Taiwanese scorers (hk_score, _set_hk) */
+#include "_core_hktw.c"
+
 static PyMethodDef core_methods[] = {
     {"is_standard_complete", (PyCFunction)(void (*)(void))py_is_standard_complete, METH_FASTCALL,
      "is_standard_complete(counts) -> bool: sets and one pair."},
@@ -5647,6 +5650,31 @@ static PyMethodDef core_methods[] = {
      "_set_mcr(ids, values_gb, values_mil, exclusions, keeps, labels, codes, knitted, "
      "knitted_codes, meld_type, names_en, names, hit_type): the MCR pattern table for "
      "mcr_score."},
+    {"hk_score", (PyCFunction)(void (*)(void))py_hk_score, METH_FASTCALL,
+     "hk_score(hand, opts): the Result of a validated Hong Kong hand, False when no reading "
+     "completes it, None for an input the compiled scorer does not read."},
+    {"_set_hk", py_set_hk, METH_VARARGS,
+     "_set_hk(ids, values, excludes, bonus, names_en, names, labels, codes, full_sets, seats, "
+     "next_seat_notes, meld_type, hit_type, payment_type, result_type, rules, unit): the "
+     "Hong Kong pattern table for hk_score."},
+    {"hk_score_dict", (PyCFunction)(void (*)(void))py_hk_score_dict, METH_FASTCALL,
+     "hk_score_dict(obj): score_uncached(obj) for a well-formed Hong Kong hand object, or "
+     "None (the Python path answers)."},
+    {"_set_hk_score_dict", py_set_hk_score_dict, METH_VARARGS,
+     "_set_hk_score_dict(rules, resolved): the settings hk_score_dict reads."},
+    {"tw_score", (PyCFunction)(void (*)(void))py_tw_score, METH_FASTCALL,
+     "tw_score(hand, opts): the Result of a validated Taiwanese hand, False when no reading "
+     "completes it, None for an input the compiled scorer does not read."},
+    {"_set_tw", py_set_tw, METH_VARARGS,
+     "_set_tw(ids, values, excludes, names_en, names, labels, codes, full_sets, eight, seats, "
+     "next_seat_notes, note_flower_win, note_four_kong_win, note_four_kongs, meld_type, "
+     "hit_type, payment_type, result_type, rules, unit): the Taiwanese pattern table for "
+     "tw_score."},
+    {"tw_score_dict", (PyCFunction)(void (*)(void))py_tw_score_dict, METH_FASTCALL,
+     "tw_score_dict(obj): score_uncached(obj) for a well-formed Taiwanese hand object, or "
+     "None (the Python path answers)."},
+    {"_set_tw_score_dict", py_set_tw_score_dict, METH_VARARGS,
+     "_set_tw_score_dict(rules, resolved): the settings tw_score_dict reads."},
     {NULL, NULL, 0, NULL},
 };
 

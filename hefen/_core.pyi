@@ -138,3 +138,56 @@ def _set_mcr_score_dict(
     flower_wins: bool,
     /,
 ) -> None: ...
+def hk_score(hand: Hand, opts: dict[str, Any], /) -> Result | bool | None: ...
+def _set_hk(
+    ids: tuple[str, ...],
+    values: tuple[int | None, ...],
+    excludes: tuple[tuple[int, ...], ...],
+    bonus: tuple[bool, ...],
+    names_en: tuple[str, ...],
+    names: tuple[dict[str, str], ...],
+    labels: tuple[str, ...],
+    codes: tuple[str, ...],
+    full_sets: tuple[str, ...],
+    seats: tuple[str, ...],
+    next_seat_notes: tuple[str, ...],
+    meld_type: type[Meld],
+    hit_type: type[PatternHit],
+    payment_type: type[Payment],
+    result_type: type[Result],
+    rules: str,
+    unit: str,
+    /,
+) -> None: ...
+def hk_score_dict(obj: Any, /) -> Result | None: ...
+def _set_hk_score_dict(
+    rules: str, resolved: dict[tuple[tuple[str, type, Any], ...], dict[str, Any]], /
+) -> None: ...
+def tw_score(hand: Hand, opts: dict[str, Any], /) -> Result | bool | None: ...
+def _set_tw(
+    ids: tuple[str, ...],
+    values: tuple[int | None, ...],
+    excludes: tuple[tuple[int, ...], ...],
+    names_en: tuple[str, ...],
+    names: tuple[dict[str, str], ...],
+    labels: tuple[str, ...],
+    codes: tuple[str, ...],
+    full_sets: tuple[str, ...],
+    eight: str,
+    seats: tuple[str, ...],
+    next_seat_notes: tuple[str, ...],
+    note_flower_win: str,
+    note_four_kong_win: str,
+    note_four_kongs: str,
+    meld_type: type[Meld],
+    hit_type: type[PatternHit],
+    payment_type: type[Payment],
+    result_type: type[Result],
+    rules: str,
+    unit: str,
+    /,
+) -> None: ...
+def tw_score_dict(obj: Any, /) -> Result | None: ...
+def _set_tw_score_dict(
+    rules: str, resolved: dict[tuple[tuple[str, type, Any], ...], dict[str, Any]], /
+) -> None: ...

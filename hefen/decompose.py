@@ -307,11 +307,12 @@ def _py_completing_tiles(
 
 
 def _source_hash() -> str:
-    """The digest of hefen/_core.c beside this module, as setup.py computes
-    it; the extension's own when the source is not there (nothing to compare)."""
-    src = Path(__file__).with_name("_core.c")
+    """The digest of hefen/_core.c (and hefen/_core_hktw.c, which it
+    includes) beside this module, as setup.py computes it; the extension's
+    own when the source is not there (nothing to compare)."""
+    here = Path(__file__)
     try:
-        data = src.read_bytes()
+        data = b"".join(here.with_name(f).read_bytes() for f in ("_core.c", "_core_hktw.c"))
     except OSError:
         from . import _core
 

@@ -157,14 +157,24 @@ def score_uncached(obj: Hand | Mapping[str, Any], *, strict: bool = False) -> Re
 
 #: hefen.mcr.SCORE_DICT once loaded (the compiled whole path of an MCR object)
 _MCR_FAST: list[Any] = []
+#: the other rulesets' compiled whole paths (their module's ``SCORE_DICT``,
+#: ``None`` where it has none), by their key, once loaded
+_FAST: dict[str, Any] = {}
 
 
 def _one_call(obj: Any) -> Result | None:
-    """The compiled core's one-call answer for a well-formed MCR object (a
-    plain dict); None for anything else: the Python path answers, the same."""
+    """The compiled core's one-call answer for a well-formed object (a plain
+    dict) of a ruleset that has one (MCR, Hong Kong, Taiwanese); None for anything
+    else: the Python path answers, the same."""
     if type(obj) is not dict:
         return None
-    fast = _MCR_FAST[0] if _MCR_FAST else _load_mcr_fast()
+    rules = obj.get("rules", DEFAULT_RULESET)
+    if type(rules) is not str:
+        return None
+    if rules == DEFAULT_RULESET:
+        fast = _MCR_FAST[0] if _MCR_FAST else _load_mcr_fast()
+    else:
+        fast = _FAST[rules] if rules in _FAST else _load_fast(rules)
     if fast is None:
         return None
     found: Result | None = fast(obj)
@@ -176,6 +186,16 @@ def _load_mcr_fast() -> Any:
 
     _MCR_FAST.append(SCORE_DICT)
     return SCORE_DICT
+
+
+def _load_fast(key: str) -> Any:
+    """The ruleset ``key``'s one-call path (None for a key not registered)."""
+    if key not in ruleset_keys():
+        return None
+    ruleset = find_ruleset(key)
+    fast = getattr(sys.modules[type(ruleset).__module__], "SCORE_DICT", None)
+    _FAST[key] = fast
+    return fast
 
 
 def score_dict(obj: Any) -> dict[str, Any]:

@@ -371,8 +371,47 @@ def _not_complete(hand: Hand) -> str:
 def score(hand: Hand, options: dict[str, Any] | None = None) -> Result:
     """Score a validated Hong Kong hand (``Hand.rules == "hk"``).
 
-    ``options``: the hand's options already resolved (``None``: resolve them)."""
-    opts = resolve_options(dict(hand.options)) if options is None else options
+    ``options``: the hand's options already resolved (``None``: resolve them).
+
+    With the compiled core the readings run in C (``hefen._core.hk_score``,
+    branch for branch as :func:`_py_score`); a hand it does not read goes to
+    the Python reference."""
+    if _HK_SCORE is not None:
+        opts = _resolved(hand.options) if options is None else options
+        found = _HK_SCORE(hand, opts)
+        if found is not None:
+            if found is False:
+                return Result.invalid("hk", _not_complete(hand))
+            return found
+        return _py_score(hand, dict(opts))
+    return _py_score(hand, resolve_options(dict(hand.options)) if options is None else options)
+
+
+#: resolved settings by the raw ones (plain values, with their types), for
+#: the compiled scorer, which only reads them (as hefen.mcr's)
+_RESOLVED: dict[tuple[tuple[str, type, Any], ...], dict[str, Any]] = {}
+_PLAIN_TYPES = frozenset({str, int, bool, float, type(None)})
+
+
+def _resolved(raw: Any) -> dict[str, Any]:
+    """``resolve_options(dict(raw))``, shared (not to be changed) when ``raw``
+    is a dict of plain values resolved before; its refusal is the same."""
+    key = None
+    if type(raw) is dict and all(type(v) in _PLAIN_TYPES for v in raw.values()):
+        key = tuple([(k, type(v), v) for k, v in raw.items()])
+        hit = _RESOLVED.get(key)
+        if hit is not None:
+            return hit
+    out = resolve_options(dict(raw))
+    if key is not None:
+        if len(_RESOLVED) >= 1024:
+            _RESOLVED.clear()
+        _RESOLVED[key] = out
+    return out
+
+
+def _py_score(hand: Hand, opts: dict[str, Any]) -> Result:
+    """The reference scorer: every reading in Python, the best one kept."""
     _check_context(hand)
     if hand.win_tile is None:
         raise HandError("The hand needs a 'win_tile', the tile that completed it.")
@@ -433,6 +472,54 @@ def _result(hand: Hand, t: Tally, opts: dict[str, Any]) -> Result:
     )
 
 
+def _set_core() -> Any:
+    """``hefen._core.hk_score`` with this table registered, or ``None`` (no
+    compiled core, ``HEFEN_PURE=1``, or a core without it)."""
+    from ..decompose import _CORE
+    from ..hand import Meld
+    from ..result import NEW
+    from ..sets import CHOW, KONG, PAIR, PUNG, set_label
+    from ..tiles import BONUS_FIRST, NUM_KINDS
+
+    if _CORE is None or not hasattr(_CORE, "hk_score") or NEW is None:
+        return None
+    index = {pid: i for i, pid in enumerate(ORDER)}
+    labels = []
+    for kind in (CHOW, PUNG, KONG, PAIR):
+        for x in range(NUM_KINDS):
+            ok = kind != CHOW or (x < 27 and x % 9 <= 6)
+            for v in range(3):
+                labels.append(set_label(kind, x, v == 2, v > 0) if ok else "")
+    seats = ("E", "S", "W", "N")
+    _CORE._set_hk(
+        tuple(ORDER),
+        tuple(PATTERNS[p].value for p in ORDER),
+        tuple(tuple(sorted(index[x] for x in PATTERNS[p].excludes)) for p in ORDER),
+        tuple(PATTERNS[p].group == _BONUS_GROUP for p in ORDER),
+        tuple(PATTERNS[p].name_en for p in ORDER),
+        tuple(PATTERNS[p].names for p in ORDER),
+        tuple(labels),
+        tuple(tile_to_str(x) for x in range(BONUS_FIRST + 8)),
+        tuple(format_tiles([first + i for i in range(4)]) for first in (34, 38)),
+        seats,
+        tuple(
+            f"No discarder given; {seats[(i + 1) % 4]} (the next seat) is taken as the discarder."
+            for i in range(4)
+        ),
+        Meld,
+        PatternHit,
+        Payment,
+        Result,
+        "hk",
+        "fan",
+    )
+    return _CORE.hk_score
+
+
+#: the compiled scorer (``None``: the Python reference scores every hand)
+_HK_SCORE = _set_core()
+
+
 class HongKong(Ruleset):
     """Hong Kong New Style: fan, a table minimum, 2^fan payments up to a cap."""
 
@@ -471,6 +558,8 @@ class HongKong(Ruleset):
         )
 
     def resolve_options(self, raw: Any) -> dict[str, Any]:
+        if type(raw) is dict and _HK_SCORE is not None:  # kept for the one-call path (a copy)
+            return dict(_resolved(raw))
         return resolve_options(raw)
 
     def min_value(self, options: Mapping[str, Any]) -> int:
@@ -518,3 +607,22 @@ class HongKong(Ruleset):
 
 
 RULESET = HongKong()
+
+
+def _set_score_dict() -> Any:
+    """``hefen._core.hk_score_dict`` (``score_uncached`` of a well-formed Hong
+    Kong object in one call) with what it reads registered, or ``None``. It
+    reads the object with the tables of hefen.mcr's one-call path."""
+    from .. import mcr
+    from ..decompose import _CORE
+
+    if _HK_SCORE is None or _CORE is None or mcr.SCORE_DICT is None:
+        return None
+    _CORE._set_hk_score_dict(HongKong.key, _RESOLVED)
+    return _CORE.hk_score_dict
+
+
+#: ``score_uncached(obj)`` for a well-formed Hong Kong hand object, or
+#: ``None`` (:func:`hefen.scoring.score_uncached` then takes the Python
+#: path); ``None`` itself without the compiled core
+SCORE_DICT = _set_score_dict()

@@ -356,27 +356,66 @@ def _not_complete(hand: Hand) -> str:
 def score(hand: Hand, options: dict[str, Any] | None = None) -> Result:
     """Score a validated Taiwanese hand (``Hand.rules == "tw"``).
 
-    ``options``: the hand's options already resolved (``None``: resolve them)."""
-    opts = resolve_options(dict(hand.options)) if options is None else options
+    ``options``: the hand's options already resolved (``None``: resolve them).
+
+    With the compiled core the readings run in C (``hefen._core.tw_score``,
+    branch for branch as :func:`_py_score`); a hand it does not read goes to
+    the Python reference."""
+    if _TW_SCORE is not None:
+        opts = _resolved(hand.options) if options is None else options
+        found = _TW_SCORE(hand, opts)
+        if found is not None:
+            if found is False:
+                return Result.invalid("tw", _not_complete(hand))
+            return found
+        return _py_score(hand, dict(opts))
+    return _py_score(hand, resolve_options(dict(hand.options)) if options is None else options)
+
+
+#: resolved settings by the raw ones (plain values, with their types), for
+#: the compiled scorer, which only reads them (as hefen.mcr's)
+_RESOLVED: dict[tuple[tuple[str, type, Any], ...], dict[str, Any]] = {}
+_PLAIN_TYPES = frozenset({str, int, bool, float, type(None)})
+
+
+def _resolved(raw: Any) -> dict[str, Any]:
+    """``resolve_options(dict(raw))``, shared (not to be changed) when ``raw``
+    is a dict of plain values resolved before; its refusal is the same."""
+    key = None
+    if type(raw) is dict and all(type(v) in _PLAIN_TYPES for v in raw.values()):
+        key = tuple([(k, type(v), v) for k, v in raw.items()])
+        hit = _RESOLVED.get(key)
+        if hit is not None:
+            return hit
+    out = resolve_options(dict(raw))
+    if key is not None:
+        if len(_RESOLVED) >= 1024:
+            _RESOLVED.clear()
+        _RESOLVED[key] = out
+    return out
+
+
+def _py_score(hand: Hand, opts: dict[str, Any]) -> Result:
+    """The reference scorer: every reading in Python, the best one kept."""
     if hand.win_tile is None:
         raise HandError("The hand needs a 'win_tile', the tile that completed it.")
     _check_context(hand)
     notes: list[str] = []
     if is_bonus(hand.win_tile):
         best = _flower_win(hand)
-        notes.append("A flower win scores its 8 tai; the 16 held tiles are not read.")
+        notes.append(_FLOWER_WIN_NOTE)
     else:
         waits = completing_tiles(tuple(counts_of(hand.concealed)), len(hand.melds), FORMS_STANDARD)
         tallies = [_read(hand, r, waits, opts) for r in standard_readings(hand, 5)]
         if not tallies and hand.kongs == 4:
             melds = tuple(set_of_meld(m.kind, m.first, m.concealed) for m in hand.melds)
             tallies = [_read(hand, Reading(melds, None, None, hand.win_tile), (), opts)]
-            notes.append("The fourth kong ends the hand as a win; the other tiles are not read.")
+            notes.append(_FOUR_KONG_WIN_NOTE)
         if not tallies:
             return Result.invalid("tw", _not_complete(hand))
         best = max(tallies, key=Tally.tai)
         if "four_kongs" in best.counts:
-            notes.append("Four kongs end the dealer's streak.")
+            notes.append(_FOUR_KONGS_NOTE)
     return _result(hand, best, opts, notes)
 
 
@@ -438,6 +477,64 @@ def _result(hand: Hand, t: Tally, opts: dict[str, Any], notes: list[str]) -> Res
     )
 
 
+#: the notes of _py_score, for the compiled scorer
+_FLOWER_WIN_NOTE = "A flower win scores its 8 tai; the 16 held tiles are not read."
+_FOUR_KONG_WIN_NOTE = "The fourth kong ends the hand as a win; the other tiles are not read."
+_FOUR_KONGS_NOTE = "Four kongs end the dealer's streak."
+
+
+def _set_core() -> Any:
+    """``hefen._core.tw_score`` with this table registered, or ``None`` (no
+    compiled core, ``HEFEN_PURE=1``, or a core without it)."""
+    from .. import hk
+    from ..decompose import _CORE
+    from ..hand import Meld
+    from ..result import NEW, Payment
+    from ..sets import CHOW, KONG, PAIR, PUNG, set_label
+    from ..tiles import BONUS_FIRST, NUM_KINDS
+
+    if _CORE is None or not hasattr(_CORE, "tw_score") or NEW is None or hk._HK_SCORE is None:
+        return None
+    index = {pid: i for i, pid in enumerate(ORDER)}
+    labels = []
+    for kind in (CHOW, PUNG, KONG, PAIR):
+        for x in range(NUM_KINDS):
+            ok = kind != CHOW or (x < 27 and x % 9 <= 6)
+            for v in range(3):
+                labels.append(set_label(kind, x, v == 2, v > 0) if ok else "")
+    seats = ("E", "S", "W", "N")
+    _CORE._set_tw(
+        tuple(ORDER),
+        tuple(PATTERNS[p].value for p in ORDER),
+        tuple(tuple(sorted(index[x] for x in PATTERNS[p].excludes)) for p in ORDER),
+        tuple(PATTERNS[p].name_en for p in ORDER),
+        tuple(PATTERNS[p].names for p in ORDER),
+        tuple(labels),
+        tuple(tile_to_str(x) for x in range(BONUS_FIRST + 8)),
+        tuple(format_tiles([first + i for i in range(4)]) for first in (34, 38)),
+        format_tiles(list(range(BONUS_FIRST, BONUS_FIRST + 8))),
+        seats,
+        tuple(
+            f"No discarder given; {seats[(i + 1) % 4]} (the next seat) is taken as the discarder."
+            for i in range(4)
+        ),
+        _FLOWER_WIN_NOTE,
+        _FOUR_KONG_WIN_NOTE,
+        _FOUR_KONGS_NOTE,
+        Meld,
+        PatternHit,
+        Payment,
+        Result,
+        "tw",
+        "tai",
+    )
+    return _CORE.tw_score
+
+
+#: the compiled scorer (``None``: the Python reference scores every hand)
+_TW_SCORE = _set_core()
+
+
 class Taiwanese(Ruleset):
     """Taiwanese 16-tile: tai, base + per tai, dealer and streak tai, flowers."""
 
@@ -477,6 +574,8 @@ class Taiwanese(Ruleset):
         )
 
     def resolve_options(self, raw: Any) -> dict[str, Any]:
+        if type(raw) is dict and _TW_SCORE is not None:  # kept for the one-call path (a copy)
+            return dict(_resolved(raw))
         return resolve_options(raw)
 
     def payment(
@@ -497,3 +596,23 @@ class Taiwanese(Ruleset):
 
 
 RULESET = Taiwanese()
+
+
+def _set_score_dict() -> Any:
+    """``hefen._core.tw_score_dict`` (``score_uncached`` of a well-formed
+    Taiwanese object in one call) with what it reads registered, or
+    ``None``. It reads the object with the tables of hefen.mcr's one-call
+    path (registered by hefen.hk's)."""
+    from .. import hk
+    from ..decompose import _CORE
+
+    if _TW_SCORE is None or _CORE is None or hk.SCORE_DICT is None:
+        return None
+    _CORE._set_tw_score_dict(Taiwanese.key, _RESOLVED)
+    return _CORE.tw_score_dict
+
+
+#: ``score_uncached(obj)`` for a well-formed Taiwanese hand object, or
+#: ``None`` (:func:`hefen.scoring.score_uncached` then takes the Python
+#: path); ``None`` itself without the compiled core
+SCORE_DICT = _set_score_dict()
