@@ -27,11 +27,11 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, Protocol
 
-from ..analysis.shanten import plan_shanten, shanten_number, useful_kinds
+from ..analysis.shanten import plan_shanten, plan_shantens, shanten_number, useful_kinds
 from ..decompose import is_complete
 from ..hand import Context, Hand
 from ..tiles import DRAGONS, NUM_KINDS, WINDS
@@ -159,6 +159,13 @@ class _Shape:
     def plan(self, counts: list[int]) -> int:
         """The shanten of the tiles a plan keeps (:func:`plan_shanten`)."""
         return plan_shanten(
+            tuple(counts), self.cap, self.n_melds, self.forms, self.size, self.four_pairs
+        )
+
+    def plans(self, counts: list[int]) -> tuple[int, ...]:
+        """:func:`plan_shantens`: the plan shanten of the hand, of its half
+        and full flush of each suit, and the shanten of seven pairs alone."""
+        return plan_shantens(
             tuple(counts), self.cap, self.n_melds, self.forms, self.size, self.four_pairs
         )
 
@@ -372,26 +379,23 @@ class StrongBot:
             # pace: how much slower the plan's useful tiles come than any tile's
             return (q * pace) ** max(0, sh + 1) * _hk_payoff(fan, min_fan, cap)
 
-        shape = self._shape(game, melds)
-        shanten = shape.plan
-        best = ev(shanten(c), base + honour)
+        # the plans' shanten in one call: the hand, its half and full flush
+        # of each suit, seven pairs alone (plan_shantens)
+        plans = self._shape(game, melds).plans(c)
+        best = ev(plans[0], base + honour)
         suits = {m.tiles[0] // 9 for m in melds if m.tiles[0] < 27}
         honour_melds = any(m.tiles[0] >= 27 for m in melds)
         for suit in range(3):
             if suits - {suit}:
                 continue
-            lo, hi = 9 * suit, 9 * suit + 9
-            half = [0] * lo + c[lo:hi] + [0] * (27 - hi) + c[27:]
-            best = max(best, ev(shanten(half), base + honour + 3, 0.85))
+            best = max(best, ev(plans[1 + suit], base + honour + 3, 0.85))
             if not honour_melds:
-                full = [0] * lo + c[lo:hi] + [0] * (NUM_KINDS - hi)
-                best = max(best, ev(shanten(full), base + 7, 0.65))
+                best = max(best, ev(plans[4 + suit], base + 7, 0.65))
         if all(m.kind != "chow" for m in melds):
             fan = float(cap) - 1 if not exposed else base + honour + 3
             best = max(best, ev(_pung_shanten(c, need), fan, 0.7 if exposed else 0.5))
         if not melds and "seven_pairs" in game.ruleset.forms:
-            pairs = replace(shape, forms=("seven_pairs",)).shanten(c)
-            best = max(best, ev(pairs, base + 4, 0.6))
+            best = max(best, ev(plans[7], base + 4, 0.6))
         return best
 
     # -- decisions
