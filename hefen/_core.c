@@ -2534,13 +2534,24 @@ sh_parts(const long long *c, const long long *cap, shtab p[4])
 }
 
 /* _distances: the distance to each form held (bit k of the answer: form k
- * in d[k]); slack < 0 is None (the knitted straight exactly) */
+ * in d[k]); slack < 0 is None (the knitted straight exactly); p: the four
+ * tables of c (values only are read), or NULL to compute them */
 static unsigned
-sh_distances(const shhand *h, const long long *c, long long slack, long long d[SH_NFORMS])
+sh_distances(const shhand *h, const long long *c, long long slack, long long d[SH_NFORMS],
+             const shtab *p)
 {
     unsigned present = 0;
     if (h->forms & 1) {
-        d[0] = 3 * h->sets + 2 - sh_standard_kept(c, h->cap, h->sets);
+        long long kept;
+        if (p) {
+            shtab left, right;
+            sh_comb(&p[0], &p[1], &left);
+            sh_comb(&p[2], &p[3], &right);
+            kept = sh_best_of(&left, &right, h->sets);
+        }
+        else
+            kept = sh_standard_kept(c, h->cap, h->sets);
+        d[0] = 3 * h->sets + 2 - kept;
         present |= 1;
     }
     if (h->n_melds == 0 && h->size == 13) {
@@ -2593,10 +2604,10 @@ sh_min_dist(unsigned present, const long long d[SH_NFORMS], long long dflt)
 }
 
 static long long
-sh_number(const shhand *h, const long long *c)
+sh_number(const shhand *h, const long long *c, const shtab *p)
 {
     long long d[SH_NFORMS];
-    unsigned present = sh_distances(h, c, 0, d);
+    unsigned present = sh_distances(h, c, 0, d, p);
     return sh_min_dist(present, d, 100) - 1;
 }
 
@@ -2663,16 +2674,14 @@ sh_useful_form(const shhand *h, int form, long long dist)
     return out;
 }
 
+/* plan_shanten of c, whose four tables (values) are p */
 static long long
-sh_plan(const shhand *h, const long long *c)
+sh_plan(const shhand *h, const long long *c, const shtab *p)
 {
-    long long out = sh_number(h, c);
+    long long out = sh_number(h, c, p);
     if (h->forms & 1) {
         long long sets = h->sets;
-        shtab p[4], left, right;
-        for (int k = 0; k < 3; k++)
-            sh_suit_compute(c + 9 * k, h->cap + 9 * k, &p[k]);
-        sh_honor_compute(c + 27, h->cap + 27, 7, 27, &p[3]);
+        shtab left, right;
         sh_comb(&p[0], &p[1], &left);
         sh_comb(&p[2], &p[3], &right);
         long long kept = SH_NEG;
@@ -2690,13 +2699,22 @@ sh_plan(const shhand *h, const long long *c)
     return out;
 }
 
+/* the four tables of c (values; masks unshifted) */
+static void
+sh_tables(const long long *c, const long long *cap, shtab p[4])
+{
+    for (int k = 0; k < 3; k++)
+        sh_suit_compute(c + 9 * k, cap + 9 * k, &p[k]);
+    sh_honor_compute(c + 27, cap + 27, 7, 27, &p[3]);
+}
+
 static PyObject *
 py_shanten_number(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     shhand h;
     if (!sh_read_hand(args, nargs, kwnames, &h))
         return sh_fallback_kw(pure_shanten_number, args, nargs, kwnames);
-    return PyLong_FromLongLong(sh_number(&h, h.c));
+    return PyLong_FromLongLong(sh_number(&h, h.c, NULL));
 }
 
 static PyObject *
@@ -2706,7 +2724,7 @@ py_useful_kinds(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObjec
     if (!sh_read_hand(args, nargs, kwnames, &h))
         return sh_fallback_kw(pure_useful_kinds, args, nargs, kwnames);
     long long d[SH_NFORMS];
-    unsigned present = sh_distances(&h, h.c, 1, d);
+    unsigned present = sh_distances(&h, h.c, 1, d, NULL);
     if (!present)
         return PyTuple_New(0);
     long long best = sh_min_dist(present, d, 0);
@@ -2741,7 +2759,9 @@ py_plan_shanten(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObjec
     shhand h;
     if (!sh_read_hand(args, nargs, kwnames, &h))
         return sh_fallback_kw(pure_plan_shanten, args, nargs, kwnames);
-    return PyLong_FromLongLong(sh_plan(&h, h.c));
+    shtab p[4];
+    sh_tables(h.c, h.cap, p);
+    return PyLong_FromLongLong(sh_plan(&h, h.c, p));
 }
 
 /* plan_shantens: the plan shanten of the hand, of its half flushes and of its
@@ -2753,16 +2773,26 @@ py_plan_shantens(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObje
     shhand h;
     if (!sh_read_hand(args, nargs, kwnames, &h))
         return sh_fallback_kw(pure_plan_shantens, args, nargs, kwnames);
+    /* the tables of a suit's or the honours' counts are the same in every
+     * plan keeping them, and those of no tile are all 0 (_EMPTY_CLOSED, the
+     * honours' closure of nothing): four tables serve the seven plans */
     long long v[8];
-    v[0] = sh_plan(&h, h.c);
+    shtab p[4], q[4];
+    sh_tables(h.c, h.cap, p);
+    v[0] = sh_plan(&h, h.c, p);
+    memset(q, 0, sizeof q);
     for (int suit = 0; suit < 3; suit++) {
         long long x[NK];
         for (int t = 0; t < NK; t++)
             x[t] = (t >= 27 || t / 9 == suit) ? h.c[t] : 0;
-        v[1 + suit] = sh_plan(&h, x);
+        q[suit] = p[suit];
+        q[3] = p[3];
+        v[1 + suit] = sh_plan(&h, x, q);
         for (int t = 27; t < NK; t++)
             x[t] = 0;
-        v[4 + suit] = sh_plan(&h, x);
+        memset(&q[3], 0, sizeof q[3]);
+        v[4 + suit] = sh_plan(&h, x, q);
+        memset(&q[suit], 0, sizeof q[suit]);
     }
     /* shanten_number with forms ("seven_pairs",) */
     v[7] = (h.n_melds == 0 && h.size == 13) ? sh_seven_dist(h.c, h.four) - 1 : 99;
