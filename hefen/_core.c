@@ -1851,10 +1851,48 @@ sh_read_base(PyObject *const *args, Py_ssize_t nargs, int dflt, int span, long l
     return 1;
 }
 
+static int sh_suit_compute_raw(const long long *c, const long long *cap, shtab *out);
+
+/* A suit's table depends on its nine counts and caps only, and the hands a
+ * game asks about share most suits: the tables of counts and caps in 0..7 are
+ * kept in a direct-mapped cache (key: 6 bits a rank, and a bit saying the
+ * entry is filled), the Python lru_cache's part for the compiled whole-hand
+ * functions. */
+#define SH_CACHE_BITS 14
+typedef struct {
+    unsigned long long key;
+    int lo;
+    shtab tab;
+} shcached;
+static shcached *sh_cache;
+
+static int
+sh_suit_compute(const long long *c, const long long *cap, shtab *out)
+{
+    unsigned long long key = 1;
+    for (int i = 0; i < 9; i++) {
+        if (c[i] > 7 || cap[i] < 0 || cap[i] > 7)
+            return sh_suit_compute_raw(c, cap, out);
+        key = key << 6 | (unsigned long long)(c[i] << 3 | cap[i]);
+    }
+    if (!sh_cache) {
+        sh_cache = PyMem_RawCalloc((size_t)1 << SH_CACHE_BITS, sizeof(shcached));
+        if (!sh_cache)
+            return sh_suit_compute_raw(c, cap, out);
+    }
+    shcached *e = &sh_cache[(key * 0x9E3779B97F4A7C15ULL) >> (64 - SH_CACHE_BITS)];
+    if (e->key != key) {
+        e->lo = sh_suit_compute_raw(c, cap, &e->tab);
+        e->key = key;
+    }
+    *out = e->tab;
+    return e->lo;
+}
+
 /* the table of one suit's nine counts (not negative) into *out; masks
  * unshifted, bit 0 is rank lo (returned); lo is 0 when no tile is held */
 static int
-sh_suit_compute(const long long *c, const long long *cap, shtab *out)
+sh_suit_compute_raw(const long long *c, const long long *cap, shtab *out)
 {
     int any = 0;
     for (int i = 0; i < 9; i++)
