@@ -2414,7 +2414,7 @@ static const char *const sh_form_names[SH_NFORMS] = {
     "standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight"};
 static PyObject *sh_form_str[SH_NFORMS];
 static PyObject *pure_shanten_number, *pure_useful_kinds, *pure_plan_shanten,
-    *pure_plan_shantens;
+    *pure_plan_shantens, *pure_discard_shantens;
 
 
 static PyObject *
@@ -2805,35 +2805,44 @@ py_plan_shanten(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObjec
 /* plan_shantens: the plan shanten of the hand, of its half flushes and of its
  * full flushes (suits 0-2: the other suits' counts zeroed, and the honours'
  * too for a full flush), and the shanten of seven pairs alone */
+/* plan_shantens: the plan shanten of the hand, of its half flushes and of its
+ * full flushes (suits 0-2: the other suits' counts zeroed, and the honours'
+ * too for a full flush), and the shanten of seven pairs alone, into v[8] */
+static void
+sh_plans(const shhand *h, long long v[8])
+{
+    /* the tables of a suit's or the honours' counts are the same in every
+     * plan keeping them, and those of no tile are all 0 (_EMPTY_CLOSED, the
+     * honours' closure of nothing): four tables serve the seven plans */
+    shtab p[4], q[4];
+    sh_tables(h->c, h->cap, p);
+    v[0] = sh_plan(h, h->c, p);
+    memset(q, 0, sizeof q);
+    for (int suit = 0; suit < 3; suit++) {
+        long long x[NK];
+        for (int t = 0; t < NK; t++)
+            x[t] = (t >= 27 || t / 9 == suit) ? h->c[t] : 0;
+        q[suit] = p[suit];
+        q[3] = p[3];
+        v[1 + suit] = sh_plan(h, x, q);
+        for (int t = 27; t < NK; t++)
+            x[t] = 0;
+        memset(&q[3], 0, sizeof q[3]);
+        v[4 + suit] = sh_plan(h, x, q);
+        memset(&q[suit], 0, sizeof q[suit]);
+    }
+    /* shanten_number with forms ("seven_pairs",) */
+    v[7] = (h->n_melds == 0 && h->size == 13) ? sh_seven_dist(h->c, h->four) - 1 : 99;
+}
+
 static PyObject *
 py_plan_shantens(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     shhand h;
     if (!sh_read_hand(args, nargs, kwnames, &h))
         return sh_fallback_kw(pure_plan_shantens, args, nargs, kwnames);
-    /* the tables of a suit's or the honours' counts are the same in every
-     * plan keeping them, and those of no tile are all 0 (_EMPTY_CLOSED, the
-     * honours' closure of nothing): four tables serve the seven plans */
     long long v[8];
-    shtab p[4], q[4];
-    sh_tables(h.c, h.cap, p);
-    v[0] = sh_plan(&h, h.c, p);
-    memset(q, 0, sizeof q);
-    for (int suit = 0; suit < 3; suit++) {
-        long long x[NK];
-        for (int t = 0; t < NK; t++)
-            x[t] = (t >= 27 || t / 9 == suit) ? h.c[t] : 0;
-        q[suit] = p[suit];
-        q[3] = p[3];
-        v[1 + suit] = sh_plan(&h, x, q);
-        for (int t = 27; t < NK; t++)
-            x[t] = 0;
-        memset(&q[3], 0, sizeof q[3]);
-        v[4 + suit] = sh_plan(&h, x, q);
-        memset(&q[suit], 0, sizeof q[suit]);
-    }
-    /* shanten_number with forms ("seven_pairs",) */
-    v[7] = (h.n_melds == 0 && h.size == 13) ? sh_seven_dist(h.c, h.four) - 1 : 99;
+    sh_plans(&h, v);
     PyObject *out = PyTuple_New(8);
     if (!out)
         return NULL;
@@ -2848,15 +2857,169 @@ py_plan_shantens(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObje
     return out;
 }
 
+/* discard_shantens: for each kind held, the shanten of the hand without one
+ * of it (None for a kind not held): a discard's choices in one call */
+static PyObject *
+py_discard_shantens(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    shhand h;
+    if (!sh_read_hand(args, nargs, kwnames, &h))
+        return sh_fallback_kw(pure_discard_shantens, args, nargs, kwnames);
+    PyObject *out = PyTuple_New(NK);
+    if (!out)
+        return NULL;
+    long long c[NK];
+    memcpy(c, h.c, sizeof c);
+    for (int t = 0; t < NK; t++) {
+        PyObject *o;
+        if (c[t]) {
+            c[t]--;
+            o = PyLong_FromLongLong(sh_number(&h, c, NULL));
+            c[t]++;
+            if (!o) {
+                Py_DECREF(out);
+                return NULL;
+            }
+        }
+        else {
+            o = Py_None;
+            Py_INCREF(o);
+        }
+        PyTuple_SET_ITEM(out, t, o);
+    }
+    return out;
+}
+
+/* ---- the Hong Kong value of a hand (hefen.game.bots._py_hk_value) --------
+ * hk_value(counts, cap, n_melds, forms, size, allow_four_pairs, ctx): the
+ * best over the plans of (q * pace) ** (shanten + 1) times the payoff of the
+ * plan's fan, with the same float operations in the same order as the
+ * Python (pow is the C library's, as Python's float ** is).  A context not
+ * of the expected shape goes to the reference. */
+static PyObject *pure_hk_value;
+
+static double
+hk_payoff(double fan, long long min_fan, long long cap)
+{
+    double value = 0.0;
+    double c = (double)cap;
+    if (fan >= (double)min_fan)
+        value += 0.55 * pow(2.0, c < fan ? c : fan);
+    if (fan + 1 >= (double)min_fan)
+        value += 0.45 * 1.5 * pow(2.0, c < fan + 1 ? c : fan + 1);
+    return value;
+}
+
+static double
+hk_ev(double q, double pace, long long sh, double fan, long long min_fan, long long cap)
+{
+    long long n = sh + 1 > 0 ? sh + 1 : 0;
+    return pow(q * pace, (double)n) * hk_payoff(fan, min_fan, cap);
+}
+
+static int
+hk_read_float(PyObject *o, double *out)
+{
+    if (!PyFloat_CheckExact(o))
+        return 0;
+    *out = PyFloat_AS_DOUBLE(o);
+    return 1;
+}
+
+static PyObject *
+py_hk_value(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    shhand h;
+    if (nargs != 7 || (kwnames && PyTuple_GET_SIZE(kwnames)) || !sh_read_hand(args, 6, NULL, &h))
+        return sh_fallback_kw(pure_hk_value, args, nargs, kwnames);
+    PyObject *ctx = args[6];
+    long long min_fan, cap, need, open_suits;
+    double q, base;
+    int exposed, honour_melds, pungs_ok, seven_ok;
+    if (!PyTuple_CheckExact(ctx) || PyTuple_GET_SIZE(ctx) != 11 ||
+        !sh_read_int(PyTuple_GET_ITEM(ctx, 0), &min_fan) ||
+        !sh_read_int(PyTuple_GET_ITEM(ctx, 1), &cap) || cap < -1000 || cap > 1000 ||
+        !hk_read_float(PyTuple_GET_ITEM(ctx, 2), &q) ||
+        !hk_read_float(PyTuple_GET_ITEM(ctx, 3), &base) ||
+        !sh_read_int(PyTuple_GET_ITEM(ctx, 4), &need) || need < 0 || need > SH_BIG ||
+        (exposed = sh_read_flag(PyTuple_GET_ITEM(ctx, 5))) < 0 ||
+        !sh_read_int(PyTuple_GET_ITEM(ctx, 6), &open_suits) ||
+        (honour_melds = sh_read_flag(PyTuple_GET_ITEM(ctx, 7))) < 0 ||
+        (pungs_ok = sh_read_flag(PyTuple_GET_ITEM(ctx, 8))) < 0 ||
+        (seven_ok = sh_read_flag(PyTuple_GET_ITEM(ctx, 9))) < 0 || !(q > 0.0))
+        return sh_fallback_kw(pure_hk_value, args, nargs, kwnames);
+    PyObject *hon = PyTuple_GET_ITEM(ctx, 10);
+    if (!PyTuple_CheckExact(hon) || PyTuple_GET_SIZE(hon) > NK)
+        return sh_fallback_kw(pure_hk_value, args, nargs, kwnames);
+    double honour = 0.0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(hon); i++) {
+        PyObject *e = PyTuple_GET_ITEM(hon, i);
+        long long k, w;
+        int melded;
+        if (!PyTuple_CheckExact(e) || PyTuple_GET_SIZE(e) != 3 ||
+            !sh_read_int(PyTuple_GET_ITEM(e, 0), &k) || k < 0 || k >= NK ||
+            !sh_read_int(PyTuple_GET_ITEM(e, 1), &w) ||
+            (melded = sh_read_flag(PyTuple_GET_ITEM(e, 2))) < 0)
+            return sh_fallback_kw(pure_hk_value, args, nargs, kwnames);
+        if (melded || h.c[k] >= 3)
+            honour += (double)w;
+        else if (h.c[k] == 2)
+            honour += 0.5 * (double)w;
+    }
+    long long v[8];
+    sh_plans(&h, v);
+    double best = hk_ev(q, 1.0, v[0], base + honour, min_fan, cap), x;
+    for (int suit = 0; suit < 3; suit++) {
+        if (!(open_suits >> suit & 1))
+            continue;
+        x = hk_ev(q, 0.85, v[1 + suit], base + honour + 3, min_fan, cap);
+        if (x > best)
+            best = x;
+        if (!honour_melds) {
+            x = hk_ev(q, 0.65, v[4 + suit], base + 7, min_fan, cap);
+            if (x > best)
+                best = x;
+        }
+    }
+    if (pungs_ok) {
+        double fan = !exposed ? (double)cap - 1 : base + honour + 3;
+        long long pungs = 0, pairs = 0;
+        for (int t = 0; t < NK; t++) {
+            pungs += h.c[t] >= 3;
+            pairs += h.c[t] == 2;
+        }
+        long long m = pungs < need ? pungs : need;
+        long long pp = pairs ? 1 : 0;
+        long long tt = pairs - pp < need - m ? pairs - pp : need - m;
+        x = hk_ev(q, exposed ? 0.7 : 0.5, 2 * need - 2 * m - tt - pp, fan, min_fan, cap);
+        if (x > best)
+            best = x;
+    }
+    if (seven_ok) {
+        x = hk_ev(q, 0.6, v[7], base + 4, min_fan, cap);
+        if (x > best)
+            best = x;
+    }
+    return PyFloat_FromDouble(best);
+}
+
+static PyObject *
+py_set_pure_hk_value(PyObject *self, PyObject *f)
+{
+    Py_INCREF(f);
+    Py_XSETREF(pure_hk_value, f);
+    Py_RETURN_NONE;
+}
+
 static PyObject *
 py_set_pure_hands(PyObject *self, PyObject *args)
 {
-    PyObject *f[4];
-    if (!PyArg_ParseTuple(args, "OOOO:_set_pure_hands", &f[0], &f[1], &f[2], &f[3]))
+    PyObject *f[5];
+    if (!PyArg_ParseTuple(args, "OOOOO:_set_pure_hands", &f[0], &f[1], &f[2], &f[3], &f[4]))
         return NULL;
-    PyObject **dst[4] = {&pure_shanten_number, &pure_useful_kinds, &pure_plan_shanten,
-                         &pure_plan_shantens};
-    for (int i = 0; i < 4; i++) {
+    PyObject **dst[5] = {&pure_shanten_number, &pure_useful_kinds, &pure_plan_shanten,
+                         &pure_plan_shantens, &pure_discard_shantens};
+    for (int i = 0; i < 5; i++) {
         Py_INCREF(f[i]);
         Py_XSETREF(*dst[i], f[i]);
     }
@@ -6122,6 +6285,11 @@ static PyMethodDef core_methods[] = {
     {"_set_pure", py_set_pure, METH_VARARGS,
      "_set_pure(is_standard_complete, standard_decompositions, is_complete, "
      "completing_tiles): the pure references, for inputs outside the C domain."},
+    {"hk_value", (PyCFunction)(void (*)(void))py_hk_value, METH_FASTCALL | METH_KEYWORDS,
+     "hk_value(counts, cap, n_melds, forms, size, allow_four_pairs, ctx) -> the Hong Kong "
+     "value layer's expected payment of a hand (hefen.game.bots._py_hk_value)."},
+    {"_set_pure_hk_value", py_set_pure_hk_value, METH_O,
+     "_set_pure_hk_value(hk_value): the reference of hk_value."},
     {"shanten_number", (PyCFunction)(void (*)(void))py_shanten_number,
      METH_FASTCALL | METH_KEYWORDS,
      "shanten_number(counts, cap, n_melds, forms, size, allow_four_pairs) -> the shanten."},
@@ -6135,9 +6303,13 @@ static PyMethodDef core_methods[] = {
      METH_FASTCALL | METH_KEYWORDS,
      "plan_shantens(counts, cap, n_melds, forms, size, allow_four_pairs) -> plan_shanten of "
      "the hand, its half and full flushes, and the seven pairs shanten."},
+    {"discard_shantens", (PyCFunction)(void (*)(void))py_discard_shantens,
+     METH_FASTCALL | METH_KEYWORDS,
+     "discard_shantens(counts, cap, n_melds, forms, size, allow_four_pairs) -> for each kind "
+     "held, the shanten without one of it (None for the others)."},
     {"_set_pure_hands", py_set_pure_hands, METH_VARARGS,
-     "_set_pure_hands(shanten_number, useful_kinds, plan_shanten, plan_shantens): the "
-     "references of the whole-hand functions."},
+     "_set_pure_hands(shanten_number, useful_kinds, plan_shanten, plan_shantens, "
+     "discard_shantens): the references of the whole-hand functions."},
     {"suit_table", (PyCFunction)(void (*)(void))py_suit_table, METH_FASTCALL,
      "suit_table(c, cap, base=0) -> the shanten table of one suit (hefen.analysis.shanten)."},
     {"honor_table", (PyCFunction)(void (*)(void))py_honor_table, METH_FASTCALL,

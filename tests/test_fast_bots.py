@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from hefen.game import bots as B
 from hefen.ruleset import find_ruleset
 
 S = importlib.import_module("hefen.analysis.shanten")
@@ -36,8 +37,13 @@ def core() -> ModuleType:
     from hefen import _core
 
     _core._set_pure_hands(
-        S._py_shanten_number, S._py_useful_kinds, S._py_plan_shanten, S._py_plan_shantens
+        S._py_shanten_number,
+        S._py_useful_kinds,
+        S._py_plan_shanten,
+        S._py_plan_shantens,
+        S._py_discard_shantens,
     )
+    _core._set_pure_hk_value(B._py_hk_value)
     return _core
 
 
@@ -110,6 +116,7 @@ def test_whole_hand_compiled_and_pure(core: ModuleType, rules: str) -> None:
         assert core.useful_kinds(*pos) == S._py_useful_kinds(*pos), pos
         assert core.plan_shanten(*pos) == S._py_plan_shanten(*pos), pos
         assert core.plan_shantens(*pos) == S._py_plan_shantens(*pos), pos
+        assert core.discard_shantens(*pos) == S._py_discard_shantens(*pos), pos
         checked += 1
     assert checked > 3000
 
@@ -133,6 +140,72 @@ def test_whole_hand_every_form_set_and_size(core: ModuleType) -> None:
         assert core.useful_kinds(*pos) == S._py_useful_kinds(*pos), pos
         assert core.plan_shanten(*pos) == S._py_plan_shanten(*pos), pos
         assert core.plan_shantens(*pos) == S._py_plan_shantens(*pos), pos
+        assert core.discard_shantens(*pos) == S._py_discard_shantens(*pos), pos
+
+
+def _hk_contexts(rng: random.Random) -> Iterator[B.HkContext]:
+    """Contexts of the Hong Kong value layer: tables' minimum and cap, the
+    chance per step, the base fan, the sets needed, the flush plans open, the
+    honours that score (as StrongBot._hk_context builds them, and beyond)."""
+    while True:
+        honours = tuple(
+            (h, rng.randint(1, 3), rng.random() < 0.2)
+            for h in range(27, 34)
+            if rng.random() < 0.4
+        )
+        draws = max(1.0, rng.randrange(0, 90) / 4)
+        yield (
+            rng.choice((0, 1, 3, 3, 3, 5, 8)),
+            rng.choice((13, 13, 8, 10, 3)),
+            draws / (draws + 6.0),
+            float(rng.randint(0, 3)) + rng.choice((0.0, 1.0)),
+            rng.randint(0, 4),
+            rng.random() < 0.5,
+            rng.randrange(8),
+            rng.random() < 0.3,
+            rng.random() < 0.5,
+            rng.random() < 0.5,
+            honours,
+        )
+
+
+@needs_core
+def test_hk_value_compiled_and_pure(core: ModuleType) -> None:
+    # the value layer's payment, float for float, over generated hands and contexts
+    rng = random.Random(99)
+    contexts = _hk_contexts(rng)
+    n = 0
+    for pos in _positions("hk", 3000, seed=5):
+        ctx = next(contexts)
+        got = core.hk_value(*pos, ctx)
+        want = B._py_hk_value(*pos, ctx)
+        assert got == want and type(got) is float, (pos, ctx, got, want)
+        n += 1
+    assert n > 2000
+
+
+@needs_core
+def test_hk_value_outside_the_compiled_domain_goes_to_the_reference(core: ModuleType) -> None:
+    pos = next(_positions("hk", 1, seed=3))
+    ctx = next(_hk_contexts(random.Random(1)))
+    bad = [
+        ctx[:10],
+        (3.0, *ctx[1:]),
+        (*ctx[:2], 1, *ctx[3:]),
+        (*ctx[:3], 2, *ctx[4:]),
+        (*ctx[:4], -1, *ctx[5:]),
+        (*ctx[:10], [(27, 1, False)]),
+        (*ctx[:10], ((27, 1),)),
+        (*ctx[:10], ((40, 1, False),)),
+    ]
+    for c in bad:
+        try:
+            want = B._py_hk_value(*pos, c)
+        except Exception as e:  # noqa: BLE001
+            with pytest.raises(type(e)):
+                core.hk_value(*pos, c)
+            continue
+        assert core.hk_value(*pos, c) == want
 
 
 @needs_core
@@ -172,6 +245,7 @@ def test_whole_hand_outside_the_compiled_domain_goes_to_the_reference(core: Modu
             (core.useful_kinds, S._py_useful_kinds),
             (core.plan_shanten, S._py_plan_shanten),
             (core.plan_shantens, S._py_plan_shantens),
+            (core.discard_shantens, S._py_discard_shantens),
         ):
             same(f, g, *args)
     same(core.shanten_number, S._py_shanten_number, ok, cap, n_melds=1, forms=("standard",))

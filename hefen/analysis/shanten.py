@@ -43,6 +43,7 @@ __all__ = [
     "shanten_counts",
     "plan_shanten",
     "plan_shantens",
+    "discard_shantens",
     "shanten_number",
     "useful_kinds",
 ]
@@ -616,6 +617,29 @@ def _py_plan_shantens(
     return tuple(out)
 
 
+def _py_discard_shantens(
+    counts: Counts,
+    cap: Counts,
+    n_melds: int = 0,
+    forms: tuple[str, ...] = FORMS,
+    size: int = 13,
+    allow_four_pairs: bool = True,
+) -> tuple[int | None, ...]:
+    """For each kind (0-33) the hand holds, :func:`shanten_number` of the
+    hand without one of it; ``None`` for a kind it does not hold: every
+    discard's shanten in one answer."""
+    c = list(counts)
+    out: list[int | None] = []
+    for t in range(NUM_KINDS):
+        if not c[t]:
+            out.append(None)
+            continue
+        c[t] -= 1
+        out.append(_py_shanten_number(tuple(c), cap, n_melds, forms, size, allow_four_pairs))
+        c[t] += 1
+    return tuple(out)
+
+
 # The whole-hand functions compiled (hefen._core): one C call for the
 # shanten, the useful kinds or the plans of a hand in place of the Python
 # walk over the forms and tables above, which stays as the reference (and
@@ -623,16 +647,27 @@ def _py_plan_shantens(
 # for callers that ask about many hands (the game's bots).
 if _CORE is not None and COMPILED_FORMS and hasattr(_CORE, "plan_shantens"):
     _CORE._set_pure_hands(
-        _py_shanten_number, _py_useful_kinds, _py_plan_shanten, _py_plan_shantens
+        _py_shanten_number,
+        _py_useful_kinds,
+        _py_plan_shanten,
+        _py_plan_shantens,
+        _py_discard_shantens,
     )
     _whole_fns: tuple[Callable[..., object], ...] = (
         _CORE.shanten_number,
         _CORE.useful_kinds,
         _CORE.plan_shanten,
         _CORE.plan_shantens,
+        _CORE.discard_shantens,
     )
 else:
-    _whole_fns = (_py_shanten_number, _py_useful_kinds, _py_plan_shanten, _py_plan_shantens)
+    _whole_fns = (
+        _py_shanten_number,
+        _py_useful_kinds,
+        _py_plan_shanten,
+        _py_plan_shantens,
+        _py_discard_shantens,
+    )
 #: whether the whole-hand functions are the compiled ones (hefen._core)
 COMPILED_HANDS: bool = _whole_fns[0] is not _py_shanten_number
 
@@ -652,6 +687,8 @@ plan_shanten: Callable[..., int] = _cached(_whole_fns[2], _py_plan_shanten, 1 <<
 plan_shantens: Callable[..., tuple[int, ...]] = _cached(
     _whole_fns[3], _py_plan_shantens, 1 << 16
 )
+#: not cached: a hand before its discard seldom comes back
+discard_shantens: Callable[..., tuple[int | None, ...]] = _whole_fns[4]  # type: ignore[assignment]
 
 
 @dataclass(frozen=True, slots=True)

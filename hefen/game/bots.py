@@ -26,13 +26,19 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, Protocol
 
-from ..analysis.shanten import plan_shanten, plan_shantens, shanten_number, useful_kinds
-from ..decompose import is_complete
+from ..analysis.shanten import (
+    COMPILED_HANDS,
+    plan_shanten,
+    plan_shantens,
+    shanten_number,
+    useful_kinds,
+)
+from ..decompose import _CORE, is_complete
 from ..hand import Context, Hand
 from ..tiles import DRAGONS, NUM_KINDS, WINDS
 from .engine import Action, Game, GameSettings, Meld
@@ -202,7 +208,7 @@ def _hk_payoff(fan: float, min_fan: int, cap: int) -> float:
     return value
 
 
-def _pung_shanten(c: list[int], need: int) -> int:
+def _pung_shanten(c: Sequence[int], need: int) -> int:
     """Shanten towards ``need`` pungs and a pair from the concealed counts."""
     pungs = sum(1 for n in c if n >= 3)
     pairs = sum(1 for n in c if n == 2)
@@ -211,6 +217,78 @@ def _pung_shanten(c: list[int], need: int) -> int:
     t = min(pairs - p, need - m)
     return 2 * need - 2 * m - t - p
 
+
+
+#: what :func:`hk_value` reads besides the hand: min_fan, cap, the chance
+#: per step, the base fan, the sets still needed, whether a set is exposed,
+#: the suits a flush may still take (a bit each), whether an honour set is
+#: declared, whether no chow is, whether seven pairs is open, and the
+#: honours that score ((kind, fan, already a declared pung), ...)
+HkContext = tuple[
+    int, int, float, float, int, bool, int, bool, bool, bool, tuple[tuple[int, int, bool], ...]
+]
+
+
+def _py_hk_value(
+    counts: tuple[int, ...],
+    cap: tuple[int, ...],
+    n_melds: int,
+    forms: tuple[str, ...],
+    size: int,
+    four_pairs: bool,
+    ctx: HkContext,
+) -> float:
+    """The expected payment of a Hong Kong hand (``StrongBot._hk_ev``):
+    the best over its plans of the win chance of the plan's shanten
+    (:func:`plan_shantens`; all pungs by :func:`_pung_shanten`) times
+    :func:`_hk_payoff` of the plan's fan.  The reference of the compiled
+    ``hefen._core.hk_value``."""
+    (
+        min_fan,
+        fan_cap,
+        q,
+        base,
+        need,
+        exposed,
+        open_suits,
+        honour_melds,
+        pungs_ok,
+        seven_ok,
+        honours,
+    ) = ctx
+    honour = 0.0
+    for h, w, melded in honours:
+        if melded or counts[h] >= 3:
+            honour += w
+        elif counts[h] == 2:
+            honour += 0.5 * w
+
+    def ev(sh: int, fan: float, pace: float = 1.0) -> float:
+        # pace: how much slower the plan's useful tiles come than any tile's
+        return (q * pace) ** max(0, sh + 1) * _hk_payoff(fan, min_fan, fan_cap)
+
+    plans = plan_shantens(counts, cap, n_melds, forms, size, four_pairs)
+    best = ev(plans[0], base + honour)
+    for suit in range(3):
+        if not open_suits >> suit & 1:
+            continue
+        best = max(best, ev(plans[1 + suit], base + honour + 3, 0.85))
+        if not honour_melds:
+            best = max(best, ev(plans[4 + suit], base + 7, 0.65))
+    if pungs_ok:
+        fan = float(fan_cap) - 1 if not exposed else base + honour + 3
+        best = max(best, ev(_pung_shanten(counts, need), fan, 0.7 if exposed else 0.5))
+    if seven_ok:
+        best = max(best, ev(plans[7], base + 4, 0.6))
+    return best
+
+
+# compiled (hefen._core.hk_value) where the whole-hand analysis is; the
+# Python above stays as the reference, and answers what the C does not read
+hk_value: Callable[..., float] = _py_hk_value
+if _CORE is not None and COMPILED_HANDS and hasattr(_CORE, "hk_value"):
+    _CORE._set_pure_hk_value(_py_hk_value)
+    hk_value = _CORE.hk_value
 
 class SimpleBot:
     """The fast baseline."""
@@ -254,6 +332,8 @@ class StrongBot:
         self.exact = exact
         #: the settings last seen and whether four alike make two of seven pairs there
         self._four: tuple[GameSettings, bool] | None = None
+        #: the last :meth:`_hk_context`: (melds, key, shape, context)
+        self._hk_memo: tuple[list[Meld], tuple[object, ...], _Shape, HkContext] | None = None
 
     # -- what the seat can see
     def _unseen(self, game: Game, seat: int) -> list[int]:
@@ -353,50 +433,58 @@ class StrongBot:
         before a draw, declared ``melds``): over the plans it may follow —
         as it stands, a half or full flush, all pungs (four concealed pungs
         while nothing is exposed), seven pairs — the win probability of the
-        plan's shanten times :func:`_hk_payoff` of its fan."""
+        plan's shanten times :func:`_hk_payoff` of its fan
+        (:func:`hk_value`, with what does not depend on ``c`` read once
+        by :meth:`_hk_context`)."""
+        shape, ctx = self._hk_context(game, seat, melds)
+        return hk_value(
+            tuple(c), shape.cap, shape.n_melds, shape.forms, shape.size, shape.four_pairs, ctx
+        )
+
+    def _hk_context(self, game: Game, seat: int, melds: list[Meld]) -> tuple[_Shape, HkContext]:
+        """What :meth:`_hk_ev` reads of the table besides the concealed
+        counts: the shape, the table's minimum and cap, the flowers' and
+        concealed hand's fan, the honours that count, the chance per step,
+        which flush plans the melds leave open (kept while the same melds,
+        wall and flowers are asked about again)."""
+        p = game.players[seat]
+        key = (game, seat, len(melds), game.wall_remaining, len(p.flowers))
+        memo = self._hk_memo
+        if memo is not None and memo[0] is melds and memo[1] == key:
+            return memo[2], memo[3]
         opts = game.settings.options
         min_fan = int(opts.get("min_fan", 3))
         cap = int(opts.get("cap", 13))
-        p = game.players[seat]
         seat_wind, round_wind = game.seat_winds[seat], game.round_wind
         need = game.settings.sets - len(melds)
         exposed = any(not m.concealed for m in melds)
         base = float(_flower_fan(p.flowers, seat_wind)) + (0.0 if exposed else 1.0)
-        honour = 0.0
         meld_pungs = {m.tiles[0] for m in melds if m.kind != "chow"}
+        honours = []
         for h in (*DRAGONS, *WINDS):
             w = (h in DRAGONS) + (h == seat_wind) + (h == round_wind)
-            if not w:
-                continue
-            if h in meld_pungs or c[h] >= 3:
-                honour += w
-            elif c[h] == 2:
-                honour += 0.5 * w
+            if w:
+                honours.append((h, w, h in meld_pungs))
         draws = max(1.0, game.wall_remaining / 4)
         q = draws / (draws + 6.0)
-
-        def ev(sh: int, fan: float, pace: float = 1.0) -> float:
-            # pace: how much slower the plan's useful tiles come than any tile's
-            return (q * pace) ** max(0, sh + 1) * _hk_payoff(fan, min_fan, cap)
-
-        # the plans' shanten in one call: the hand, its half and full flush
-        # of each suit, seven pairs alone (plan_shantens)
-        plans = self._shape(game, melds).plans(c)
-        best = ev(plans[0], base + honour)
         suits = {m.tiles[0] // 9 for m in melds if m.tiles[0] < 27}
-        honour_melds = any(m.tiles[0] >= 27 for m in melds)
-        for suit in range(3):
-            if suits - {suit}:
-                continue
-            best = max(best, ev(plans[1 + suit], base + honour + 3, 0.85))
-            if not honour_melds:
-                best = max(best, ev(plans[4 + suit], base + 7, 0.65))
-        if all(m.kind != "chow" for m in melds):
-            fan = float(cap) - 1 if not exposed else base + honour + 3
-            best = max(best, ev(_pung_shanten(c, need), fan, 0.7 if exposed else 0.5))
-        if not melds and "seven_pairs" in game.ruleset.forms:
-            best = max(best, ev(plans[7], base + 4, 0.6))
-        return best
+        open_suits = sum(1 << suit for suit in range(3) if not suits - {suit})
+        ctx: HkContext = (
+            min_fan,
+            cap,
+            q,
+            base,
+            need,
+            exposed,
+            open_suits,
+            any(m.tiles[0] >= 27 for m in melds),
+            all(m.kind != "chow" for m in melds),
+            not melds and "seven_pairs" in game.ruleset.forms,
+            tuple(honours),
+        )
+        shape = self._shape(game, melds)
+        self._hk_memo = (melds, key, shape, ctx)
+        return shape, ctx
 
     # -- decisions
     def choose(self, game: Game, seat: int) -> Action:
