@@ -33,6 +33,7 @@ from typing import Literal, Protocol
 
 from ..analysis.shanten import (
     COMPILED_HANDS,
+    discard_shantens,
     plan_shanten,
     plan_shantens,
     shanten_number,
@@ -77,13 +78,10 @@ def _completing(game: Game, seat: int, c: list[int], unseen: list[int]) -> Itera
 def _discard_shanten(
     shape: _Shape, tiles: list[int], candidates: list[int]
 ) -> list[tuple[int, int]]:
-    """(shanten after discarding t, t) for each distinct candidate ``t``."""
-    scored = []
-    for t in dict.fromkeys(candidates):
-        rest = list(tiles)
-        rest.remove(t)
-        scored.append((shape.shanten(_counts(rest)), t))
-    return scored
+    """(shanten after discarding t, t) for each distinct candidate ``t``
+    (every discard's shanten in one call, :func:`discard_shantens`)."""
+    after = shape.discards(_counts(tiles))
+    return [(after[t], t) for t in dict.fromkeys(candidates)]  # type: ignore[misc]
 
 
 def _win_hand(
@@ -165,6 +163,13 @@ class _Shape:
     def plan(self, counts: list[int]) -> int:
         """The shanten of the tiles a plan keeps (:func:`plan_shanten`)."""
         return plan_shanten(
+            tuple(counts), self.cap, self.n_melds, self.forms, self.size, self.four_pairs
+        )
+
+    def discards(self, counts: list[int]) -> tuple[int | None, ...]:
+        """:func:`discard_shantens`: for each kind held, the shanten of the
+        hand without one of it."""
+        return discard_shantens(
             tuple(counts), self.cap, self.n_melds, self.forms, self.size, self.four_pairs
         )
 
@@ -332,6 +337,8 @@ class StrongBot:
         self.exact = exact
         #: the settings last seen and whether four alike make two of seven pairs there
         self._four: tuple[GameSettings, bool] | None = None
+        #: the shapes made under those settings, by (cap, n_melds)
+        self._shapes: dict[tuple[tuple[int, ...], int], _Shape] = {}
         #: the last :meth:`_hk_context`: (melds, key, shape, context)
         self._hk_memo: tuple[list[Meld], tuple[object, ...], _Shape, HkContext] | None = None
 
@@ -354,17 +361,19 @@ class StrongBot:
     def _shape(self, game: Game, melds: list[Meld], extra: tuple[int, ...] = ()) -> _Shape:
         """How the analysis counts a hand beside ``melds`` (and a meld of
         the tiles ``extra`` about to be claimed) under the game's ruleset."""
-        r = game.ruleset
         settings = game.settings
         if self._four is None or self._four[0] is not settings:
+            r = game.ruleset
             self._four = (settings, r.four_alike_in_seven_pairs(settings.options))
-        return _Shape(
-            _cap(melds, extra),
-            len(melds) + (1 if extra else 0),
-            r.forms,
-            r.concealed_size,
-            self._four[1],
-        )
+            self._shapes = {}
+        key = (_cap(melds, extra), len(melds) + (1 if extra else 0))
+        shape = self._shapes.get(key)
+        if shape is None:
+            r = game.ruleset
+            shape = self._shapes[key] = _Shape(
+                key[0], key[1], r.forms, r.concealed_size, self._four[1]
+            )
+        return shape
 
     def _count(
         self, game: Game, counts: list[int], melds: list[Meld], extra: tuple[int, ...] = ()
@@ -541,11 +550,7 @@ class StrongBot:
         n_melds = len(melds)
         hk = game.ruleset.plays_for_value
         shape = self._shape(game, melds)
-        scored: list[tuple[int, int]] = []
-        for t in dict.fromkeys(candidates):
-            rest = list(tiles)
-            rest.remove(t)
-            scored.append((shape.shanten(_counts(rest)), t))
+        scored = _discard_shanten(shape, tiles, candidates)
         best_sh = min(sh for sh, _ in scored)
         fold = self._fold(game, seat, threats, best_sh)
         out: list[tuple[tuple[float, ...], int]] = []
@@ -635,12 +640,8 @@ class StrongBot:
                     if sh <= base and (best is None or sh < best[0]):
                         best = (sh, a)
                     continue
-                sh = min(
-                    self._shanten(
-                        game, seat, [y for y in rest if y != x] + [x] * (rest.count(x) - 1), meld
-                    )
-                    for x in set(rest)
-                )
+                after = self._shape(game, p.melds, meld).discards(_counts(rest))
+                sh = min(after[x] for x in set(rest))  # type: ignore[type-var]
                 if sh < base and (best is None or sh < best[0]):
                     best = (sh, a)
         return best[1] if best is not None else passing
