@@ -39,7 +39,7 @@ from ..analysis.shanten import (
     shanten_number,
     useful_kinds,
 )
-from ..decompose import _CORE, is_complete
+from ..decompose import _CORE, completing_tiles
 from ..hand import Context, Hand
 from ..tiles import DRAGONS, NUM_KINDS, WINDS
 from .engine import Action, Game, GameSettings, Meld
@@ -63,15 +63,11 @@ def _counts(tiles: list[int]) -> list[int]:
 def _completing(game: Game, seat: int, c: list[int], unseen: list[int]) -> Iterator[int]:
     """The kinds with an unseen copy that complete the concealed counts
     ``c`` (one tile short) of ``seat``, in any of the ruleset's forms."""
+    # completing_tiles: the kinds held fewer than four times that complete
+    # the hand, in order (one call in place of a completeness test per kind)
     n_melds = len(game.players[seat].melds)
-    forms = game.ruleset.decompose_forms
-    for t in range(NUM_KINDS):
-        if unseen[t] == 0 or c[t] >= 4:
-            continue
-        c[t] += 1
-        done = is_complete(tuple(c), n_melds, forms)
-        c[t] -= 1
-        if done:
+    for t in completing_tiles(tuple(c), n_melds, game.ruleset.decompose_forms):
+        if unseen[t]:
             yield t
 
 
