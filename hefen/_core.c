@@ -2755,22 +2755,30 @@ py_shanten_number(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObj
     return PyLong_FromLongLong(sh_number(&h, h.c, NULL));
 }
 
+/* useful_kinds as a mask (0 where no form fits) */
+static unsigned long long
+sh_useful_mask(const shhand *h)
+{
+    long long d[SH_NFORMS];
+    unsigned present = sh_distances(h, h->c, 1, d, NULL);
+    if (!present)
+        return 0;
+    long long best = sh_min_dist(present, d, 0);
+    unsigned long long mask = 0;
+    for (int k = 0; k < SH_NFORMS; k++) {
+        if ((present >> k & 1) && d[k] == best)
+            mask |= sh_useful_form(h, k, best);
+    }
+    return mask;
+}
+
 static PyObject *
 py_useful_kinds(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     shhand h;
     if (!sh_read_hand(args, nargs, kwnames, &h))
         return sh_fallback_kw(pure_useful_kinds, args, nargs, kwnames);
-    long long d[SH_NFORMS];
-    unsigned present = sh_distances(&h, h.c, 1, d, NULL);
-    if (!present)
-        return PyTuple_New(0);
-    long long best = sh_min_dist(present, d, 0);
-    unsigned long long mask = 0;
-    for (int k = 0; k < SH_NFORMS; k++) {
-        if ((present >> k & 1) && d[k] == best)
-            mask |= sh_useful_form(&h, k, best);
-    }
+    unsigned long long mask = sh_useful_mask(&h);
     int n = 0;
     for (int t = 0; t < NK; t++)
         n += (int)(mask >> t & 1);
@@ -2926,81 +2934,202 @@ hk_read_float(PyObject *o, double *out)
     return 1;
 }
 
-static PyObject *
-py_hk_value(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    shhand h;
-    if (nargs != 7 || (kwnames && PyTuple_GET_SIZE(kwnames)) || !sh_read_hand(args, 6, NULL, &h))
-        return sh_fallback_kw(pure_hk_value, args, nargs, kwnames);
-    PyObject *ctx = args[6];
+typedef struct {
     long long min_fan, cap, need, open_suits;
     double q, base;
     int exposed, honour_melds, pungs_ok, seven_ok;
+    int n_hon;
+    long long hk[NK], hw[NK];
+    int hm[NK];
+} hkctx;
+
+/* the context tuple (bots.HkContext) into *x; 0 if it is not of that shape */
+static int
+hk_read_ctx(PyObject *ctx, hkctx *x)
+{
     if (!PyTuple_CheckExact(ctx) || PyTuple_GET_SIZE(ctx) != 11 ||
-        !sh_read_int(PyTuple_GET_ITEM(ctx, 0), &min_fan) ||
-        !sh_read_int(PyTuple_GET_ITEM(ctx, 1), &cap) || cap < -1000 || cap > 1000 ||
-        !hk_read_float(PyTuple_GET_ITEM(ctx, 2), &q) ||
-        !hk_read_float(PyTuple_GET_ITEM(ctx, 3), &base) ||
-        !sh_read_int(PyTuple_GET_ITEM(ctx, 4), &need) || need < 0 || need > SH_BIG ||
-        (exposed = sh_read_flag(PyTuple_GET_ITEM(ctx, 5))) < 0 ||
-        !sh_read_int(PyTuple_GET_ITEM(ctx, 6), &open_suits) ||
-        (honour_melds = sh_read_flag(PyTuple_GET_ITEM(ctx, 7))) < 0 ||
-        (pungs_ok = sh_read_flag(PyTuple_GET_ITEM(ctx, 8))) < 0 ||
-        (seven_ok = sh_read_flag(PyTuple_GET_ITEM(ctx, 9))) < 0 || !(q > 0.0))
-        return sh_fallback_kw(pure_hk_value, args, nargs, kwnames);
+        !sh_read_int(PyTuple_GET_ITEM(ctx, 0), &x->min_fan) ||
+        !sh_read_int(PyTuple_GET_ITEM(ctx, 1), &x->cap) || x->cap < -1000 || x->cap > 1000 ||
+        !hk_read_float(PyTuple_GET_ITEM(ctx, 2), &x->q) ||
+        !hk_read_float(PyTuple_GET_ITEM(ctx, 3), &x->base) ||
+        !sh_read_int(PyTuple_GET_ITEM(ctx, 4), &x->need) || x->need < 0 ||
+        (x->exposed = sh_read_flag(PyTuple_GET_ITEM(ctx, 5))) < 0 ||
+        !sh_read_int(PyTuple_GET_ITEM(ctx, 6), &x->open_suits) ||
+        (x->honour_melds = sh_read_flag(PyTuple_GET_ITEM(ctx, 7))) < 0 ||
+        (x->pungs_ok = sh_read_flag(PyTuple_GET_ITEM(ctx, 8))) < 0 ||
+        (x->seven_ok = sh_read_flag(PyTuple_GET_ITEM(ctx, 9))) < 0 || !(x->q > 0.0))
+        return 0;
     PyObject *hon = PyTuple_GET_ITEM(ctx, 10);
     if (!PyTuple_CheckExact(hon) || PyTuple_GET_SIZE(hon) > NK)
-        return sh_fallback_kw(pure_hk_value, args, nargs, kwnames);
-    double honour = 0.0;
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(hon); i++) {
+        return 0;
+    x->n_hon = (int)PyTuple_GET_SIZE(hon);
+    for (int i = 0; i < x->n_hon; i++) {
         PyObject *e = PyTuple_GET_ITEM(hon, i);
-        long long k, w;
-        int melded;
         if (!PyTuple_CheckExact(e) || PyTuple_GET_SIZE(e) != 3 ||
-            !sh_read_int(PyTuple_GET_ITEM(e, 0), &k) || k < 0 || k >= NK ||
-            !sh_read_int(PyTuple_GET_ITEM(e, 1), &w) ||
-            (melded = sh_read_flag(PyTuple_GET_ITEM(e, 2))) < 0)
-            return sh_fallback_kw(pure_hk_value, args, nargs, kwnames);
-        if (melded || h.c[k] >= 3)
-            honour += (double)w;
-        else if (h.c[k] == 2)
-            honour += 0.5 * (double)w;
+            !sh_read_int(PyTuple_GET_ITEM(e, 0), &x->hk[i]) || x->hk[i] < 0 || x->hk[i] >= NK ||
+            !sh_read_int(PyTuple_GET_ITEM(e, 1), &x->hw[i]) ||
+            (x->hm[i] = sh_read_flag(PyTuple_GET_ITEM(e, 2))) < 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* _py_hk_value of the hand h under the context x */
+static double
+hk_value_of(const shhand *h, const hkctx *x)
+{
+    double honour = 0.0;
+    for (int i = 0; i < x->n_hon; i++) {
+        long long n = h->c[x->hk[i]];
+        if (x->hm[i] || n >= 3)
+            honour += (double)x->hw[i];
+        else if (n == 2)
+            honour += 0.5 * (double)x->hw[i];
     }
     long long v[8];
-    sh_plans(&h, v);
-    double best = hk_ev(q, 1.0, v[0], base + honour, min_fan, cap), x;
+    sh_plans(h, v);
+    long long min_fan = x->min_fan, cap = x->cap;
+    double q = x->q, base = x->base;
+    double best = hk_ev(q, 1.0, v[0], base + honour, min_fan, cap), y;
     for (int suit = 0; suit < 3; suit++) {
-        if (!(open_suits >> suit & 1))
+        if (!(x->open_suits >> suit & 1))
             continue;
-        x = hk_ev(q, 0.85, v[1 + suit], base + honour + 3, min_fan, cap);
-        if (x > best)
-            best = x;
-        if (!honour_melds) {
-            x = hk_ev(q, 0.65, v[4 + suit], base + 7, min_fan, cap);
-            if (x > best)
-                best = x;
+        y = hk_ev(q, 0.85, v[1 + suit], base + honour + 3, min_fan, cap);
+        if (y > best)
+            best = y;
+        if (!x->honour_melds) {
+            y = hk_ev(q, 0.65, v[4 + suit], base + 7, min_fan, cap);
+            if (y > best)
+                best = y;
         }
     }
-    if (pungs_ok) {
-        double fan = !exposed ? (double)cap - 1 : base + honour + 3;
-        long long pungs = 0, pairs = 0;
+    if (x->pungs_ok) {
+        double fan = !x->exposed ? (double)cap - 1 : base + honour + 3;
+        long long pungs = 0, pairs = 0, need = x->need;
         for (int t = 0; t < NK; t++) {
-            pungs += h.c[t] >= 3;
-            pairs += h.c[t] == 2;
+            pungs += h->c[t] >= 3;
+            pairs += h->c[t] == 2;
         }
         long long m = pungs < need ? pungs : need;
         long long pp = pairs ? 1 : 0;
         long long tt = pairs - pp < need - m ? pairs - pp : need - m;
-        x = hk_ev(q, exposed ? 0.7 : 0.5, 2 * need - 2 * m - tt - pp, fan, min_fan, cap);
-        if (x > best)
-            best = x;
+        y = hk_ev(q, x->exposed ? 0.7 : 0.5, 2 * need - 2 * m - tt - pp, fan, min_fan, cap);
+        if (y > best)
+            best = y;
     }
-    if (seven_ok) {
-        x = hk_ev(q, 0.6, v[7], base + 4, min_fan, cap);
-        if (x > best)
-            best = x;
+    if (x->seven_ok) {
+        y = hk_ev(q, 0.6, v[7], base + 4, min_fan, cap);
+        if (y > best)
+            best = y;
     }
-    return PyFloat_FromDouble(best);
+    return best;
+}
+
+static PyObject *
+py_hk_value(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    shhand h;
+    hkctx x;
+    if (nargs != 7 || (kwnames && PyTuple_GET_SIZE(kwnames)) || !sh_read_hand(args, 6, NULL, &h) ||
+        !hk_read_ctx(args[6], &x))
+        return sh_fallback_kw(pure_hk_value, args, nargs, kwnames);
+    return PyFloat_FromDouble(hk_value_of(&h, &x));
+}
+
+/* kinds: a tuple of kinds the hand holds, each once at most; 0 if not */
+static int
+sh_read_kinds(PyObject *t, const long long *c, int *out, Py_ssize_t *n)
+{
+    if (!PyTuple_CheckExact(t) || PyTuple_GET_SIZE(t) > NK)
+        return 0;
+    unsigned long long seen = 0;
+    *n = PyTuple_GET_SIZE(t);
+    for (Py_ssize_t i = 0; i < *n; i++) {
+        long long k;
+        if (!sh_read_int(PyTuple_GET_ITEM(t, i), &k) || k < 0 || k >= NK || !c[k] ||
+            (seen >> k & 1))
+            return 0;
+        seen |= 1ULL << k;
+        out[i] = (int)k;
+    }
+    return 1;
+}
+
+/* hk_discard_values(counts, cap, n_melds, forms, size, allow_four_pairs, ctx,
+ * kinds): hk_value of the hand without one of each of kinds */
+static PyObject *pure_hk_discard_values, *pure_discard_ukeire;
+
+static PyObject *
+py_hk_discard_values(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    shhand h;
+    hkctx x;
+    int kinds[NK];
+    Py_ssize_t n;
+    if (nargs != 8 || (kwnames && PyTuple_GET_SIZE(kwnames)) || !sh_read_hand(args, 6, NULL, &h) ||
+        !hk_read_ctx(args[6], &x) || !sh_read_kinds(args[7], h.c, kinds, &n))
+        return sh_fallback_kw(pure_hk_discard_values, args, nargs, kwnames);
+    PyObject *out = PyTuple_New(n);
+    if (!out)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        h.c[kinds[i]]--;
+        PyObject *o = PyFloat_FromDouble(hk_value_of(&h, &x));
+        h.c[kinds[i]]++;
+        if (!o) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, o);
+    }
+    return out;
+}
+
+/* discard_ukeire(counts, cap, n_melds, forms, size, allow_four_pairs, unseen,
+ * kinds): for each of kinds, the unseen copies (34 plain ints) of the
+ * useful kinds of the hand without one of it */
+static PyObject *
+py_discard_ukeire(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    shhand h;
+    long long unseen[NK];
+    int kinds[NK];
+    Py_ssize_t n;
+    if (nargs != 8 || (kwnames && PyTuple_GET_SIZE(kwnames)) || !sh_read_hand(args, 6, NULL, &h) ||
+        !sh_read_ints(args[6], NK, unseen) || !sh_read_kinds(args[7], h.c, kinds, &n))
+        return sh_fallback_kw(pure_discard_ukeire, args, nargs, kwnames);
+    PyObject *out = PyTuple_New(n);
+    if (!out)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        h.c[kinds[i]]--;
+        unsigned long long mask = sh_useful_mask(&h);
+        h.c[kinds[i]]++;
+        long long total = 0;
+        for (int t = 0; t < NK; t++)
+            if (mask >> t & 1)
+                total += unseen[t];
+        PyObject *o = PyLong_FromLongLong(total);
+        if (!o) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, o);
+    }
+    return out;
+}
+
+static PyObject *
+py_set_pure_bots(PyObject *self, PyObject *args)
+{
+    PyObject *a, *b;
+    if (!PyArg_ParseTuple(args, "OO:_set_pure_bots", &a, &b))
+        return NULL;
+    Py_INCREF(a);
+    Py_INCREF(b);
+    Py_XSETREF(pure_hk_discard_values, a);
+    Py_XSETREF(pure_discard_ukeire, b);
+    Py_RETURN_NONE;
 }
 
 static PyObject *
@@ -6285,6 +6414,16 @@ static PyMethodDef core_methods[] = {
     {"_set_pure", py_set_pure, METH_VARARGS,
      "_set_pure(is_standard_complete, standard_decompositions, is_complete, "
      "completing_tiles): the pure references, for inputs outside the C domain."},
+    {"hk_discard_values", (PyCFunction)(void (*)(void))py_hk_discard_values,
+     METH_FASTCALL | METH_KEYWORDS,
+     "hk_discard_values(counts, cap, n_melds, forms, size, allow_four_pairs, ctx, kinds) -> "
+     "hk_value of the hand without one of each of kinds."},
+    {"discard_ukeire", (PyCFunction)(void (*)(void))py_discard_ukeire,
+     METH_FASTCALL | METH_KEYWORDS,
+     "discard_ukeire(counts, cap, n_melds, forms, size, allow_four_pairs, unseen, kinds) -> "
+     "for each of kinds, the unseen copies of the useful kinds of the hand without one of it."},
+    {"_set_pure_bots", py_set_pure_bots, METH_VARARGS,
+     "_set_pure_bots(hk_discard_values, discard_ukeire): their references."},
     {"hk_value", (PyCFunction)(void (*)(void))py_hk_value, METH_FASTCALL | METH_KEYWORDS,
      "hk_value(counts, cap, n_melds, forms, size, allow_four_pairs, ctx) -> the Hong Kong "
      "value layer's expected payment of a hand (hefen.game.bots._py_hk_value)."},

@@ -44,6 +44,7 @@ def core() -> ModuleType:
         S._py_discard_shantens,
     )
     _core._set_pure_hk_value(B._py_hk_value)
+    _core._set_pure_bots(B._py_hk_discard_values, B._py_discard_ukeire)
     return _core
 
 
@@ -149,9 +150,7 @@ def _hk_contexts(rng: random.Random) -> Iterator[B.HkContext]:
     honours that score (as StrongBot._hk_context builds them, and beyond)."""
     while True:
         honours = tuple(
-            (h, rng.randint(1, 3), rng.random() < 0.2)
-            for h in range(27, 34)
-            if rng.random() < 0.4
+            (h, rng.randint(1, 3), rng.random() < 0.2) for h in range(27, 34) if rng.random() < 0.4
         )
         draws = max(1.0, rng.randrange(0, 90) / 4)
         yield (
@@ -182,6 +181,66 @@ def test_hk_value_compiled_and_pure(core: ModuleType) -> None:
         assert got == want and type(got) is float, (pos, ctx, got, want)
         n += 1
     assert n > 2000
+
+
+@needs_core
+@pytest.mark.parametrize("rules", ["mcr", "hk", "tw"])
+def test_every_discard_at_once_compiled_and_pure(core: ModuleType, rules: str) -> None:
+    # the batched calls of a discard decision against the pure answer of each
+    # discard alone (hk_value and useful_kinds of the hand without it)
+    rng = random.Random(len(rules) + 7)
+    contexts = _hk_contexts(rng)
+    n = 0
+    for pos in _positions(rules, 2000, seed=11):
+        c = list(pos[0])
+        kinds = tuple(t for t in range(34) if c[t] and rng.random() < 0.7)
+        unseen = tuple(rng.randint(0, 4) for _ in range(34))
+        ctx = next(contexts)
+        want_v = []
+        want_u = []
+        for k in kinds:
+            c[k] -= 1
+            rest = (tuple(c), *pos[1:])
+            want_v.append(B._py_hk_value(*rest, ctx))
+            want_u.append(sum(unseen[t] for t in S._py_useful_kinds(*rest)))
+            c[k] += 1
+        assert core.hk_discard_values(*pos, ctx, kinds) == tuple(want_v), (pos, ctx, kinds)
+        assert core.discard_ukeire(*pos, unseen, kinds) == tuple(want_u), (pos, kinds)
+        n += bool(kinds)
+    assert n > 1000
+
+
+@needs_core
+def test_batches_outside_the_compiled_domain_go_to_the_reference(core: ModuleType) -> None:
+    pos = next(_positions("hk", 1, seed=3))
+    held = tuple(t for t in range(34) if pos[0][t])
+    ctx = next(_hk_contexts(random.Random(2)))
+    unseen = (4,) * 34
+    for kinds in (held[:1] * 2, [held[0]], (34,), (-1,), (1.0,)):
+        for f, g, extra in (
+            (core.hk_discard_values, B._py_hk_discard_values, ctx),
+            (core.discard_ukeire, B._py_discard_ukeire, unseen),
+        ):
+            try:
+                want = g(*pos, extra, kinds)
+            except Exception as e:  # noqa: BLE001
+                with pytest.raises(type(e)):
+                    f(*pos, extra, kinds)
+                continue
+            assert f(*pos, extra, kinds) == want
+    missing = next(t for t in range(34) if not pos[0][t])
+    assert core.discard_ukeire(*pos, unseen, (missing,)) == B._py_discard_ukeire(
+        *pos, unseen, (missing,)
+    )
+    # an unseen vector the C does not read is the reference's (its answer or its error)
+    short = unseen[:33]
+    try:
+        want = B._py_discard_ukeire(*pos, short, held)
+    except IndexError:
+        with pytest.raises(IndexError):
+            core.discard_ukeire(*pos, short, held)
+    else:
+        assert core.discard_ukeire(*pos, short, held) == want
 
 
 @needs_core

@@ -219,7 +219,6 @@ def _pung_shanten(c: Sequence[int], need: int) -> int:
     return 2 * need - 2 * m - t - p
 
 
-
 #: what :func:`hk_value` reads besides the hand: min_fan, cap, the chance
 #: per step, the base fan, the sets still needed, whether a set is exposed,
 #: the suits a flush may still take (a bit each), whether an honour set is
@@ -284,12 +283,63 @@ def _py_hk_value(
     return best
 
 
-# compiled (hefen._core.hk_value) where the whole-hand analysis is; the
-# Python above stays as the reference, and answers what the C does not read
+def _py_hk_discard_values(
+    counts: tuple[int, ...],
+    cap: tuple[int, ...],
+    n_melds: int,
+    forms: tuple[str, ...],
+    size: int,
+    four_pairs: bool,
+    ctx: HkContext,
+    kinds: tuple[int, ...],
+) -> tuple[float, ...]:
+    """:func:`hk_value` of the hand without one of each of ``kinds`` (every
+    discard's value in one call); the reference of
+    ``hefen._core.hk_discard_values``."""
+    c = list(counts)
+    out = []
+    for k in kinds:
+        c[k] -= 1
+        out.append(hk_value(tuple(c), cap, n_melds, forms, size, four_pairs, ctx))
+        c[k] += 1
+    return tuple(out)
+
+
+def _py_discard_ukeire(
+    counts: tuple[int, ...],
+    cap: tuple[int, ...],
+    n_melds: int,
+    forms: tuple[str, ...],
+    size: int,
+    four_pairs: bool,
+    unseen: tuple[int, ...],
+    kinds: tuple[int, ...],
+) -> tuple[int, ...]:
+    """For each of ``kinds``, the unseen copies of the :func:`useful_kinds`
+    of the hand without one of it (every discard's useful tiles in one
+    call); the reference of ``hefen._core.discard_ukeire``."""
+    c = list(counts)
+    out = []
+    for k in kinds:
+        c[k] -= 1
+        useful = useful_kinds(tuple(c), cap, n_melds, forms, size, four_pairs)
+        out.append(sum(unseen[t] for t in useful))
+        c[k] += 1
+    return tuple(out)
+
+
+# compiled (hefen._core) where the whole-hand analysis is; the Python above
+# stays as the reference, and answers what the C does not read
 hk_value: Callable[..., float] = _py_hk_value
-if _CORE is not None and COMPILED_HANDS and hasattr(_CORE, "hk_value"):
+hk_discard_values: Callable[..., tuple[float, ...]] = _py_hk_discard_values
+discard_ukeire: Callable[..., tuple[int, ...]] = _py_discard_ukeire
+if _CORE is not None and COMPILED_HANDS and hasattr(_CORE, "discard_ukeire"):
     _CORE._set_pure_hk_value(_py_hk_value)
+    _CORE._set_pure_bots(_py_hk_discard_values, _py_discard_ukeire)
     hk_value = _CORE.hk_value
+    hk_discard_values = _CORE.hk_discard_values
+    discard_ukeire = _CORE.discard_ukeire
+
 
 class SimpleBot:
     """The fast baseline."""
@@ -446,6 +496,44 @@ class StrongBot:
             tuple(c), shape.cap, shape.n_melds, shape.forms, shape.size, shape.four_pairs, ctx
         )
 
+    def _hk_evs(
+        self, game: Game, seat: int, c: list[int], melds: list[Meld], kinds: list[int]
+    ) -> tuple[float, ...]:
+        """:meth:`_hk_ev` of the counts ``c`` without one of each of
+        ``kinds`` (distinct kinds ``c`` holds), in one call
+        (:func:`hk_discard_values`)."""
+        shape, ctx = self._hk_context(game, seat, melds)
+        return hk_discard_values(
+            tuple(c),
+            shape.cap,
+            shape.n_melds,
+            shape.forms,
+            shape.size,
+            shape.four_pairs,
+            ctx,
+            tuple(kinds),
+        )
+
+    def _ukeires(
+        self, game: Game, seat: int, tiles: list[int], kinds: list[int], unseen: list[int]
+    ) -> dict[int, int]:
+        """:meth:`_ukeire` of ``tiles`` without one of each of ``kinds``
+        (distinct kinds held), in one call (:func:`discard_ukeire`)."""
+        if not kinds:
+            return {}
+        shape = self._shape(game, game.players[seat].melds)
+        got = discard_ukeire(
+            tuple(_counts(tiles)),
+            shape.cap,
+            shape.n_melds,
+            shape.forms,
+            shape.size,
+            shape.four_pairs,
+            tuple(unseen),
+            tuple(kinds),
+        )
+        return dict(zip(kinds, got, strict=True))
+
     def _hk_context(self, game: Game, seat: int, melds: list[Meld]) -> tuple[_Shape, HkContext]:
         """What :meth:`_hk_ev` reads of the table besides the concealed
         counts: the shape, the table's minimum and cap, the flowers' and
@@ -559,16 +647,25 @@ class StrongBot:
                 scored = [(sh, t) for sh, t in scored if t in keeps]
         if hk and not fold:
             # the expected value first: only the best candidates go further
-            for _, t in scored:
-                rest = list(tiles)
-                rest.remove(t)
-                ev = self._hk_ev(game, seat, _counts(rest), melds)
+            evs = self._hk_evs(game, seat, _counts(tiles), melds, [t for _, t in scored])
+            for (_, t), ev in zip(scored, evs, strict=True):
                 bins[t] = -round(math.log2(ev + 1e-6) * 4)
             top = min(bins.values())
             scored = [(sh, t) for sh, t in scored if bins[t] == top]
-        for sh, t in scored:
-            if sh > best_sh + (1 if threats else 0) and (fold or not hk):
-                continue
+        kept = [
+            (sh, t)
+            for sh, t in scored
+            if not (sh > best_sh + (1 if threats else 0) and (fold or not hk))
+        ]
+        # the useful tiles of every discard that asks for them, in one call
+        ukes = (
+            {}
+            if fold
+            else self._ukeires(
+                game, seat, tiles, [t for sh, t in kept if sh == best_sh or hk], unseen
+            )
+        )
+        for sh, t in kept:
             rest = list(tiles)
             rest.remove(t)
             danger = self._danger(game, threats, t, unseen)
@@ -580,7 +677,7 @@ class StrongBot:
             value = 0.0
             if sh == 0 and n_melds == len(game.players[seat].melds):
                 value = -float(self._winning_waits(game, seat, rest, unseen))
-            uke = -self._ukeire(game, seat, rest, unseen) if sh == best_sh or hk else 0
+            uke = -ukes[t] if sh == best_sh or hk else 0
             key = (float(sh), value, uke + danger * 2)
             if hk:
                 key = (bins[t], *key)
@@ -637,7 +734,7 @@ class StrongBot:
                         best = (sh, a)
                     continue
                 after = self._shape(game, p.melds, meld).discards(_counts(rest))
-                sh = min(after[x] for x in set(rest))  # type: ignore[type-var]
+                sh = min(after[x] for x in set(rest))  # type: ignore[type-var, assignment]  # held: never None
                 if sh < base and (best is None or sh < best[0]):
                     best = (sh, a)
         return best[1] if best is not None else passing
@@ -669,11 +766,8 @@ class StrongBot:
                 ev = self._hk_ev(game, seat, _counts(rest), melds)
             else:
                 ev = 0.0
-                c = _counts(rest)
-                for x in set(rest):
-                    c[x] -= 1
-                    ev = max(ev, self._hk_ev(game, seat, c, melds))
-                    c[x] += 1
+                for v in self._hk_evs(game, seat, _counts(rest), melds, list(set(rest))):
+                    ev = max(ev, v)
             if ev > 1.2 * keep and (best is None or ev > best[0]):
                 best = (ev, a)
         return best[1] if best is not None else passing
