@@ -2014,6 +2014,36 @@ sh_honor_compute(const long long *c, const long long *cap, Py_ssize_t n, long lo
     *out = tab;
 }
 
+/* the honours' table of the 34 counts' last seven (base 27), cached as the
+ * suits' are (sh_suit_compute) */
+static shcached *sh_hcache;
+
+static void
+sh_honor7(const long long *c, const long long *cap, shtab *out)
+{
+    unsigned long long key = 1;
+    for (int i = 0; i < 7; i++) {
+        if (c[i] > 7 || cap[i] < 0 || cap[i] > 7) {
+            sh_honor_compute(c, cap, 7, 27, out);
+            return;
+        }
+        key = key << 6 | (unsigned long long)(c[i] << 3 | cap[i]);
+    }
+    if (!sh_hcache) {
+        sh_hcache = PyMem_RawCalloc((size_t)1 << SH_CACHE_BITS, sizeof(shcached));
+        if (!sh_hcache) {
+            sh_honor_compute(c, cap, 7, 27, out);
+            return;
+        }
+    }
+    shcached *e = &sh_hcache[(key * 0x9E3779B97F4A7C15ULL) >> (64 - SH_CACHE_BITS)];
+    if (e->key != key) {
+        sh_honor_compute(c, cap, 7, 27, &e->tab);
+        e->key = key;
+    }
+    *out = e->tab;
+}
+
 static PyObject *
 py_honor_table(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -2159,7 +2189,7 @@ sh_standard_kept(const long long *c, const long long *cap, long long sets)
     shtab p[4];
     for (int k = 0; k < 3; k++)
         sh_suit_compute(c + 9 * k, cap + 9 * k, &p[k]);
-    sh_honor_compute(c + 27, cap + 27, 7, 27, &p[3]);
+    sh_honor7(c + 27, cap + 27, &p[3]);
     long long l[SH_W], r[SH_W];
     for (int h = 0; h < 2; h++) {
         const shtab *x = &p[2 * h], *y = &p[2 * h + 1];
@@ -2568,12 +2598,13 @@ sh_parts(const long long *c, const long long *cap, shtab p[4])
         for (int i = 0; i < SH_W; i++)
             p[k].m[i] <<= 9 * k + lo;
     }
-    sh_honor_compute(c + 27, cap + 27, 7, 27, &p[3]);
+    sh_honor7(c + 27, cap + 27, &p[3]);
 }
 
 /* _distances: the distance to each form held (bit k of the answer: form k
- * in d[k]); slack < 0 is None (the knitted straight exactly); p: the four
- * tables of c (values only are read), or NULL to compute them */
+ * in d[k]); slack < 0 is None (the knitted straight exactly); p: the two
+ * products of c's tables (suits 0-1, suit 2 and the honours: values only are
+ * read), or NULL to compute them */
 static unsigned
 sh_distances(const shhand *h, const long long *c, long long slack, long long d[SH_NFORMS],
              const shtab *p)
@@ -2581,12 +2612,8 @@ sh_distances(const shhand *h, const long long *c, long long slack, long long d[S
     unsigned present = 0;
     if (h->forms & 1) {
         long long kept;
-        if (p) {
-            shtab left, right;
-            sh_comb(&p[0], &p[1], &left);
-            sh_comb(&p[2], &p[3], &right);
-            kept = sh_best_of(&left, &right, h->sets);
-        }
+        if (p)
+            kept = sh_best_of(&p[0], &p[1], h->sets);
         else
             kept = sh_standard_kept(c, h->cap, h->sets);
         d[0] = 3 * h->sets + 2 - kept;
@@ -2684,7 +2711,7 @@ sh_useful_form(const shhand *h, int form, long long dist)
                 if (part < 3)
                     sh_suit_compute(cl + base, h->cap + base, &tab);
                 else
-                    sh_honor_compute(cl + base, h->cap + base, 7, 27, &tab);
+                    sh_honor7(cl + base, h->cap + base, &tab);
                 cl[t]--;
                 if (3 * sets + 2 - sh_best_of(&tab, &rests[part], sets) < dist)
                     out |= 1ULL << t;
@@ -2712,16 +2739,21 @@ sh_useful_form(const shhand *h, int form, long long dist)
     return out;
 }
 
-/* plan_shanten of c, whose four tables (values) are p */
+/* plan_shanten of c, whose four tables (values) are p; the two products
+ * of the tables serve both the shanten and the plan's count */
 static long long
 sh_plan(const shhand *h, const long long *c, const shtab *p)
 {
-    long long out = sh_number(h, c, p);
+    shtab left, right, lr[2];
     if (h->forms & 1) {
-        long long sets = h->sets;
-        shtab left, right;
         sh_comb(&p[0], &p[1], &left);
         sh_comb(&p[2], &p[3], &right);
+        lr[0] = left;
+        lr[1] = right;
+    }
+    long long out = sh_number(h, c, (h->forms & 1) ? lr : NULL);
+    if (h->forms & 1) {
+        long long sets = h->sets;
         long long kept = SH_NEG;
         for (long long s = 0; s <= sets; s++) {
             long long a = sh_best_of(&left, &right, s);
@@ -2743,7 +2775,7 @@ sh_tables(const long long *c, const long long *cap, shtab p[4])
 {
     for (int k = 0; k < 3; k++)
         sh_suit_compute(c + 9 * k, cap + 9 * k, &p[k]);
-    sh_honor_compute(c + 27, cap + 27, 7, 27, &p[3]);
+    sh_honor7(c + 27, cap + 27, &p[3]);
 }
 
 static PyObject *
