@@ -998,14 +998,15 @@ class ExpertBot(StrongBot):
                 continue
             c[u] += 1
             best = 0.0
+            # every discard's shanten after the draw in one call
+            after = shape.discards(c)
             for d in range(NUM_KINDS):
-                if c[d] == 0 or d == u:
+                if c[d] == 0 or d == u or after[d] != 0:
                     continue
                 c[d] -= 1
-                if shape.shanten(c) == 0:
-                    w, v = self._ww(game, seat, c, unseen, cache)
-                    if w:
-                        best = max(best, self._p_ready(w, pool, 0.6 * k) * v)
+                w, v = self._ww(game, seat, c, unseen, cache)
+                if w:
+                    best = max(best, self._p_ready(w, pool, 0.6 * k) * v)
                 c[d] += 1
             c[u] -= 1
             if best:
