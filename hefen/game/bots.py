@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, Protocol
@@ -42,7 +42,7 @@ from ..analysis.shanten import (
 from ..decompose import _CORE, completing_tiles
 from ..hand import Context, Hand
 from ..tiles import DRAGONS, NUM_KINDS, WINDS
-from .engine import Action, Game, GameSettings, Meld
+from .engine import Action, Game, GameSettings, Meld, _act
 
 __all__ = ["Bot", "SimpleBot", "StrongBot", "ExpertBot", "BOTS", "make_bot"]
 
@@ -135,8 +135,19 @@ def _cap_of(meld_tiles: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(cap)
 
 
-def _cap(melds: Iterable[Meld], extra: tuple[int, ...] = ()) -> tuple[int, ...]:
-    return _cap_of(tuple(sorted([t for m in melds for t in m.tiles] + list(extra))))
+_CAPS: dict[tuple[tuple[int, ...], ...], tuple[int, ...]] = {}
+
+
+def _cap(melds: Sequence[Meld], extra: tuple[int, ...] = ()) -> tuple[int, ...]:
+    """:func:`_cap_of` the tiles of ``melds`` and ``extra`` (kept by the
+    melds' tiles: a dict of tuples of ints is cheaper than sorting them)."""
+    key = (*(m.tiles for m in melds), extra)
+    cap = _CAPS.get(key)
+    if cap is None:
+        if len(_CAPS) > 1 << 14:
+            _CAPS.clear()
+        cap = _CAPS[key] = _cap_of(tuple(sorted([t for m in melds for t in m.tiles] + list(extra))))
+    return cap
 
 
 @dataclass(frozen=True, slots=True)
@@ -402,7 +413,7 @@ class StrongBot:
                     for t in m.tiles:
                         unseen[t] -= 1
                 # a concealed kong of another seat shows nothing
-        return [max(0, n) for n in unseen]
+        return [n if n > 0 else 0 for n in unseen]
 
     def _shape(self, game: Game, melds: list[Meld], extra: tuple[int, ...] = ()) -> _Shape:
         """How the analysis counts a hand beside ``melds`` (and a meld of
@@ -689,11 +700,13 @@ class StrongBot:
         p = game.players[seat]
         tiles = list(p.concealed)
         discards = [a.tile for a in legal if a.kind == "discard" and a.tile is not None]
-        base = self._shanten(game, seat, tiles)
+        base: int | None = None  # the hand's shanten, counted only where a kong is offered
         for a in legal:
             if a.kind == "kong" and a.tile is not None:
                 if tiles.count(a.tile) < 4:
                     return a  # an added kong: a free extra tile
+                if base is None:
+                    base = self._shanten(game, seat, tiles)
                 rest = [x for x in tiles if x != a.tile]
                 if self._shanten(game, seat, rest, (a.tile,) * 4) <= base:
                     return a
@@ -704,7 +717,7 @@ class StrongBot:
             rest.remove(tile)
             if self._good_wait(game, seat, rest):
                 return ready[0]
-        return Action(seat, "discard", tile)
+        return _act(seat, "discard", tile)
 
     def _respond(self, game: Game, seat: int, legal: list[Action]) -> Action:
         p = game.players[seat]
