@@ -684,9 +684,7 @@ def _cached(fn: Callable[..., object], ref: Callable[..., object], size: int) ->
 shanten_number: Callable[..., int] = _cached(_whole_fns[0], _py_shanten_number, 1 << 18)
 useful_kinds: Callable[..., tuple[int, ...]] = _cached(_whole_fns[1], _py_useful_kinds, 1 << 16)
 plan_shanten: Callable[..., int] = _cached(_whole_fns[2], _py_plan_shanten, 1 << 16)
-plan_shantens: Callable[..., tuple[int, ...]] = _cached(
-    _whole_fns[3], _py_plan_shantens, 1 << 16
-)
+plan_shantens: Callable[..., tuple[int, ...]] = _cached(_whole_fns[3], _py_plan_shantens, 1 << 16)
 #: not cached: a hand before its discard seldom comes back
 discard_shantens: Callable[..., tuple[int | None, ...]] = _whole_fns[4]  # type: ignore[assignment]
 

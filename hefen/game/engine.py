@@ -219,7 +219,6 @@ class GameSettings:
         )
 
 
-
 _ACTIONS: dict[tuple[int, str, int | None], Action] = {}
 
 
@@ -232,6 +231,7 @@ def _act(seat: int, kind: ActionKind, tile: int | None = None) -> Action:
     if a is None:
         a = _ACTIONS[key] = Action(seat, kind, tile)
     return a
+
 
 @dataclass
 class Player:
