@@ -3018,22 +3018,33 @@ hk_value_of(const shhand *h, const hkctx *x)
         else if (n == 2)
             honour += 0.5 * (double)x->hw[i];
     }
-    long long v[8];
-    sh_plans(h, v);
+    /* the plans as sh_plans makes them, only those the context reads */
+    shtab p[4], pq[4];
+    sh_tables(h->c, h->cap, p);
     long long min_fan = x->min_fan, cap = x->cap;
     double q = x->q, base = x->base;
-    double best = hk_ev(q, 1.0, v[0], base + honour, min_fan, cap), y;
+    double best = hk_ev(q, 1.0, sh_plan(h, h->c, p), base + honour, min_fan, cap), y;
+    memset(pq, 0, sizeof pq);
     for (int suit = 0; suit < 3; suit++) {
         if (!(x->open_suits >> suit & 1))
             continue;
-        y = hk_ev(q, 0.85, v[1 + suit], base + honour + 3, min_fan, cap);
+        long long xs[NK];
+        for (int t = 0; t < NK; t++)
+            xs[t] = (t >= 27 || t / 9 == suit) ? h->c[t] : 0;
+        pq[suit] = p[suit];
+        pq[3] = p[3];
+        y = hk_ev(q, 0.85, sh_plan(h, xs, pq), base + honour + 3, min_fan, cap);
         if (y > best)
             best = y;
         if (!x->honour_melds) {
-            y = hk_ev(q, 0.65, v[4 + suit], base + 7, min_fan, cap);
+            for (int t = 27; t < NK; t++)
+                xs[t] = 0;
+            memset(&pq[3], 0, sizeof pq[3]);
+            y = hk_ev(q, 0.65, sh_plan(h, xs, pq), base + 7, min_fan, cap);
             if (y > best)
                 best = y;
         }
+        memset(&pq[suit], 0, sizeof pq[suit]);
     }
     if (x->pungs_ok) {
         double fan = !x->exposed ? (double)cap - 1 : base + honour + 3;
@@ -3050,7 +3061,8 @@ hk_value_of(const shhand *h, const hkctx *x)
             best = y;
     }
     if (x->seven_ok) {
-        y = hk_ev(q, 0.6, v[7], base + 4, min_fan, cap);
+        long long v7 = (h->n_melds == 0 && h->size == 13) ? sh_seven_dist(h->c, h->four) - 1 : 99;
+        y = hk_ev(q, 0.6, v7, base + 4, min_fan, cap);
         if (y > best)
             best = y;
     }
