@@ -320,3 +320,36 @@ def test_cached_names_are_the_references() -> None:
     assert S.shanten_number(c, (4,) * 34, 0, S.FORMS, 13, True) == S._py_shanten_number(
         c, (4,) * 34, 0, S.FORMS, 13, True
     )
+
+
+@pytest.mark.parametrize("rules", ["mcr", "hk", "tw"])
+def test_engine_waits_are_the_completeness_test_per_kind(rules: str) -> None:
+    # the engine's waits (one completing_tiles call, kept by the tiles) name
+    # exactly the kinds, held fewer than four times, whose tile completes the
+    # hand (is_complete per kind, the engine's former test)
+    from hefen.decompose import is_complete
+    from hefen.game import Game, GameSettings
+
+    game = Game(GameSettings(rules), "waits", dealer=0)
+    forms = game.ruleset.decompose_forms
+    n = 0
+    for pos in _positions(rules, 3000, seed=21):
+        c, _, n_melds = pos[0], pos[1], pos[2]
+        if sum(c) % 3 != 1:
+            continue
+        concealed = [t for t in range(34) for _ in range(c[t])]
+        want = set()
+        for t in range(34):
+            if c[t] >= 4:
+                continue
+            more = list(c)
+            more[t] += 1
+            if is_complete(tuple(more), n_melds, forms):
+                want.add(t)
+        assert game._wait_set(concealed, n_melds) == want, (concealed, n_melds)
+        assert game._wait_set(concealed, n_melds) == want  # from the memo
+        if n_melds == len(game.players[0].melds):
+            for t in range(34):
+                assert game._complete_with(0, concealed, t) == (t in want), (concealed, t)
+        n += bool(want)
+    assert n > 100

@@ -35,7 +35,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..decompose import completing_tiles, is_complete
+from ..decompose import completing_tiles
 from ..hand import Context, Hand, Meld
 from ..result import Result
 from ..ruleset import DEFAULT_RULESET, REGISTRY, Ruleset, find_ruleset, ruleset_keys
@@ -364,6 +364,7 @@ class Game:
         #: ("flower", seat, tile), ("act", action)
         self.log: list[tuple[Any, ...]] = []
         self._score_cache: dict[Any, Result] = {}
+        self._completing_memo: dict[tuple[tuple[int, ...], int], frozenset[int]] = {}
         self._deal()
 
     # ------------------------------------------------------------------ basics
@@ -523,10 +524,24 @@ class Game:
         one call in place of a completeness test per kind (``first`` is
         kept for callers: the answer is the same set, and only its being
         empty or not is read then)."""
-        c = [0] * NUM_KINDS
-        for t in concealed:
-            c[t] += 1
-        return set(completing_tiles(tuple(c), n_melds, self.ruleset.decompose_forms))
+        return set(self._completing(concealed, n_melds))
+
+    def _completing(self, concealed: list[int], n_melds: int) -> frozenset[int]:
+        """:func:`hefen.decompose.completing_tiles` of ``concealed`` beside
+        ``n_melds`` melds, kept by the tiles: a seat's hand is asked about
+        at every discard (can it win on it?) and changes only when it
+        draws, discards or claims."""
+        key = (tuple(concealed), n_melds)
+        hit = self._completing_memo.get(key)
+        if hit is None:
+            c = [0] * NUM_KINDS
+            for t in concealed:
+                c[t] += 1
+            hit = frozenset(completing_tiles(tuple(c), n_melds, self.ruleset.decompose_forms))
+            if len(self._completing_memo) > 1 << 14:
+                self._completing_memo.clear()
+            self._completing_memo[key] = hit
+        return hit
 
     def _locked_kongs(self, seat: int) -> list[Action]:
         """The kongs a declared-ready hand may make with its drawn tile: an
@@ -546,13 +561,9 @@ class Game:
         return []
 
     def _complete_with(self, seat: int, concealed: list[int], tile: int) -> bool:
-        c = [0] * NUM_KINDS
-        for t in concealed:
-            c[t] += 1
-        c[tile] += 1
-        if c[tile] > 4:
-            return False
-        return is_complete(tuple(c), len(self.players[seat].melds), self.ruleset.decompose_forms)
+        """Whether ``concealed`` and ``tile`` make a complete hand (never with
+        a fifth copy): ``tile`` is one of the hand's completing tiles."""
+        return tile in self._completing(concealed, len(self.players[seat].melds))
 
     def visible_count(self, tile: int) -> int:
         """Copies of ``tile`` anyone can see: rivers and exposed melds."""
