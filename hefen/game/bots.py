@@ -111,17 +111,34 @@ def _win_hand(
     )
 
 
+def _neighbour_table(t: int) -> tuple[int, tuple[tuple[int, int], ...]]:
+    """What :func:`_neighbour_score` adds for ``t`` whatever the hand (1 for
+    a suit tile from 2 to 8) and the neighbours it weighs ((kind, weight):
+    2 one away, 1 two away, in its suit)."""
+    if t >= 27:
+        return 0, ()
+    r = t % 9
+    near = []
+    for d, w in ((1, 2), (2, 1)):
+        if r - d >= 0:
+            near.append((t - d, w))
+        if r + d <= 8:
+            near.append((t + d, w))
+    return (1 if 1 <= r <= 7 else 0), tuple(near)
+
+
+_NEIGHBOURS = tuple(_neighbour_table(t) for t in range(NUM_KINDS))
+
+
 def _neighbour_score(c: list[int], t: int) -> int:
-    """How useful ``t`` looks in a hand with counts ``c`` (``t`` included)."""
-    s = 3 * (c[t] - 1)
-    if t < 27:
-        r = t % 9
-        for d, w in ((1, 2), (2, 1)):
-            if r - d >= 0:
-                s += w * min(c[t - d], 1)
-            if r + d <= 8:
-                s += w * min(c[t + d], 1)
-        s += 1 if 1 <= r <= 7 else 0
+    """How useful ``t`` looks in a hand with counts ``c`` (``t`` included):
+    three for each other copy, two for each neighbour one away held, one
+    for each two away, one for a suit tile from 2 to 8."""
+    bonus, near = _NEIGHBOURS[t]
+    s = 3 * (c[t] - 1) + bonus
+    for k, w in near:
+        if c[k] > 0:
+            s += w
     return s
 
 

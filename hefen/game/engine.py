@@ -233,6 +233,12 @@ def _act(seat: int, kind: ActionKind, tile: int | None = None) -> Action:
     return a
 
 
+#: each seat's discard of each kind (the shared actions of _act)
+_DISCARDS: tuple[tuple[Action, ...], ...] = tuple(
+    tuple(_act(seat, "discard", t) for t in range(NUM_KINDS)) for seat in range(4)
+)
+
+
 @dataclass
 class Player:
     concealed: list[int] = field(default_factory=list)
@@ -371,7 +377,8 @@ class Game:
     @property
     def wall_remaining(self) -> int:
         """Tiles still to be drawn in play (the dead wall kept back excluded)."""
-        return max(0, self.tail - self.head - self._kept_back)
+        n = self.tail - self.head - self._kept_back
+        return n if n > 0 else 0
 
     def next_seat(self, seat: int) -> int:
         return self.order[(self.order.index(seat) + 1) % 4]
@@ -705,12 +712,15 @@ class Game:
             assert drawn is not None
             return out + [_act(seat, "discard", drawn)] + self._locked_kongs(seat)
         kinds = sorted(set(p.concealed))
-        out.extend(_act(seat, "discard", t) for t in kinds)
+        discards = _DISCARDS[seat]
+        out.extend([discards[t] for t in kinds])
         if drawn is not None and self.wall_remaining > 0:
             pungs = {m.tiles[0] for m in p.melds if m.kind == "pung"}
-            for t in kinds:
-                if t in pungs or p.concealed.count(t) == 4:
-                    out.append(_act(seat, "kong", t))
+            # four of a kind needs three tiles past one of each kind held
+            if pungs or len(p.concealed) - len(kinds) >= 3:
+                for t in kinds:
+                    if t in pungs or p.concealed.count(t) == 4:
+                        out.append(_act(seat, "kong", t))
         if self.ruleset.declared_ready and self._may_declare(seat):
             for t in kinds:
                 rest = list(p.concealed)
