@@ -1851,10 +1851,48 @@ sh_read_base(PyObject *const *args, Py_ssize_t nargs, int dflt, int span, long l
     return 1;
 }
 
+static int sh_suit_compute_raw(const long long *c, const long long *cap, shtab *out);
+
+/* A suit's table depends on its nine counts and caps only, and the hands a
+ * game asks about share most suits: the tables of counts and caps in 0..7 are
+ * kept in a direct-mapped cache (key: 6 bits a rank, and a bit saying the
+ * entry is filled), the Python lru_cache's part for the compiled whole-hand
+ * functions. */
+#define SH_CACHE_BITS 14
+typedef struct {
+    unsigned long long key;
+    int lo;
+    shtab tab;
+} shcached;
+static shcached *sh_cache;
+
+static int
+sh_suit_compute(const long long *c, const long long *cap, shtab *out)
+{
+    unsigned long long key = 1;
+    for (int i = 0; i < 9; i++) {
+        if (c[i] > 7 || cap[i] < 0 || cap[i] > 7)
+            return sh_suit_compute_raw(c, cap, out);
+        key = key << 6 | (unsigned long long)(c[i] << 3 | cap[i]);
+    }
+    if (!sh_cache) {
+        sh_cache = PyMem_RawCalloc((size_t)1 << SH_CACHE_BITS, sizeof(shcached));
+        if (!sh_cache)
+            return sh_suit_compute_raw(c, cap, out);
+    }
+    shcached *e = &sh_cache[(key * 0x9E3779B97F4A7C15ULL) >> (64 - SH_CACHE_BITS)];
+    if (e->key != key) {
+        e->lo = sh_suit_compute_raw(c, cap, &e->tab);
+        e->key = key;
+    }
+    *out = e->tab;
+    return e->lo;
+}
+
 /* the table of one suit's nine counts (not negative) into *out; masks
  * unshifted, bit 0 is rank lo (returned); lo is 0 when no tile is held */
 static int
-sh_suit_compute(const long long *c, const long long *cap, shtab *out)
+sh_suit_compute_raw(const long long *c, const long long *cap, shtab *out)
 {
     int any = 0;
     for (int i = 0; i < 9; i++)
@@ -1974,6 +2012,36 @@ sh_honor_compute(const long long *c, const long long *cap, Py_ssize_t n, long lo
         }
     }
     *out = tab;
+}
+
+/* the honours' table of the 34 counts' last seven (base 27), cached as the
+ * suits' are (sh_suit_compute) */
+static shcached *sh_hcache;
+
+static void
+sh_honor7(const long long *c, const long long *cap, shtab *out)
+{
+    unsigned long long key = 1;
+    for (int i = 0; i < 7; i++) {
+        if (c[i] > 7 || cap[i] < 0 || cap[i] > 7) {
+            sh_honor_compute(c, cap, 7, 27, out);
+            return;
+        }
+        key = key << 6 | (unsigned long long)(c[i] << 3 | cap[i]);
+    }
+    if (!sh_hcache) {
+        sh_hcache = PyMem_RawCalloc((size_t)1 << SH_CACHE_BITS, sizeof(shcached));
+        if (!sh_hcache) {
+            sh_honor_compute(c, cap, 7, 27, out);
+            return;
+        }
+    }
+    shcached *e = &sh_hcache[(key * 0x9E3779B97F4A7C15ULL) >> (64 - SH_CACHE_BITS)];
+    if (e->key != key) {
+        sh_honor_compute(c, cap, 7, 27, &e->tab);
+        e->key = key;
+    }
+    *out = e->tab;
 }
 
 static PyObject *
@@ -2121,7 +2189,7 @@ sh_standard_kept(const long long *c, const long long *cap, long long sets)
     shtab p[4];
     for (int k = 0; k < 3; k++)
         sh_suit_compute(c + 9 * k, cap + 9 * k, &p[k]);
-    sh_honor_compute(c + 27, cap + 27, 7, 27, &p[3]);
+    sh_honor7(c + 27, cap + 27, &p[3]);
     long long l[SH_W], r[SH_W];
     for (int h = 0; h < 2; h++) {
         const shtab *x = &p[2 * h], *y = &p[2 * h + 1];
@@ -2180,13 +2248,9 @@ sh_read_flag(PyObject *o)
     return -1;
 }
 
-static PyObject *
-py_seven_pairs_dist(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+static long long
+sh_seven_dist(const long long *c, int allow)
 {
-    long long c[NK];
-    int allow = nargs == 2 ? sh_read_flag(args[1]) : -1;
-    if (allow < 0 || !sh_read_counts(args[0], c))
-        return sh_fallback(pure_seven_pairs, args, nargs);
     long long n[5] = {0, 0, 0, 0, 0}, more = 0;
     for (int i = 0; i < NK; i++) {
         if (c[i] <= 4)
@@ -2201,10 +2265,32 @@ py_seven_pairs_dist(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     }
     long long pairs = twos < 7 ? twos : 7;
     long long rest = 7 - pairs;
-    return PyLong_FromLongLong(14 - 2 * pairs - (ones < rest ? ones : rest));
+    return 14 - 2 * pairs - (ones < rest ? ones : rest);
+}
+
+static PyObject *
+py_seven_pairs_dist(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    long long c[NK];
+    int allow = nargs == 2 ? sh_read_flag(args[1]) : -1;
+    if (allow < 0 || !sh_read_counts(args[0], c))
+        return sh_fallback(pure_seven_pairs, args, nargs);
+    return PyLong_FromLongLong(sh_seven_dist(c, allow));
 }
 
 static const int sh_orphans[13] = {0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33};
+
+static long long
+sh_orphans_dist(const long long *c)
+{
+    long long kinds = 0, ones = 0;
+    for (int i = 0; i < 13; i++) {
+        long long v = c[sh_orphans[i]];
+        kinds += v != 0;
+        ones += v == 1;
+    }
+    return 14 - kinds - (kinds > ones ? 1 : 0);
+}
 
 static PyObject *
 py_orphans_dist(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
@@ -2212,13 +2298,7 @@ py_orphans_dist(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     long long c[NK];
     if (nargs != 1 || !sh_read_counts(args[0], c))
         return sh_fallback(pure_orphans, args, nargs);
-    long long kinds = 0, ones = 0;
-    for (int i = 0; i < 13; i++) {
-        long long v = c[sh_orphans[i]];
-        kinds += v != 0;
-        ones += v == 1;
-    }
-    return PyLong_FromLongLong(14 - kinds - (kinds > ones ? 1 : 0));
+    return PyLong_FromLongLong(sh_orphans_dist(c));
 }
 
 static long long
@@ -2230,12 +2310,9 @@ sh_held_knitted(const long long *c, int k)
     return n;
 }
 
-static PyObject *
-py_honors_knitted_dist(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+static long long
+sh_honors_knitted_dist(const long long *c)
 {
-    long long c[NK];
-    if (nargs != 1 || !sh_read_counts(args[0], c))
-        return sh_fallback(pure_honors_knitted, args, nargs);
     long long honors = 0, best = 0;
     for (int i = 27; i < NK; i++)
         honors += c[i] != 0;
@@ -2245,17 +2322,23 @@ py_honors_knitted_dist(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             best = h;
     }
     long long t = honors + best;
-    return PyLong_FromLongLong(14 - (t < 14 ? t : 14));
+    return 14 - (t < 14 ? t : 14);
 }
 
 static PyObject *
-py_knitted_straight_dist(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+py_honors_knitted_dist(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    long long c[NK], cap[NK], n_melds, beat = 99;
-    if (nargs < 3 || nargs > 4 || !sh_read_counts(args[0], c) || !sh_read_ints(args[1], NK, cap) ||
-        !sh_read_int(args[2], &n_melds) || n_melds < 0 || n_melds > 1 ||
-        (nargs == 4 && !sh_read_int(args[3], &beat)))
-        return sh_fallback(pure_knitted_straight, args, nargs);
+    long long c[NK];
+    if (nargs != 1 || !sh_read_counts(args[0], c))
+        return sh_fallback(pure_honors_knitted, args, nargs);
+    return PyLong_FromLongLong(sh_honors_knitted_dist(c));
+}
+
+/* _knitted_straight_dist: the distance to a knitted straight with a set and
+ * a pair (n_melds 0 or 1), or beat where no reading comes under it */
+static long long
+sh_knitted_dist(const long long *c, const long long *cap, long long n_melds, long long beat)
+{
     long long sets = 1 - n_melds;
     long long target = 9 + 3 * sets + 2;
     long long held = 0;
@@ -2300,7 +2383,18 @@ py_knitted_straight_dist(PyObject *self, PyObject *const *args, Py_ssize_t nargs
         if (kp > best)
             best = kp;
     }
-    return PyLong_FromLongLong(best > target - beat ? target - best : beat);
+    return best > target - beat ? target - best : beat;
+}
+
+static PyObject *
+py_knitted_straight_dist(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    long long c[NK], cap[NK], n_melds, beat = 99;
+    if (nargs < 3 || nargs > 4 || !sh_read_counts(args[0], c) || !sh_read_ints(args[1], NK, cap) ||
+        !sh_read_int(args[2], &n_melds) || n_melds < 0 || n_melds > 1 ||
+        (nargs == 4 && !sh_read_int(args[3], &beat)))
+        return sh_fallback(pure_knitted_straight, args, nargs);
+    return PyLong_FromLongLong(sh_knitted_dist(c, cap, n_melds, beat));
 }
 
 static PyObject *
@@ -2333,6 +2427,785 @@ py_set_pure_shanten(PyObject *self, PyObject *args)
     }
     Py_RETURN_NONE;
 }
+
+
+/* ---- whole hands (hefen.analysis.shanten) ---------------------------------
+ * shanten_number, useful_kinds, plan_shanten and plan_shantens of the 34
+ * concealed counts, the caps, n_melds, the forms (a tuple of the analysis'
+ * form names), the hand size and allow_four_pairs, branch for branch as the
+ * Python ones (hefen.analysis.shanten: _distances with its slack, _useful,
+ * plan_shanten), in one call instead of a Python walk over the forms and the
+ * tables.  The Python functions stay as the references: an input outside the
+ * C domain (not six positional arguments, counts not plain ints in
+ * [0, 1e6], a form name the C does not know, set slots outside 0..5, a size
+ * outside 1..100) is handed to them. */
+#define SH_NFORMS 5
+static const char *const sh_form_names[SH_NFORMS] = {
+    "standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight"};
+static PyObject *sh_form_str[SH_NFORMS];
+static PyObject *pure_shanten_number, *pure_useful_kinds, *pure_plan_shanten,
+    *pure_plan_shantens, *pure_discard_shantens;
+
+
+static PyObject *
+sh_fallback_kw(PyObject *f, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    if (!f) {
+        PyErr_SetString(PyExc_RuntimeError, "hefen._core: shanten references not set");
+        return NULL;
+    }
+    return PyObject_Vectorcall(f, args, nargs, kwnames);
+}
+
+typedef struct {
+    long long c[NK], cap[NK];
+    long long n_melds, size, sets;
+    int four;
+    unsigned forms; /* bit k: sh_form_names[k] */
+} shhand;
+
+static int
+sh_read_forms(PyObject *t, unsigned *out)
+{
+    if (!PyTuple_CheckExact(t))
+        return 0;
+    unsigned f = 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(t); i++) {
+        PyObject *o = PyTuple_GET_ITEM(t, i);
+        if (!PyUnicode_CheckExact(o))
+            return 0;
+        int k = 0;
+        for (; k < SH_NFORMS; k++) {
+            if (o == sh_form_str[k] || PyUnicode_CompareWithASCIIString(o, sh_form_names[k]) == 0)
+                break;
+        }
+        if (k == SH_NFORMS)
+            return 0;
+        f |= 1u << k;
+    }
+    *out = f;
+    return 1;
+}
+
+/* (counts, cap, n_melds, forms, size, allow_four_pairs) into *h; 0 if any is
+ * outside the C domain */
+static int
+sh_read_hand(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, shhand *h)
+{
+    if (nargs != 6 || (kwnames && PyTuple_GET_SIZE(kwnames)))
+        return 0;
+    if (!sh_read_counts(args[0], h->c) || !sh_read_ints(args[1], NK, h->cap) ||
+        !sh_read_int(args[2], &h->n_melds) || h->n_melds < 0 || !sh_read_forms(args[3], &h->forms) ||
+        !sh_read_int(args[4], &h->size) || h->size < 1 || h->size > 100)
+        return 0;
+    int four = sh_read_flag(args[5]);
+    if (four < 0)
+        return 0;
+    h->four = four;
+    h->sets = (h->size + 1) / 3 - h->n_melds;
+    if (h->sets < 0 || h->sets > SH_K)
+        return 0;
+    return 1;
+}
+
+static void
+sh_comb(const shtab *x, const shtab *y, shtab *out)
+{
+    for (int s = 0; s <= SH_K; s++) {
+        long long b0 = SH_NEG, b1 = SH_NEG;
+        for (int s1 = 0; s1 <= s; s1++) {
+            int i = s1 * 2, j = (s - s1) * 2;
+            long long x0 = x->v[i], y0 = y->v[j], v;
+            v = x0 + y0;
+            if (v > b0)
+                b0 = v;
+            v = x->v[i + 1] + y0;
+            if (v > b1)
+                b1 = v;
+            v = x0 + y->v[j + 1];
+            if (v > b1)
+                b1 = v;
+        }
+        out->v[s * 2] = b0;
+        out->v[s * 2 + 1] = b1;
+        out->m[s * 2] = out->m[s * 2 + 1] = 0;
+    }
+}
+
+static void
+sh_comb_masks(const shtab *x, const shtab *y, shtab *out)
+{
+    for (int i = 0; i < SH_W; i++) {
+        out->v[i] = SH_NEG;
+        out->m[i] = 0;
+    }
+    for (int s = 0; s <= SH_K; s++) {
+        for (int s1 = 0; s1 <= s; s1++) {
+            int i = s1 * 2, j = (s - s1) * 2;
+            sh_upd(out, s * 2, x->v[i] + y->v[j], x->m[i] | y->m[j]);
+            sh_upd(out, s * 2 + 1, x->v[i + 1] + y->v[j], x->m[i + 1] | y->m[j]);
+            sh_upd(out, s * 2 + 1, x->v[i] + y->v[j + 1], x->m[i] | y->m[j + 1]);
+        }
+    }
+}
+
+static long long
+sh_best_of(const shtab *x, const shtab *y, long long sets)
+{
+    long long best = SH_NEG;
+    for (long long s = 0; s <= sets; s++) {
+        long long a0 = x->v[s * 2], a1 = x->v[s * 2 + 1];
+        long long b0 = y->v[(sets - s) * 2], b1 = y->v[(sets - s) * 2 + 1];
+        long long v = a1 + b0 > a0 + b1 ? a1 + b0 : a0 + b1;
+        if (v > best)
+            best = v;
+    }
+    return best;
+}
+
+static long long
+sh_best_unpaired(const shtab *x, const shtab *y, long long sets)
+{
+    long long best = SH_NEG;
+    for (long long s = 0; s <= sets; s++) {
+        long long v = x->v[s * 2] + y->v[(sets - s) * 2];
+        if (s == 0 || v > best)
+            best = v;
+    }
+    return best;
+}
+
+static unsigned long long
+sh_best_mask_of(const shtab *x, const shtab *y, long long sets, long long best)
+{
+    unsigned long long mask = 0;
+    for (long long s = 0; s <= sets; s++) {
+        int i = (int)s * 2, j = (int)(sets - s) * 2;
+        if (x->v[i + 1] + y->v[j] == best)
+            mask |= x->m[i + 1] | y->m[j];
+        if (x->v[i] + y->v[j + 1] == best)
+            mask |= x->m[i] | y->m[j + 1];
+    }
+    return mask;
+}
+
+/* the four tables of the hand (_parts), masks shifted to their kinds */
+static void
+sh_parts(const long long *c, const long long *cap, shtab p[4])
+{
+    for (int k = 0; k < 3; k++) {
+        int lo = sh_suit_compute(c + 9 * k, cap + 9 * k, &p[k]);
+        for (int i = 0; i < SH_W; i++)
+            p[k].m[i] <<= 9 * k + lo;
+    }
+    sh_honor7(c + 27, cap + 27, &p[3]);
+}
+
+/* _distances: the distance to each form held (bit k of the answer: form k
+ * in d[k]); slack < 0 is None (the knitted straight exactly); p: the two
+ * products of c's tables (suits 0-1, suit 2 and the honours: values only are
+ * read), or NULL to compute them */
+static unsigned
+sh_distances(const shhand *h, const long long *c, long long slack, long long d[SH_NFORMS],
+             const shtab *p)
+{
+    unsigned present = 0;
+    if (h->forms & 1) {
+        long long kept;
+        if (p)
+            kept = sh_best_of(&p[0], &p[1], h->sets);
+        else
+            kept = sh_standard_kept(c, h->cap, h->sets);
+        d[0] = 3 * h->sets + 2 - kept;
+        present |= 1;
+    }
+    if (h->n_melds == 0 && h->size == 13) {
+        if (h->forms & 2) {
+            d[1] = sh_seven_dist(c, h->four);
+            present |= 2;
+        }
+        if (h->forms & 4) {
+            d[2] = sh_orphans_dist(c);
+            present |= 4;
+        }
+        if (h->forms & 8) {
+            d[3] = sh_honors_knitted_dist(c);
+            present |= 8;
+        }
+    }
+    if ((h->forms & 16) && h->n_melds <= 1 && h->size == 13) {
+        long long beat = 99;
+        if (slack >= 0) {
+            long long m = 98;
+            int any = 0;
+            for (int k = 0; k < 4; k++) {
+                if (present >> k & 1) {
+                    if (!any || d[k] < m)
+                        m = d[k];
+                    any = 1;
+                }
+            }
+            beat = m + slack;
+        }
+        d[4] = sh_knitted_dist(c, h->cap, h->n_melds, beat);
+        present |= 16;
+    }
+    return present;
+}
+
+static long long
+sh_min_dist(unsigned present, const long long d[SH_NFORMS], long long dflt)
+{
+    long long m = dflt;
+    int any = 0;
+    for (int k = 0; k < SH_NFORMS; k++) {
+        if (present >> k & 1) {
+            if (!any || d[k] < m)
+                m = d[k];
+            any = 1;
+        }
+    }
+    return m;
+}
+
+static long long
+sh_number(const shhand *h, const long long *c, const shtab *p)
+{
+    long long d[SH_NFORMS];
+    unsigned present = sh_distances(h, c, 0, d, p);
+    return sh_min_dist(present, d, 100) - 1;
+}
+
+/* _useful of one form (fifth False): the kinds whose draw brings the form
+ * under dist, as a mask */
+static unsigned long long
+sh_useful_form(const shhand *h, int form, long long dist)
+{
+    long long cl[NK];
+    memcpy(cl, h->c, sizeof cl);
+    unsigned long long out = 0;
+    if (form == 0) {
+        long long sets = h->sets;
+        shtab p[4], left, right;
+        sh_parts(cl, h->cap, p);
+        sh_comb_masks(&p[0], &p[1], &left);
+        sh_comb_masks(&p[2], &p[3], &right);
+        long long full = sh_best_of(&left, &right, sets);
+        int free_slot = (sets > 0 && sh_best_of(&left, &right, sets - 1) >= full) ||
+                        sh_best_unpaired(&left, &right, sets) >= full;
+        if (!free_slot)
+            return sh_best_mask_of(&left, &right, sets, full);
+        shtab rests[4];
+        sh_comb(&p[1], &right, &rests[0]);
+        sh_comb(&p[0], &right, &rests[1]);
+        sh_comb(&left, &p[3], &rests[2]);
+        sh_comb(&left, &p[2], &rests[3]);
+        for (int part = 0; part < 4; part++) {
+            int base = part * 9, n_kinds = part < 3 ? 9 : 7;
+            for (int r = 0; r < n_kinds; r++) {
+                int t = base + r;
+                if (cl[t] >= h->cap[t] || cl[t] >= 4)
+                    continue;
+                cl[t]++;
+                shtab tab;
+                if (part < 3)
+                    sh_suit_compute(cl + base, h->cap + base, &tab);
+                else
+                    sh_honor7(cl + base, h->cap + base, &tab);
+                cl[t]--;
+                if (3 * sets + 2 - sh_best_of(&tab, &rests[part], sets) < dist)
+                    out |= 1ULL << t;
+            }
+        }
+        return out;
+    }
+    for (int t = 0; t < NK; t++) {
+        if (cl[t] >= h->cap[t] || cl[t] >= 4)
+            continue;
+        cl[t]++;
+        long long d;
+        if (form == 1)
+            d = sh_seven_dist(cl, h->four);
+        else if (form == 2)
+            d = sh_orphans_dist(cl);
+        else if (form == 3)
+            d = sh_honors_knitted_dist(cl);
+        else
+            d = sh_knitted_dist(cl, h->cap, h->n_melds, dist);
+        cl[t]--;
+        if (d < dist)
+            out |= 1ULL << t;
+    }
+    return out;
+}
+
+/* plan_shanten of c, whose four tables (values) are p; the two products
+ * of the tables serve both the shanten and the plan's count */
+static long long
+sh_plan(const shhand *h, const long long *c, const shtab *p)
+{
+    shtab left, right, lr[2];
+    if (h->forms & 1) {
+        sh_comb(&p[0], &p[1], &left);
+        sh_comb(&p[2], &p[3], &right);
+        lr[0] = left;
+        lr[1] = right;
+    }
+    long long out = sh_number(h, c, (h->forms & 1) ? lr : NULL);
+    if (h->forms & 1) {
+        long long sets = h->sets;
+        long long kept = SH_NEG;
+        for (long long s = 0; s <= sets; s++) {
+            long long a = sh_best_of(&left, &right, s);
+            long long b = sh_best_unpaired(&left, &right, s) + 1;
+            long long v = (a > b ? a : b) + sets - s;
+            if (s == 0 || v > kept)
+                kept = v;
+        }
+        long long alt = 3 * sets + 2 - kept - 1;
+        if (alt < out)
+            out = alt;
+    }
+    return out;
+}
+
+/* the four tables of c (values; masks unshifted) */
+static void
+sh_tables(const long long *c, const long long *cap, shtab p[4])
+{
+    for (int k = 0; k < 3; k++)
+        sh_suit_compute(c + 9 * k, cap + 9 * k, &p[k]);
+    sh_honor7(c + 27, cap + 27, &p[3]);
+}
+
+static PyObject *
+py_shanten_number(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    shhand h;
+    if (!sh_read_hand(args, nargs, kwnames, &h))
+        return sh_fallback_kw(pure_shanten_number, args, nargs, kwnames);
+    return PyLong_FromLongLong(sh_number(&h, h.c, NULL));
+}
+
+/* useful_kinds as a mask (0 where no form fits) */
+static unsigned long long
+sh_useful_mask(const shhand *h)
+{
+    long long d[SH_NFORMS];
+    unsigned present = sh_distances(h, h->c, 1, d, NULL);
+    if (!present)
+        return 0;
+    long long best = sh_min_dist(present, d, 0);
+    unsigned long long mask = 0;
+    for (int k = 0; k < SH_NFORMS; k++) {
+        if ((present >> k & 1) && d[k] == best)
+            mask |= sh_useful_form(h, k, best);
+    }
+    return mask;
+}
+
+static PyObject *
+py_useful_kinds(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    shhand h;
+    if (!sh_read_hand(args, nargs, kwnames, &h))
+        return sh_fallback_kw(pure_useful_kinds, args, nargs, kwnames);
+    unsigned long long mask = sh_useful_mask(&h);
+    int n = 0;
+    for (int t = 0; t < NK; t++)
+        n += (int)(mask >> t & 1);
+    PyObject *out = PyTuple_New(n);
+    if (!out)
+        return NULL;
+    int j = 0;
+    for (int t = 0; t < NK; t++) {
+        if (mask >> t & 1) {
+            PyObject *o = PyLong_FromLong(t);
+            if (!o) {
+                Py_DECREF(out);
+                return NULL;
+            }
+            PyTuple_SET_ITEM(out, j++, o);
+        }
+    }
+    return out;
+}
+
+static PyObject *
+py_plan_shanten(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    shhand h;
+    if (!sh_read_hand(args, nargs, kwnames, &h))
+        return sh_fallback_kw(pure_plan_shanten, args, nargs, kwnames);
+    shtab p[4];
+    sh_tables(h.c, h.cap, p);
+    return PyLong_FromLongLong(sh_plan(&h, h.c, p));
+}
+
+/* plan_shantens: the plan shanten of the hand, of its half flushes and of its
+ * full flushes (suits 0-2: the other suits' counts zeroed, and the honours'
+ * too for a full flush), and the shanten of seven pairs alone */
+/* plan_shantens: the plan shanten of the hand, of its half flushes and of its
+ * full flushes (suits 0-2: the other suits' counts zeroed, and the honours'
+ * too for a full flush), and the shanten of seven pairs alone, into v[8] */
+static void
+sh_plans(const shhand *h, long long v[8])
+{
+    /* the tables of a suit's or the honours' counts are the same in every
+     * plan keeping them, and those of no tile are all 0 (_EMPTY_CLOSED, the
+     * honours' closure of nothing): four tables serve the seven plans */
+    shtab p[4], q[4];
+    sh_tables(h->c, h->cap, p);
+    v[0] = sh_plan(h, h->c, p);
+    memset(q, 0, sizeof q);
+    for (int suit = 0; suit < 3; suit++) {
+        long long x[NK];
+        for (int t = 0; t < NK; t++)
+            x[t] = (t >= 27 || t / 9 == suit) ? h->c[t] : 0;
+        q[suit] = p[suit];
+        q[3] = p[3];
+        v[1 + suit] = sh_plan(h, x, q);
+        for (int t = 27; t < NK; t++)
+            x[t] = 0;
+        memset(&q[3], 0, sizeof q[3]);
+        v[4 + suit] = sh_plan(h, x, q);
+        memset(&q[suit], 0, sizeof q[suit]);
+    }
+    /* shanten_number with forms ("seven_pairs",) */
+    v[7] = (h->n_melds == 0 && h->size == 13) ? sh_seven_dist(h->c, h->four) - 1 : 99;
+}
+
+static PyObject *
+py_plan_shantens(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    shhand h;
+    if (!sh_read_hand(args, nargs, kwnames, &h))
+        return sh_fallback_kw(pure_plan_shantens, args, nargs, kwnames);
+    long long v[8];
+    sh_plans(&h, v);
+    PyObject *out = PyTuple_New(8);
+    if (!out)
+        return NULL;
+    for (int i = 0; i < 8; i++) {
+        PyObject *o = PyLong_FromLongLong(v[i]);
+        if (!o) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, o);
+    }
+    return out;
+}
+
+/* discard_shantens: for each kind held, the shanten of the hand without one
+ * of it (None for a kind not held): a discard's choices in one call */
+static PyObject *
+py_discard_shantens(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    shhand h;
+    if (!sh_read_hand(args, nargs, kwnames, &h))
+        return sh_fallback_kw(pure_discard_shantens, args, nargs, kwnames);
+    PyObject *out = PyTuple_New(NK);
+    if (!out)
+        return NULL;
+    long long c[NK];
+    memcpy(c, h.c, sizeof c);
+    for (int t = 0; t < NK; t++) {
+        PyObject *o;
+        if (c[t]) {
+            c[t]--;
+            o = PyLong_FromLongLong(sh_number(&h, c, NULL));
+            c[t]++;
+            if (!o) {
+                Py_DECREF(out);
+                return NULL;
+            }
+        }
+        else {
+            o = Py_None;
+            Py_INCREF(o);
+        }
+        PyTuple_SET_ITEM(out, t, o);
+    }
+    return out;
+}
+
+/* ---- the Hong Kong value of a hand (hefen.game.bots._py_hk_value) --------
+ * hk_value(counts, cap, n_melds, forms, size, allow_four_pairs, ctx): the
+ * best over the plans of (q * pace) ** (shanten + 1) times the payoff of the
+ * plan's fan, with the same float operations in the same order as the
+ * Python (pow is the C library's, as Python's float ** is).  A context not
+ * of the expected shape goes to the reference. */
+static PyObject *pure_hk_value;
+
+static double
+hk_payoff(double fan, long long min_fan, long long cap)
+{
+    double value = 0.0;
+    double c = (double)cap;
+    if (fan >= (double)min_fan)
+        value += 0.55 * pow(2.0, c < fan ? c : fan);
+    if (fan + 1 >= (double)min_fan)
+        value += 0.45 * 1.5 * pow(2.0, c < fan + 1 ? c : fan + 1);
+    return value;
+}
+
+static double
+hk_ev(double q, double pace, long long sh, double fan, long long min_fan, long long cap)
+{
+    long long n = sh + 1 > 0 ? sh + 1 : 0;
+    return pow(q * pace, (double)n) * hk_payoff(fan, min_fan, cap);
+}
+
+static int
+hk_read_float(PyObject *o, double *out)
+{
+    if (!PyFloat_CheckExact(o))
+        return 0;
+    *out = PyFloat_AS_DOUBLE(o);
+    return 1;
+}
+
+typedef struct {
+    long long min_fan, cap, need, open_suits;
+    double q, base;
+    int exposed, honour_melds, pungs_ok, seven_ok;
+    int n_hon;
+    long long hk[NK], hw[NK];
+    int hm[NK];
+} hkctx;
+
+/* the context tuple (bots.HkContext) into *x; 0 if it is not of that shape */
+static int
+hk_read_ctx(PyObject *ctx, hkctx *x)
+{
+    if (!PyTuple_CheckExact(ctx) || PyTuple_GET_SIZE(ctx) != 11 ||
+        !sh_read_int(PyTuple_GET_ITEM(ctx, 0), &x->min_fan) ||
+        !sh_read_int(PyTuple_GET_ITEM(ctx, 1), &x->cap) || x->cap < -1000 || x->cap > 1000 ||
+        !hk_read_float(PyTuple_GET_ITEM(ctx, 2), &x->q) ||
+        !hk_read_float(PyTuple_GET_ITEM(ctx, 3), &x->base) ||
+        !sh_read_int(PyTuple_GET_ITEM(ctx, 4), &x->need) || x->need < 0 ||
+        (x->exposed = sh_read_flag(PyTuple_GET_ITEM(ctx, 5))) < 0 ||
+        !sh_read_int(PyTuple_GET_ITEM(ctx, 6), &x->open_suits) ||
+        (x->honour_melds = sh_read_flag(PyTuple_GET_ITEM(ctx, 7))) < 0 ||
+        (x->pungs_ok = sh_read_flag(PyTuple_GET_ITEM(ctx, 8))) < 0 ||
+        (x->seven_ok = sh_read_flag(PyTuple_GET_ITEM(ctx, 9))) < 0 || !(x->q > 0.0))
+        return 0;
+    PyObject *hon = PyTuple_GET_ITEM(ctx, 10);
+    if (!PyTuple_CheckExact(hon) || PyTuple_GET_SIZE(hon) > NK)
+        return 0;
+    x->n_hon = (int)PyTuple_GET_SIZE(hon);
+    for (int i = 0; i < x->n_hon; i++) {
+        PyObject *e = PyTuple_GET_ITEM(hon, i);
+        if (!PyTuple_CheckExact(e) || PyTuple_GET_SIZE(e) != 3 ||
+            !sh_read_int(PyTuple_GET_ITEM(e, 0), &x->hk[i]) || x->hk[i] < 0 || x->hk[i] >= NK ||
+            !sh_read_int(PyTuple_GET_ITEM(e, 1), &x->hw[i]) ||
+            (x->hm[i] = sh_read_flag(PyTuple_GET_ITEM(e, 2))) < 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* _py_hk_value of the hand h under the context x */
+static double
+hk_value_of(const shhand *h, const hkctx *x)
+{
+    double honour = 0.0;
+    for (int i = 0; i < x->n_hon; i++) {
+        long long n = h->c[x->hk[i]];
+        if (x->hm[i] || n >= 3)
+            honour += (double)x->hw[i];
+        else if (n == 2)
+            honour += 0.5 * (double)x->hw[i];
+    }
+    /* the plans as sh_plans makes them, only those the context reads */
+    shtab p[4], pq[4];
+    sh_tables(h->c, h->cap, p);
+    long long min_fan = x->min_fan, cap = x->cap;
+    double q = x->q, base = x->base;
+    double best = hk_ev(q, 1.0, sh_plan(h, h->c, p), base + honour, min_fan, cap), y;
+    memset(pq, 0, sizeof pq);
+    for (int suit = 0; suit < 3; suit++) {
+        if (!(x->open_suits >> suit & 1))
+            continue;
+        long long xs[NK];
+        for (int t = 0; t < NK; t++)
+            xs[t] = (t >= 27 || t / 9 == suit) ? h->c[t] : 0;
+        pq[suit] = p[suit];
+        pq[3] = p[3];
+        y = hk_ev(q, 0.85, sh_plan(h, xs, pq), base + honour + 3, min_fan, cap);
+        if (y > best)
+            best = y;
+        if (!x->honour_melds) {
+            for (int t = 27; t < NK; t++)
+                xs[t] = 0;
+            memset(&pq[3], 0, sizeof pq[3]);
+            y = hk_ev(q, 0.65, sh_plan(h, xs, pq), base + 7, min_fan, cap);
+            if (y > best)
+                best = y;
+        }
+        memset(&pq[suit], 0, sizeof pq[suit]);
+    }
+    if (x->pungs_ok) {
+        double fan = !x->exposed ? (double)cap - 1 : base + honour + 3;
+        long long pungs = 0, pairs = 0, need = x->need;
+        for (int t = 0; t < NK; t++) {
+            pungs += h->c[t] >= 3;
+            pairs += h->c[t] == 2;
+        }
+        long long m = pungs < need ? pungs : need;
+        long long pp = pairs ? 1 : 0;
+        long long tt = pairs - pp < need - m ? pairs - pp : need - m;
+        y = hk_ev(q, x->exposed ? 0.7 : 0.5, 2 * need - 2 * m - tt - pp, fan, min_fan, cap);
+        if (y > best)
+            best = y;
+    }
+    if (x->seven_ok) {
+        long long v7 = (h->n_melds == 0 && h->size == 13) ? sh_seven_dist(h->c, h->four) - 1 : 99;
+        y = hk_ev(q, 0.6, v7, base + 4, min_fan, cap);
+        if (y > best)
+            best = y;
+    }
+    return best;
+}
+
+static PyObject *
+py_hk_value(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    shhand h;
+    hkctx x;
+    if (nargs != 7 || (kwnames && PyTuple_GET_SIZE(kwnames)) || !sh_read_hand(args, 6, NULL, &h) ||
+        !hk_read_ctx(args[6], &x))
+        return sh_fallback_kw(pure_hk_value, args, nargs, kwnames);
+    return PyFloat_FromDouble(hk_value_of(&h, &x));
+}
+
+/* kinds: a tuple of kinds the hand holds, each once at most; 0 if not */
+static int
+sh_read_kinds(PyObject *t, const long long *c, int *out, Py_ssize_t *n)
+{
+    if (!PyTuple_CheckExact(t) || PyTuple_GET_SIZE(t) > NK)
+        return 0;
+    unsigned long long seen = 0;
+    *n = PyTuple_GET_SIZE(t);
+    for (Py_ssize_t i = 0; i < *n; i++) {
+        long long k;
+        if (!sh_read_int(PyTuple_GET_ITEM(t, i), &k) || k < 0 || k >= NK || !c[k] ||
+            (seen >> k & 1))
+            return 0;
+        seen |= 1ULL << k;
+        out[i] = (int)k;
+    }
+    return 1;
+}
+
+/* hk_discard_values(counts, cap, n_melds, forms, size, allow_four_pairs, ctx,
+ * kinds): hk_value of the hand without one of each of kinds */
+static PyObject *pure_hk_discard_values, *pure_discard_ukeire;
+
+static PyObject *
+py_hk_discard_values(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    shhand h;
+    hkctx x;
+    int kinds[NK];
+    Py_ssize_t n;
+    if (nargs != 8 || (kwnames && PyTuple_GET_SIZE(kwnames)) || !sh_read_hand(args, 6, NULL, &h) ||
+        !hk_read_ctx(args[6], &x) || !sh_read_kinds(args[7], h.c, kinds, &n))
+        return sh_fallback_kw(pure_hk_discard_values, args, nargs, kwnames);
+    PyObject *out = PyTuple_New(n);
+    if (!out)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        h.c[kinds[i]]--;
+        PyObject *o = PyFloat_FromDouble(hk_value_of(&h, &x));
+        h.c[kinds[i]]++;
+        if (!o) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, o);
+    }
+    return out;
+}
+
+/* discard_ukeire(counts, cap, n_melds, forms, size, allow_four_pairs, unseen,
+ * kinds): for each of kinds, the unseen copies (34 plain ints) of the
+ * useful kinds of the hand without one of it */
+static PyObject *
+py_discard_ukeire(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    shhand h;
+    long long unseen[NK];
+    int kinds[NK];
+    Py_ssize_t n;
+    if (nargs != 8 || (kwnames && PyTuple_GET_SIZE(kwnames)) || !sh_read_hand(args, 6, NULL, &h) ||
+        !sh_read_ints(args[6], NK, unseen) || !sh_read_kinds(args[7], h.c, kinds, &n))
+        return sh_fallback_kw(pure_discard_ukeire, args, nargs, kwnames);
+    PyObject *out = PyTuple_New(n);
+    if (!out)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        h.c[kinds[i]]--;
+        unsigned long long mask = sh_useful_mask(&h);
+        h.c[kinds[i]]++;
+        long long total = 0;
+        for (int t = 0; t < NK; t++)
+            if (mask >> t & 1)
+                total += unseen[t];
+        PyObject *o = PyLong_FromLongLong(total);
+        if (!o) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, o);
+    }
+    return out;
+}
+
+static PyObject *
+py_set_pure_bots(PyObject *self, PyObject *args)
+{
+    PyObject *a, *b;
+    if (!PyArg_ParseTuple(args, "OO:_set_pure_bots", &a, &b))
+        return NULL;
+    Py_INCREF(a);
+    Py_INCREF(b);
+    Py_XSETREF(pure_hk_discard_values, a);
+    Py_XSETREF(pure_discard_ukeire, b);
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+py_set_pure_hk_value(PyObject *self, PyObject *f)
+{
+    Py_INCREF(f);
+    Py_XSETREF(pure_hk_value, f);
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+py_set_pure_hands(PyObject *self, PyObject *args)
+{
+    PyObject *f[5];
+    if (!PyArg_ParseTuple(args, "OOOOO:_set_pure_hands", &f[0], &f[1], &f[2], &f[3], &f[4]))
+        return NULL;
+    PyObject **dst[5] = {&pure_shanten_number, &pure_useful_kinds, &pure_plan_shanten,
+                         &pure_plan_shantens, &pure_discard_shantens};
+    for (int i = 0; i < 5; i++) {
+        Py_INCREF(f[i]);
+        Py_XSETREF(*dst[i], f[i]);
+    }
+    for (int k = 0; k < SH_NFORMS; k++) {
+        if (!sh_form_str[k]) {
+            sh_form_str[k] = PyUnicode_InternFromString(sh_form_names[k]);
+            if (!sh_form_str[k])
+                return NULL;
+        }
+    }
+    Py_RETURN_NONE;
+}
+
 
 
 
@@ -5588,6 +6461,41 @@ static PyMethodDef core_methods[] = {
     {"_set_pure", py_set_pure, METH_VARARGS,
      "_set_pure(is_standard_complete, standard_decompositions, is_complete, "
      "completing_tiles): the pure references, for inputs outside the C domain."},
+    {"hk_discard_values", (PyCFunction)(void (*)(void))py_hk_discard_values,
+     METH_FASTCALL | METH_KEYWORDS,
+     "hk_discard_values(counts, cap, n_melds, forms, size, allow_four_pairs, ctx, kinds) -> "
+     "hk_value of the hand without one of each of kinds."},
+    {"discard_ukeire", (PyCFunction)(void (*)(void))py_discard_ukeire,
+     METH_FASTCALL | METH_KEYWORDS,
+     "discard_ukeire(counts, cap, n_melds, forms, size, allow_four_pairs, unseen, kinds) -> "
+     "for each of kinds, the unseen copies of the useful kinds of the hand without one of it."},
+    {"_set_pure_bots", py_set_pure_bots, METH_VARARGS,
+     "_set_pure_bots(hk_discard_values, discard_ukeire): their references."},
+    {"hk_value", (PyCFunction)(void (*)(void))py_hk_value, METH_FASTCALL | METH_KEYWORDS,
+     "hk_value(counts, cap, n_melds, forms, size, allow_four_pairs, ctx) -> the Hong Kong "
+     "value layer's expected payment of a hand (hefen.game.bots._py_hk_value)."},
+    {"_set_pure_hk_value", py_set_pure_hk_value, METH_O,
+     "_set_pure_hk_value(hk_value): the reference of hk_value."},
+    {"shanten_number", (PyCFunction)(void (*)(void))py_shanten_number,
+     METH_FASTCALL | METH_KEYWORDS,
+     "shanten_number(counts, cap, n_melds, forms, size, allow_four_pairs) -> the shanten."},
+    {"useful_kinds", (PyCFunction)(void (*)(void))py_useful_kinds, METH_FASTCALL | METH_KEYWORDS,
+     "useful_kinds(counts, cap, n_melds, forms, size, allow_four_pairs) -> the kinds whose "
+     "draw lowers the shanten."},
+    {"plan_shanten", (PyCFunction)(void (*)(void))py_plan_shanten, METH_FASTCALL | METH_KEYWORDS,
+     "plan_shanten(counts, cap, n_melds, forms, size, allow_four_pairs) -> the shanten of the "
+     "tiles a plan keeps."},
+    {"plan_shantens", (PyCFunction)(void (*)(void))py_plan_shantens,
+     METH_FASTCALL | METH_KEYWORDS,
+     "plan_shantens(counts, cap, n_melds, forms, size, allow_four_pairs) -> plan_shanten of "
+     "the hand, its half and full flushes, and the seven pairs shanten."},
+    {"discard_shantens", (PyCFunction)(void (*)(void))py_discard_shantens,
+     METH_FASTCALL | METH_KEYWORDS,
+     "discard_shantens(counts, cap, n_melds, forms, size, allow_four_pairs) -> for each kind "
+     "held, the shanten without one of it (None for the others)."},
+    {"_set_pure_hands", py_set_pure_hands, METH_VARARGS,
+     "_set_pure_hands(shanten_number, useful_kinds, plan_shanten, plan_shantens, "
+     "discard_shantens): the references of the whole-hand functions."},
     {"suit_table", (PyCFunction)(void (*)(void))py_suit_table, METH_FASTCALL,
      "suit_table(c, cap, base=0) -> the shanten table of one suit (hefen.analysis.shanten)."},
     {"honor_table", (PyCFunction)(void (*)(void))py_honor_table, METH_FASTCALL,

@@ -69,6 +69,70 @@ def _set_pure_shanten(
     best_mask: Callable[..., int],
     /,
 ) -> None: ...
+def shanten_number(
+    counts: tuple[int, ...],
+    cap: tuple[int, ...],
+    n_melds: int,
+    forms: tuple[str, ...],
+    size: int,
+    allow_four_pairs: bool,
+    /,
+) -> int: ...
+def useful_kinds(
+    counts: tuple[int, ...],
+    cap: tuple[int, ...],
+    n_melds: int,
+    forms: tuple[str, ...],
+    size: int,
+    allow_four_pairs: bool,
+    /,
+) -> tuple[int, ...]: ...
+def plan_shanten(
+    counts: tuple[int, ...],
+    cap: tuple[int, ...],
+    n_melds: int,
+    forms: tuple[str, ...],
+    size: int,
+    allow_four_pairs: bool,
+    /,
+) -> int: ...
+def plan_shantens(
+    counts: tuple[int, ...],
+    cap: tuple[int, ...],
+    n_melds: int,
+    forms: tuple[str, ...],
+    size: int,
+    allow_four_pairs: bool,
+    /,
+) -> tuple[int, ...]: ...
+def discard_shantens(
+    counts: tuple[int, ...],
+    cap: tuple[int, ...],
+    n_melds: int,
+    forms: tuple[str, ...],
+    size: int,
+    allow_four_pairs: bool,
+    /,
+) -> tuple[int | None, ...]: ...
+def _set_pure_hands(
+    shanten_number: Callable[..., int],
+    useful_kinds: Callable[..., tuple[int, ...]],
+    plan_shanten: Callable[..., int],
+    plan_shantens: Callable[..., tuple[int, ...]],
+    discard_shantens: Callable[..., tuple[int | None, ...]],
+    /,
+) -> None: ...
+def hk_value(
+    counts: tuple[int, ...],
+    cap: tuple[int, ...],
+    n_melds: int,
+    forms: tuple[str, ...],
+    size: int,
+    allow_four_pairs: bool,
+    ctx: tuple[Any, ...],
+    /,
+) -> float: ...
+def _set_pure_hk_value(hk_value: Callable[..., float], /) -> None: ...
 def new(cls: type[_T], /, *fields: Any) -> _T: ...
 def _set_new_types(spec: tuple[tuple[type, tuple[str, ...]], ...], /) -> None: ...
 def mcr_score(hand: Hand, opts: dict[str, Any], /) -> Result | bool | None: ...

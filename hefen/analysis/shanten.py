@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import itemgetter
+from typing import Any
 
 from ..decompose import _CORE, KNITTED_STRAIGHTS
 from ..ruleset import REGISTRY, find_ruleset
@@ -41,6 +42,8 @@ __all__ = [
     "form_distances",
     "shanten_counts",
     "plan_shanten",
+    "plan_shantens",
+    "discard_shantens",
     "shanten_number",
     "useful_kinds",
 ]
@@ -522,8 +525,7 @@ def _distances(
     return out
 
 
-@lru_cache(maxsize=1 << 18)
-def shanten_number(
+def _py_shanten_number(
     counts: Counts,
     cap: Counts,
     n_melds: int = 0,
@@ -540,8 +542,7 @@ def shanten_number(
     return min(dists.values(), default=100) - 1
 
 
-@lru_cache(maxsize=1 << 16)
-def plan_shanten(
+def _py_plan_shanten(
     counts: Counts,
     cap: Counts,
     n_melds: int = 0,
@@ -555,7 +556,7 @@ def plan_shanten(
     tile: the hand still holds a tile to discard for every draw into it.
     On a whole hand it is the shanten; on fewer tiles it counts only the
     draws the plan needs, not the tiles it gives up."""
-    out = shanten_number(counts, cap, n_melds, forms, size, allow_four_pairs)
+    out = _py_shanten_number(counts, cap, n_melds, forms, size, allow_four_pairs)
     if "standard" in forms:
         sets = (size + 1) // 3 - n_melds
         p = _parts(counts, cap)
@@ -569,8 +570,7 @@ def plan_shanten(
     return out
 
 
-@lru_cache(maxsize=1 << 16)
-def useful_kinds(
+def _py_useful_kinds(
     counts: Counts,
     cap: Counts,
     n_melds: int = 0,
@@ -589,6 +589,104 @@ def useful_kinds(
         if dists.get(f) == best:
             useful.update(_useful(counts, cap, n_melds, f, size, allow_four_pairs, best, False))
     return tuple(sorted(useful))
+
+
+def _py_plan_shantens(
+    counts: Counts,
+    cap: Counts,
+    n_melds: int = 0,
+    forms: tuple[str, ...] = FORMS,
+    size: int = 13,
+    allow_four_pairs: bool = True,
+) -> tuple[int, ...]:
+    """The plans of a hand in one answer (the Hong Kong value layer's):
+    :func:`plan_shanten` of the whole hand, of its half flush of each suit
+    (the other two suits' counts zeroed, honours kept), of its full flush of
+    each suit (honours zeroed too), then the shanten of seven pairs alone
+    (:func:`shanten_number` with the one form): eight ints."""
+    out = [_py_plan_shanten(counts, cap, n_melds, forms, size, allow_four_pairs)]
+    fulls = []
+    for suit in range(3):
+        lo, hi = 9 * suit, 9 * suit + 9
+        half = (0,) * lo + counts[lo:hi] + (0,) * (27 - hi) + counts[27:]
+        full = (0,) * lo + counts[lo:hi] + (0,) * (NUM_KINDS - hi)
+        out.append(_py_plan_shanten(half, cap, n_melds, forms, size, allow_four_pairs))
+        fulls.append(_py_plan_shanten(full, cap, n_melds, forms, size, allow_four_pairs))
+    out += fulls
+    out.append(_py_shanten_number(counts, cap, n_melds, ("seven_pairs",), size, allow_four_pairs))
+    return tuple(out)
+
+
+def _py_discard_shantens(
+    counts: Counts,
+    cap: Counts,
+    n_melds: int = 0,
+    forms: tuple[str, ...] = FORMS,
+    size: int = 13,
+    allow_four_pairs: bool = True,
+) -> tuple[int | None, ...]:
+    """For each kind (0-33) the hand holds, :func:`shanten_number` of the
+    hand without one of it; ``None`` for a kind it does not hold: every
+    discard's shanten in one answer."""
+    c = list(counts)
+    out: list[int | None] = []
+    for t in range(NUM_KINDS):
+        if not c[t]:
+            out.append(None)
+            continue
+        c[t] -= 1
+        out.append(_py_shanten_number(tuple(c), cap, n_melds, forms, size, allow_four_pairs))
+        c[t] += 1
+    return tuple(out)
+
+
+# The whole-hand functions compiled (hefen._core): one C call for the
+# shanten, the useful kinds or the plans of a hand in place of the Python
+# walk over the forms and tables above, which stays as the reference (and
+# answers any input the C does not read).  Both are cached by the whole hand,
+# for callers that ask about many hands (the game's bots).
+if _CORE is not None and COMPILED_FORMS and hasattr(_CORE, "plan_shantens"):
+    _CORE._set_pure_hands(
+        _py_shanten_number,
+        _py_useful_kinds,
+        _py_plan_shanten,
+        _py_plan_shantens,
+        _py_discard_shantens,
+    )
+    _whole_fns: tuple[Callable[..., object], ...] = (
+        _CORE.shanten_number,
+        _CORE.useful_kinds,
+        _CORE.plan_shanten,
+        _CORE.plan_shantens,
+        _CORE.discard_shantens,
+    )
+else:
+    _whole_fns = (
+        _py_shanten_number,
+        _py_useful_kinds,
+        _py_plan_shanten,
+        _py_plan_shantens,
+        _py_discard_shantens,
+    )
+#: whether the whole-hand functions are the compiled ones (hefen._core)
+COMPILED_HANDS: bool = _whole_fns[0] is not _py_shanten_number
+
+
+def _cached(fn: Callable[..., object], ref: Callable[..., object], size: int) -> Any:
+    """``fn`` behind an ``lru_cache``, named and documented as ``ref``."""
+    out = lru_cache(maxsize=size)(fn)
+    out.__name__ = out.__qualname__ = ref.__name__.removeprefix("_py_")
+    out.__doc__ = ref.__doc__
+    out.__module__ = ref.__module__
+    return out
+
+
+shanten_number: Callable[..., int] = _cached(_whole_fns[0], _py_shanten_number, 1 << 18)
+useful_kinds: Callable[..., tuple[int, ...]] = _cached(_whole_fns[1], _py_useful_kinds, 1 << 16)
+plan_shanten: Callable[..., int] = _cached(_whole_fns[2], _py_plan_shanten, 1 << 16)
+plan_shantens: Callable[..., tuple[int, ...]] = _cached(_whole_fns[3], _py_plan_shantens, 1 << 16)
+#: not cached: a hand before its discard seldom comes back
+discard_shantens: Callable[..., tuple[int | None, ...]] = _whole_fns[4]  # type: ignore[assignment]
 
 
 @dataclass(frozen=True, slots=True)

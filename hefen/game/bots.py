@@ -26,16 +26,23 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, Protocol
 
-from ..analysis.shanten import plan_shanten, shanten_number, useful_kinds
-from ..decompose import is_complete
+from ..analysis.shanten import (
+    COMPILED_HANDS,
+    discard_shantens,
+    plan_shanten,
+    plan_shantens,
+    shanten_number,
+    useful_kinds,
+)
+from ..decompose import _CORE, completing_tiles
 from ..hand import Context, Hand
 from ..tiles import DRAGONS, NUM_KINDS, WINDS
-from .engine import Action, Game, GameSettings, Meld
+from .engine import Action, Game, GameSettings, Meld, _act
 
 __all__ = ["Bot", "SimpleBot", "StrongBot", "ExpertBot", "BOTS", "make_bot"]
 
@@ -56,28 +63,21 @@ def _counts(tiles: list[int]) -> list[int]:
 def _completing(game: Game, seat: int, c: list[int], unseen: list[int]) -> Iterator[int]:
     """The kinds with an unseen copy that complete the concealed counts
     ``c`` (one tile short) of ``seat``, in any of the ruleset's forms."""
+    # completing_tiles: the kinds held fewer than four times that complete
+    # the hand, in order (one call in place of a completeness test per kind)
     n_melds = len(game.players[seat].melds)
-    forms = game.ruleset.decompose_forms
-    for t in range(NUM_KINDS):
-        if unseen[t] == 0 or c[t] >= 4:
-            continue
-        c[t] += 1
-        done = is_complete(tuple(c), n_melds, forms)
-        c[t] -= 1
-        if done:
+    for t in completing_tiles(tuple(c), n_melds, game.ruleset.decompose_forms):
+        if unseen[t]:
             yield t
 
 
 def _discard_shanten(
     shape: _Shape, tiles: list[int], candidates: list[int]
 ) -> list[tuple[int, int]]:
-    """(shanten after discarding t, t) for each distinct candidate ``t``."""
-    scored = []
-    for t in dict.fromkeys(candidates):
-        rest = list(tiles)
-        rest.remove(t)
-        scored.append((shape.shanten(_counts(rest)), t))
-    return scored
+    """(shanten after discarding t, t) for each distinct candidate ``t``
+    (every discard's shanten in one call, :func:`discard_shantens`)."""
+    after = shape.discards(_counts(tiles))
+    return [(after[t], t) for t in dict.fromkeys(candidates)]  # type: ignore[misc]
 
 
 def _win_hand(
@@ -111,17 +111,34 @@ def _win_hand(
     )
 
 
+def _neighbour_table(t: int) -> tuple[int, tuple[tuple[int, int], ...]]:
+    """What :func:`_neighbour_score` adds for ``t`` whatever the hand (1 for
+    a suit tile from 2 to 8) and the neighbours it weighs ((kind, weight):
+    2 one away, 1 two away, in its suit)."""
+    if t >= 27:
+        return 0, ()
+    r = t % 9
+    near = []
+    for d, w in ((1, 2), (2, 1)):
+        if r - d >= 0:
+            near.append((t - d, w))
+        if r + d <= 8:
+            near.append((t + d, w))
+    return (1 if 1 <= r <= 7 else 0), tuple(near)
+
+
+_NEIGHBOURS = tuple(_neighbour_table(t) for t in range(NUM_KINDS))
+
+
 def _neighbour_score(c: list[int], t: int) -> int:
-    """How useful ``t`` looks in a hand with counts ``c`` (``t`` included)."""
-    s = 3 * (c[t] - 1)
-    if t < 27:
-        r = t % 9
-        for d, w in ((1, 2), (2, 1)):
-            if r - d >= 0:
-                s += w * min(c[t - d], 1)
-            if r + d <= 8:
-                s += w * min(c[t + d], 1)
-        s += 1 if 1 <= r <= 7 else 0
+    """How useful ``t`` looks in a hand with counts ``c`` (``t`` included):
+    three for each other copy, two for each neighbour one away held, one
+    for each two away, one for a suit tile from 2 to 8."""
+    bonus, near = _NEIGHBOURS[t]
+    s = 3 * (c[t] - 1) + bonus
+    for k, w in near:
+        if c[k] > 0:
+            s += w
     return s
 
 
@@ -135,8 +152,19 @@ def _cap_of(meld_tiles: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(cap)
 
 
-def _cap(melds: Iterable[Meld], extra: tuple[int, ...] = ()) -> tuple[int, ...]:
-    return _cap_of(tuple(sorted([t for m in melds for t in m.tiles] + list(extra))))
+_CAPS: dict[tuple[tuple[int, ...], ...], tuple[int, ...]] = {}
+
+
+def _cap(melds: Sequence[Meld], extra: tuple[int, ...] = ()) -> tuple[int, ...]:
+    """:func:`_cap_of` the tiles of ``melds`` and ``extra`` (kept by the
+    melds' tiles: a dict of tuples of ints is cheaper than sorting them)."""
+    key = (*(m.tiles for m in melds), extra)
+    cap = _CAPS.get(key)
+    if cap is None:
+        if len(_CAPS) > 1 << 14:
+            _CAPS.clear()
+        cap = _CAPS[key] = _cap_of(tuple(sorted([t for m in melds for t in m.tiles] + list(extra))))
+    return cap
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +187,20 @@ class _Shape:
     def plan(self, counts: list[int]) -> int:
         """The shanten of the tiles a plan keeps (:func:`plan_shanten`)."""
         return plan_shanten(
+            tuple(counts), self.cap, self.n_melds, self.forms, self.size, self.four_pairs
+        )
+
+    def discards(self, counts: list[int]) -> tuple[int | None, ...]:
+        """:func:`discard_shantens`: for each kind held, the shanten of the
+        hand without one of it."""
+        return discard_shantens(
+            tuple(counts), self.cap, self.n_melds, self.forms, self.size, self.four_pairs
+        )
+
+    def plans(self, counts: list[int]) -> tuple[int, ...]:
+        """:func:`plan_shantens`: the plan shanten of the hand, of its half
+        and full flush of each suit, and the shanten of seven pairs alone."""
+        return plan_shantens(
             tuple(counts), self.cap, self.n_melds, self.forms, self.size, self.four_pairs
         )
 
@@ -195,7 +237,7 @@ def _hk_payoff(fan: float, min_fan: int, cap: int) -> float:
     return value
 
 
-def _pung_shanten(c: list[int], need: int) -> int:
+def _pung_shanten(c: Sequence[int], need: int) -> int:
     """Shanten towards ``need`` pungs and a pair from the concealed counts."""
     pungs = sum(1 for n in c if n >= 3)
     pairs = sum(1 for n in c if n == 2)
@@ -203,6 +245,128 @@ def _pung_shanten(c: list[int], need: int) -> int:
     p = 1 if pairs else 0
     t = min(pairs - p, need - m)
     return 2 * need - 2 * m - t - p
+
+
+#: what :func:`hk_value` reads besides the hand: min_fan, cap, the chance
+#: per step, the base fan, the sets still needed, whether a set is exposed,
+#: the suits a flush may still take (a bit each), whether an honour set is
+#: declared, whether no chow is, whether seven pairs is open, and the
+#: honours that score ((kind, fan, already a declared pung), ...)
+HkContext = tuple[
+    int, int, float, float, int, bool, int, bool, bool, bool, tuple[tuple[int, int, bool], ...]
+]
+
+
+def _py_hk_value(
+    counts: tuple[int, ...],
+    cap: tuple[int, ...],
+    n_melds: int,
+    forms: tuple[str, ...],
+    size: int,
+    four_pairs: bool,
+    ctx: HkContext,
+) -> float:
+    """The expected payment of a Hong Kong hand (``StrongBot._hk_ev``):
+    the best over its plans of the win chance of the plan's shanten
+    (:func:`plan_shantens`; all pungs by :func:`_pung_shanten`) times
+    :func:`_hk_payoff` of the plan's fan.  The reference of the compiled
+    ``hefen._core.hk_value``."""
+    (
+        min_fan,
+        fan_cap,
+        q,
+        base,
+        need,
+        exposed,
+        open_suits,
+        honour_melds,
+        pungs_ok,
+        seven_ok,
+        honours,
+    ) = ctx
+    honour = 0.0
+    for h, w, melded in honours:
+        if melded or counts[h] >= 3:
+            honour += w
+        elif counts[h] == 2:
+            honour += 0.5 * w
+
+    def ev(sh: int, fan: float, pace: float = 1.0) -> float:
+        # pace: how much slower the plan's useful tiles come than any tile's
+        return (q * pace) ** max(0, sh + 1) * _hk_payoff(fan, min_fan, fan_cap)
+
+    plans = plan_shantens(counts, cap, n_melds, forms, size, four_pairs)
+    best = ev(plans[0], base + honour)
+    for suit in range(3):
+        if not open_suits >> suit & 1:
+            continue
+        best = max(best, ev(plans[1 + suit], base + honour + 3, 0.85))
+        if not honour_melds:
+            best = max(best, ev(plans[4 + suit], base + 7, 0.65))
+    if pungs_ok:
+        fan = float(fan_cap) - 1 if not exposed else base + honour + 3
+        best = max(best, ev(_pung_shanten(counts, need), fan, 0.7 if exposed else 0.5))
+    if seven_ok:
+        best = max(best, ev(plans[7], base + 4, 0.6))
+    return best
+
+
+def _py_hk_discard_values(
+    counts: tuple[int, ...],
+    cap: tuple[int, ...],
+    n_melds: int,
+    forms: tuple[str, ...],
+    size: int,
+    four_pairs: bool,
+    ctx: HkContext,
+    kinds: tuple[int, ...],
+) -> tuple[float, ...]:
+    """:func:`hk_value` of the hand without one of each of ``kinds`` (every
+    discard's value in one call); the reference of
+    ``hefen._core.hk_discard_values``."""
+    c = list(counts)
+    out = []
+    for k in kinds:
+        c[k] -= 1
+        out.append(hk_value(tuple(c), cap, n_melds, forms, size, four_pairs, ctx))
+        c[k] += 1
+    return tuple(out)
+
+
+def _py_discard_ukeire(
+    counts: tuple[int, ...],
+    cap: tuple[int, ...],
+    n_melds: int,
+    forms: tuple[str, ...],
+    size: int,
+    four_pairs: bool,
+    unseen: tuple[int, ...],
+    kinds: tuple[int, ...],
+) -> tuple[int, ...]:
+    """For each of ``kinds``, the unseen copies of the :func:`useful_kinds`
+    of the hand without one of it (every discard's useful tiles in one
+    call); the reference of ``hefen._core.discard_ukeire``."""
+    c = list(counts)
+    out = []
+    for k in kinds:
+        c[k] -= 1
+        useful = useful_kinds(tuple(c), cap, n_melds, forms, size, four_pairs)
+        out.append(sum(unseen[t] for t in useful))
+        c[k] += 1
+    return tuple(out)
+
+
+# compiled (hefen._core) where the whole-hand analysis is; the Python above
+# stays as the reference, and answers what the C does not read
+hk_value: Callable[..., float] = _py_hk_value
+hk_discard_values: Callable[..., tuple[float, ...]] = _py_hk_discard_values
+discard_ukeire: Callable[..., tuple[int, ...]] = _py_discard_ukeire
+if _CORE is not None and COMPILED_HANDS and hasattr(_CORE, "discard_ukeire"):
+    _CORE._set_pure_hk_value(_py_hk_value)
+    _CORE._set_pure_bots(_py_hk_discard_values, _py_discard_ukeire)
+    hk_value = _CORE.hk_value
+    hk_discard_values = _CORE.hk_discard_values
+    discard_ukeire = _CORE.discard_ukeire
 
 
 class SimpleBot:
@@ -247,6 +411,10 @@ class StrongBot:
         self.exact = exact
         #: the settings last seen and whether four alike make two of seven pairs there
         self._four: tuple[GameSettings, bool] | None = None
+        #: the shapes made under those settings, by (cap, n_melds)
+        self._shapes: dict[tuple[tuple[int, ...], int], _Shape] = {}
+        #: the last :meth:`_hk_context`: (melds, key, shape, context)
+        self._hk_memo: tuple[list[Meld], tuple[object, ...], _Shape, HkContext] | None = None
 
     # -- what the seat can see
     def _unseen(self, game: Game, seat: int) -> list[int]:
@@ -262,22 +430,24 @@ class StrongBot:
                     for t in m.tiles:
                         unseen[t] -= 1
                 # a concealed kong of another seat shows nothing
-        return [max(0, n) for n in unseen]
+        return [n if n > 0 else 0 for n in unseen]
 
     def _shape(self, game: Game, melds: list[Meld], extra: tuple[int, ...] = ()) -> _Shape:
         """How the analysis counts a hand beside ``melds`` (and a meld of
         the tiles ``extra`` about to be claimed) under the game's ruleset."""
-        r = game.ruleset
         settings = game.settings
         if self._four is None or self._four[0] is not settings:
+            r = game.ruleset
             self._four = (settings, r.four_alike_in_seven_pairs(settings.options))
-        return _Shape(
-            _cap(melds, extra),
-            len(melds) + (1 if extra else 0),
-            r.forms,
-            r.concealed_size,
-            self._four[1],
-        )
+            self._shapes = {}
+        key = (_cap(melds, extra), len(melds) + (1 if extra else 0))
+        shape = self._shapes.get(key)
+        if shape is None:
+            r = game.ruleset
+            shape = self._shapes[key] = _Shape(
+                key[0], key[1], r.forms, r.concealed_size, self._four[1]
+            )
+        return shape
 
     def _count(
         self, game: Game, counts: list[int], melds: list[Meld], extra: tuple[int, ...] = ()
@@ -346,53 +516,96 @@ class StrongBot:
         before a draw, declared ``melds``): over the plans it may follow —
         as it stands, a half or full flush, all pungs (four concealed pungs
         while nothing is exposed), seven pairs — the win probability of the
-        plan's shanten times :func:`_hk_payoff` of its fan."""
+        plan's shanten times :func:`_hk_payoff` of its fan
+        (:func:`hk_value`, with what does not depend on ``c`` read once
+        by :meth:`_hk_context`)."""
+        shape, ctx = self._hk_context(game, seat, melds)
+        return hk_value(
+            tuple(c), shape.cap, shape.n_melds, shape.forms, shape.size, shape.four_pairs, ctx
+        )
+
+    def _hk_evs(
+        self, game: Game, seat: int, c: list[int], melds: list[Meld], kinds: list[int]
+    ) -> tuple[float, ...]:
+        """:meth:`_hk_ev` of the counts ``c`` without one of each of
+        ``kinds`` (distinct kinds ``c`` holds), in one call
+        (:func:`hk_discard_values`)."""
+        shape, ctx = self._hk_context(game, seat, melds)
+        return hk_discard_values(
+            tuple(c),
+            shape.cap,
+            shape.n_melds,
+            shape.forms,
+            shape.size,
+            shape.four_pairs,
+            ctx,
+            tuple(kinds),
+        )
+
+    def _ukeires(
+        self, game: Game, seat: int, tiles: list[int], kinds: list[int], unseen: list[int]
+    ) -> dict[int, int]:
+        """:meth:`_ukeire` of ``tiles`` without one of each of ``kinds``
+        (distinct kinds held), in one call (:func:`discard_ukeire`)."""
+        if not kinds:
+            return {}
+        shape = self._shape(game, game.players[seat].melds)
+        got = discard_ukeire(
+            tuple(_counts(tiles)),
+            shape.cap,
+            shape.n_melds,
+            shape.forms,
+            shape.size,
+            shape.four_pairs,
+            tuple(unseen),
+            tuple(kinds),
+        )
+        return dict(zip(kinds, got, strict=True))
+
+    def _hk_context(self, game: Game, seat: int, melds: list[Meld]) -> tuple[_Shape, HkContext]:
+        """What :meth:`_hk_ev` reads of the table besides the concealed
+        counts: the shape, the table's minimum and cap, the flowers' and
+        concealed hand's fan, the honours that count, the chance per step,
+        which flush plans the melds leave open (kept while the same melds,
+        wall and flowers are asked about again)."""
+        p = game.players[seat]
+        key = (game, seat, len(melds), game.wall_remaining, len(p.flowers))
+        memo = self._hk_memo
+        if memo is not None and memo[0] is melds and memo[1] == key:
+            return memo[2], memo[3]
         opts = game.settings.options
         min_fan = int(opts.get("min_fan", 3))
         cap = int(opts.get("cap", 13))
-        p = game.players[seat]
         seat_wind, round_wind = game.seat_winds[seat], game.round_wind
         need = game.settings.sets - len(melds)
         exposed = any(not m.concealed for m in melds)
         base = float(_flower_fan(p.flowers, seat_wind)) + (0.0 if exposed else 1.0)
-        honour = 0.0
         meld_pungs = {m.tiles[0] for m in melds if m.kind != "chow"}
+        honours = []
         for h in (*DRAGONS, *WINDS):
             w = (h in DRAGONS) + (h == seat_wind) + (h == round_wind)
-            if not w:
-                continue
-            if h in meld_pungs or c[h] >= 3:
-                honour += w
-            elif c[h] == 2:
-                honour += 0.5 * w
+            if w:
+                honours.append((h, w, h in meld_pungs))
         draws = max(1.0, game.wall_remaining / 4)
         q = draws / (draws + 6.0)
-
-        def ev(sh: int, fan: float, pace: float = 1.0) -> float:
-            # pace: how much slower the plan's useful tiles come than any tile's
-            return (q * pace) ** max(0, sh + 1) * _hk_payoff(fan, min_fan, cap)
-
-        shape = self._shape(game, melds)
-        shanten = shape.plan
-        best = ev(shanten(c), base + honour)
         suits = {m.tiles[0] // 9 for m in melds if m.tiles[0] < 27}
-        honour_melds = any(m.tiles[0] >= 27 for m in melds)
-        for suit in range(3):
-            if suits - {suit}:
-                continue
-            lo, hi = 9 * suit, 9 * suit + 9
-            half = [0] * lo + c[lo:hi] + [0] * (27 - hi) + c[27:]
-            best = max(best, ev(shanten(half), base + honour + 3, 0.85))
-            if not honour_melds:
-                full = [0] * lo + c[lo:hi] + [0] * (NUM_KINDS - hi)
-                best = max(best, ev(shanten(full), base + 7, 0.65))
-        if all(m.kind != "chow" for m in melds):
-            fan = float(cap) - 1 if not exposed else base + honour + 3
-            best = max(best, ev(_pung_shanten(c, need), fan, 0.7 if exposed else 0.5))
-        if not melds and "seven_pairs" in game.ruleset.forms:
-            pairs = replace(shape, forms=("seven_pairs",)).shanten(c)
-            best = max(best, ev(pairs, base + 4, 0.6))
-        return best
+        open_suits = sum(1 << suit for suit in range(3) if not suits - {suit})
+        ctx: HkContext = (
+            min_fan,
+            cap,
+            q,
+            base,
+            need,
+            exposed,
+            open_suits,
+            any(m.tiles[0] >= 27 for m in melds),
+            all(m.kind != "chow" for m in melds),
+            not melds and "seven_pairs" in game.ruleset.forms,
+            tuple(honours),
+        )
+        shape = self._shape(game, melds)
+        self._hk_memo = (melds, key, shape, ctx)
+        return shape, ctx
 
     # -- decisions
     def choose(self, game: Game, seat: int) -> Action:
@@ -449,11 +662,7 @@ class StrongBot:
         n_melds = len(melds)
         hk = game.ruleset.plays_for_value
         shape = self._shape(game, melds)
-        scored: list[tuple[int, int]] = []
-        for t in dict.fromkeys(candidates):
-            rest = list(tiles)
-            rest.remove(t)
-            scored.append((shape.shanten(_counts(rest)), t))
+        scored = _discard_shanten(shape, tiles, candidates)
         best_sh = min(sh for sh, _ in scored)
         fold = self._fold(game, seat, threats, best_sh)
         out: list[tuple[tuple[float, ...], int]] = []
@@ -466,16 +675,25 @@ class StrongBot:
                 scored = [(sh, t) for sh, t in scored if t in keeps]
         if hk and not fold:
             # the expected value first: only the best candidates go further
-            for _, t in scored:
-                rest = list(tiles)
-                rest.remove(t)
-                ev = self._hk_ev(game, seat, _counts(rest), melds)
+            evs = self._hk_evs(game, seat, _counts(tiles), melds, [t for _, t in scored])
+            for (_, t), ev in zip(scored, evs, strict=True):
                 bins[t] = -round(math.log2(ev + 1e-6) * 4)
             top = min(bins.values())
             scored = [(sh, t) for sh, t in scored if bins[t] == top]
-        for sh, t in scored:
-            if sh > best_sh + (1 if threats else 0) and (fold or not hk):
-                continue
+        kept = [
+            (sh, t)
+            for sh, t in scored
+            if not (sh > best_sh + (1 if threats else 0) and (fold or not hk))
+        ]
+        # the useful tiles of every discard that asks for them, in one call
+        ukes = (
+            {}
+            if fold
+            else self._ukeires(
+                game, seat, tiles, [t for sh, t in kept if sh == best_sh or hk], unseen
+            )
+        )
+        for sh, t in kept:
             rest = list(tiles)
             rest.remove(t)
             danger = self._danger(game, threats, t, unseen)
@@ -487,7 +705,7 @@ class StrongBot:
             value = 0.0
             if sh == 0 and n_melds == len(game.players[seat].melds):
                 value = -float(self._winning_waits(game, seat, rest, unseen))
-            uke = -self._ukeire(game, seat, rest, unseen) if sh == best_sh or hk else 0
+            uke = -ukes[t] if sh == best_sh or hk else 0
             key = (float(sh), value, uke + danger * 2)
             if hk:
                 key = (bins[t], *key)
@@ -499,11 +717,13 @@ class StrongBot:
         p = game.players[seat]
         tiles = list(p.concealed)
         discards = [a.tile for a in legal if a.kind == "discard" and a.tile is not None]
-        base = self._shanten(game, seat, tiles)
+        base: int | None = None  # the hand's shanten, counted only where a kong is offered
         for a in legal:
             if a.kind == "kong" and a.tile is not None:
                 if tiles.count(a.tile) < 4:
                     return a  # an added kong: a free extra tile
+                if base is None:
+                    base = self._shanten(game, seat, tiles)
                 rest = [x for x in tiles if x != a.tile]
                 if self._shanten(game, seat, rest, (a.tile,) * 4) <= base:
                     return a
@@ -514,7 +734,7 @@ class StrongBot:
             rest.remove(tile)
             if self._good_wait(game, seat, rest):
                 return ready[0]
-        return Action(seat, "discard", tile)
+        return _act(seat, "discard", tile)
 
     def _respond(self, game: Game, seat: int, legal: list[Action]) -> Action:
         p = game.players[seat]
@@ -543,12 +763,8 @@ class StrongBot:
                     if sh <= base and (best is None or sh < best[0]):
                         best = (sh, a)
                     continue
-                sh = min(
-                    self._shanten(
-                        game, seat, [y for y in rest if y != x] + [x] * (rest.count(x) - 1), meld
-                    )
-                    for x in set(rest)
-                )
+                after = self._shape(game, p.melds, meld).discards(_counts(rest))
+                sh = min(after[x] for x in set(rest))  # type: ignore[type-var, assignment]  # held: never None
                 if sh < base and (best is None or sh < best[0]):
                     best = (sh, a)
         return best[1] if best is not None else passing
@@ -580,11 +796,8 @@ class StrongBot:
                 ev = self._hk_ev(game, seat, _counts(rest), melds)
             else:
                 ev = 0.0
-                c = _counts(rest)
-                for x in set(rest):
-                    c[x] -= 1
-                    ev = max(ev, self._hk_ev(game, seat, c, melds))
-                    c[x] += 1
+                for v in self._hk_evs(game, seat, _counts(rest), melds, list(set(rest))):
+                    ev = max(ev, v)
             if ev > 1.2 * keep and (best is None or ev > best[0]):
                 best = (ev, a)
         return best[1] if best is not None else passing
@@ -815,14 +1028,15 @@ class ExpertBot(StrongBot):
                 continue
             c[u] += 1
             best = 0.0
+            # every discard's shanten after the draw in one call
+            after = shape.discards(c)
             for d in range(NUM_KINDS):
-                if c[d] == 0 or d == u:
+                if c[d] == 0 or d == u or after[d] != 0:
                     continue
                 c[d] -= 1
-                if shape.shanten(c) == 0:
-                    w, v = self._ww(game, seat, c, unseen, cache)
-                    if w:
-                        best = max(best, self._p_ready(w, pool, 0.6 * k) * v)
+                w, v = self._ww(game, seat, c, unseen, cache)
+                if w:
+                    best = max(best, self._p_ready(w, pool, 0.6 * k) * v)
                 c[d] += 1
             c[u] -= 1
             if best:

@@ -35,7 +35,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..decompose import is_complete
+from ..decompose import completing_tiles
 from ..hand import Context, Hand, Meld
 from ..result import Result
 from ..ruleset import DEFAULT_RULESET, REGISTRY, Ruleset, find_ruleset, ruleset_keys
@@ -219,6 +219,26 @@ class GameSettings:
         )
 
 
+_ACTIONS: dict[tuple[int, str, int | None], Action] = {}
+
+
+def _act(seat: int, kind: ActionKind, tile: int | None = None) -> Action:
+    """``Action(seat, kind, tile)``, made once and shared: an action is a
+    frozen value, and the legal moves of every turn and discard name the
+    same few hundred (building a frozen dataclass costs more than a lookup)."""
+    key = (seat, kind, tile)
+    a = _ACTIONS.get(key)
+    if a is None:
+        a = _ACTIONS[key] = Action(seat, kind, tile)
+    return a
+
+
+#: each seat's discard of each kind (the shared actions of _act)
+_DISCARDS: tuple[tuple[Action, ...], ...] = tuple(
+    tuple(_act(seat, "discard", t) for t in range(NUM_KINDS)) for seat in range(4)
+)
+
+
 @dataclass
 class Player:
     concealed: list[int] = field(default_factory=list)
@@ -301,6 +321,8 @@ class Game:
         if isinstance(settings, str):
             settings = GameSettings(settings)
         self.settings = settings
+        #: the dead wall (settings are frozen: read once)
+        self._kept_back = settings.kept_back
         self.rules = settings.rules
         #: the ruleset played: every rule of play that differs is asked of it
         self.ruleset: Ruleset = settings.ruleset
@@ -348,13 +370,15 @@ class Game:
         #: ("flower", seat, tile), ("act", action)
         self.log: list[tuple[Any, ...]] = []
         self._score_cache: dict[Any, Result] = {}
+        self._completing_memo: dict[tuple[tuple[int, ...], int], frozenset[int]] = {}
         self._deal()
 
     # ------------------------------------------------------------------ basics
     @property
     def wall_remaining(self) -> int:
         """Tiles still to be drawn in play (the dead wall kept back excluded)."""
-        return max(0, self.tail - self.head - self.settings.kept_back)
+        n = self.tail - self.head - self._kept_back
+        return n if n > 0 else 0
 
     def next_seat(self, seat: int) -> int:
         return self.order[(self.order.index(seat) + 1) % 4]
@@ -408,7 +432,7 @@ class Game:
                 eighth = self.players[owner].flowers[-1]
                 self.flower_in_progress = (owner, eighth, "deal")
                 self.phase = "rob_flower"
-                self.pending = {sevens[0]: [Action(sevens[0], "win"), Action(sevens[0], "pass")]}
+                self.pending = {sevens[0]: [_act(sevens[0], "win"), _act(sevens[0], "pass")]}
                 self.responses = {}
                 return
         self._after_deal()
@@ -422,7 +446,7 @@ class Game:
             ]
             if ready:
                 self.phase = "declare"
-                self.pending = {s: [Action(s, "ready"), Action(s, "pass")] for s in ready}
+                self.pending = {s: [_act(s, "ready"), _act(s, "pass")] for s in ready}
                 self.responses = {}
                 return
         self._draw(self.dealer, "wall")
@@ -476,7 +500,7 @@ class Game:
             if len(self.players[other].flowers) == 7:
                 self.flower_in_progress = (seat, tile, source)
                 self.phase = "rob_flower"
-                self.pending = {other: [Action(other, "win"), Action(other, "pass")]}
+                self.pending = {other: [_act(other, "win"), _act(other, "pass")]}
                 self.responses = {}
                 return True
         return False
@@ -502,24 +526,29 @@ class Game:
         return bool(self._wait_set(concealed, len(self.players[seat].melds), first=True))
 
     def _wait_set(self, concealed: list[int], n_melds: int, *, first: bool = False) -> set[int]:
-        """The kinds that complete ``concealed`` with ``n_melds`` melds (only
-        the first found when ``first``)."""
-        c = [0] * NUM_KINDS
-        for t in concealed:
-            c[t] += 1
-        forms = self.ruleset.decompose_forms
-        out: set[int] = set()
-        for t in range(NUM_KINDS):
-            if c[t] >= 4:
-                continue
-            c[t] += 1
-            done = is_complete(tuple(c), n_melds, forms)
-            c[t] -= 1
-            if done:
-                out.add(t)
-                if first:
-                    break
-        return out
+        """The kinds that complete ``concealed`` with ``n_melds`` melds (a kind
+        held four times is none): :func:`hefen.decompose.completing_tiles`,
+        one call in place of a completeness test per kind (``first`` is
+        kept for callers: the answer is the same set, and only its being
+        empty or not is read then)."""
+        return set(self._completing(concealed, n_melds))
+
+    def _completing(self, concealed: list[int], n_melds: int) -> frozenset[int]:
+        """:func:`hefen.decompose.completing_tiles` of ``concealed`` beside
+        ``n_melds`` melds, kept by the tiles: a seat's hand is asked about
+        at every discard (can it win on it?) and changes only when it
+        draws, discards or claims."""
+        key = (tuple(concealed), n_melds)
+        hit = self._completing_memo.get(key)
+        if hit is None:
+            c = [0] * NUM_KINDS
+            for t in concealed:
+                c[t] += 1
+            hit = frozenset(completing_tiles(tuple(c), n_melds, self.ruleset.decompose_forms))
+            if len(self._completing_memo) > 1 << 14:
+                self._completing_memo.clear()
+            self._completing_memo[key] = hit
+        return hit
 
     def _locked_kongs(self, seat: int) -> list[Action]:
         """The kongs a declared-ready hand may make with its drawn tile: an
@@ -529,23 +558,19 @@ class Game:
         if not self.settings.locked_kongs or t is None or self.wall_remaining == 0:
             return []
         if any(m.kind == "pung" and m.first == t for m in p.melds):
-            return [Action(seat, "kong", t)]
+            return [_act(seat, "kong", t)]
         if p.concealed.count(t) == 4:
             before = list(p.concealed)
             before.remove(t)
             after = [x for x in p.concealed if x != t]
             if self._wait_set(before, len(p.melds)) == self._wait_set(after, len(p.melds) + 1):
-                return [Action(seat, "kong", t)]
+                return [_act(seat, "kong", t)]
         return []
 
     def _complete_with(self, seat: int, concealed: list[int], tile: int) -> bool:
-        c = [0] * NUM_KINDS
-        for t in concealed:
-            c[t] += 1
-        c[tile] += 1
-        if c[tile] > 4:
-            return False
-        return is_complete(tuple(c), len(self.players[seat].melds), self.ruleset.decompose_forms)
+        """Whether ``concealed`` and ``tile`` make a complete hand (never with
+        a fifth copy): ``tile`` is one of the hand's completing tiles."""
+        return tile in self._completing(concealed, len(self.players[seat].melds))
 
     def visible_count(self, tile: int) -> int:
         """Copies of ``tile`` anyone can see: rivers and exposed melds."""
@@ -680,26 +705,28 @@ class Game:
         if drawn is not None and self.can_win(
             seat, drawn, self_drawn=True, discarder=None, robbing=False
         ):
-            out.append(Action(seat, "win"))
+            out.append(_act(seat, "win"))
             if p.declared_ready:
                 return out  # a locked hand cannot refuse its win
         if p.declared_ready:
             assert drawn is not None
-            return out + [Action(seat, "discard", drawn)] + self._locked_kongs(seat)
+            return out + [_act(seat, "discard", drawn)] + self._locked_kongs(seat)
         kinds = sorted(set(p.concealed))
-        out.extend(Action(seat, "discard", t) for t in kinds)
+        discards = _DISCARDS[seat]
+        out.extend([discards[t] for t in kinds])
         if drawn is not None and self.wall_remaining > 0:
-            for t in kinds:
-                if p.concealed.count(t) == 4 or any(
-                    m.kind == "pung" and m.first == t for m in p.melds
-                ):
-                    out.append(Action(seat, "kong", t))
+            pungs = {m.tiles[0] for m in p.melds if m.kind == "pung"}
+            # four of a kind needs three tiles past one of each kind held
+            if pungs or len(p.concealed) - len(kinds) >= 3:
+                for t in kinds:
+                    if t in pungs or p.concealed.count(t) == 4:
+                        out.append(_act(seat, "kong", t))
         if self.ruleset.declared_ready and self._may_declare(seat):
             for t in kinds:
                 rest = list(p.concealed)
                 rest.remove(t)
                 if self._waits(seat, rest):
-                    out.append(Action(seat, "ready", t))
+                    out.append(_act(seat, "ready", t))
         return out
 
     def _may_declare(self, seat: int) -> bool:
@@ -720,16 +747,16 @@ class Game:
             p = self.players[seat]
             opts: list[Action] = []
             if self.can_win(seat, tile, self_drawn=False, discarder=discarder, robbing=False):
-                opts.append(Action(seat, "win"))
+                opts.append(_act(seat, "win"))
                 if p.declared_ready:
                     claims[seat] = opts  # cannot refuse the win
                     continue
             if not p.declared_ready and not last:
                 n = p.concealed.count(tile)
                 if n >= 2:
-                    opts.append(Action(seat, "pung", tile))
+                    opts.append(_act(seat, "pung", tile))
                 if n == 3 and self.wall_remaining > 0:
-                    opts.append(Action(seat, "kong", tile))
+                    opts.append(_act(seat, "kong", tile))
                 if seat == self.next_seat(discarder) and tile < 27:
                     r = tile % 9
                     for first in (tile - 2, tile - 1, tile):
@@ -737,9 +764,9 @@ class Game:
                             continue
                         need = [x for x in (first, first + 1, first + 2) if x != tile]
                         if all(x in p.concealed for x in need):
-                            opts.append(Action(seat, "chow", first))
+                            opts.append(_act(seat, "chow", first))
             if opts:
-                opts.append(Action(seat, "pass"))
+                opts.append(_act(seat, "pass"))
                 claims[seat] = opts
         return claims
 
@@ -748,6 +775,17 @@ class Game:
         """Raise :class:`IllegalAction` unless ``action`` is legal now."""
         if self.phase == "end":
             raise IllegalAction("The hand is over; no more actions can be taken.")
+        if (
+            action.kind == "discard"
+            and self.phase == "discard"
+            and action.seat == self.turn
+            and action.tile is not None
+        ):
+            p = self.players[action.seat]
+            if not p.declared_ready and action.tile in p.concealed:
+                # every kind an undeclared hand holds is one of its legal
+                # discards (_turn_actions): no need to list them all again
+                return
         legal = self.legal_actions(action.seat)
         if action in legal:
             return
@@ -877,8 +915,8 @@ class Game:
             self.kong_in_progress = (a.seat, t)
             robbers = {
                 s: [
-                    Action(s, "win"),
-                    *([] if self.players[s].declared_ready else [Action(s, "pass")]),
+                    _act(s, "win"),
+                    *([] if self.players[s].declared_ready else [_act(s, "pass")]),
                 ]
                 for s in self.after(a.seat)
                 if self.can_win(s, t, self_drawn=False, discarder=a.seat, robbing=True)
@@ -903,7 +941,7 @@ class Game:
             if q.melds or set(q.concealed) | {t} != set(ORPHANS):
                 continue
             if self.can_win(s, t, self_drawn=False, discarder=seat, robbing=True):
-                out[s] = [Action(s, "win"), *([] if q.declared_ready else [Action(s, "pass")])]
+                out[s] = [_act(s, "win"), *([] if q.declared_ready else [_act(s, "pass")])]
         return out
 
     def _finish_added_kong(self) -> None:
