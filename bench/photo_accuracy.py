@@ -18,6 +18,7 @@ import difflib
 import functools
 import io
 import random
+import shlex
 import statistics
 import subprocess
 import sys
@@ -452,6 +453,7 @@ def loso(args: argparse.Namespace) -> None:
                 "2",
                 "--out",
                 str(out),
+                *shlex.split(args.loso_train_args),
             ]
             subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         seen = synth.load_art(tuple(s for s in train_styles if s not in extra))
@@ -519,6 +521,11 @@ def main() -> None:
         help="train on the shared/tiles styles alone, without the font styles",
     )
     p.add_argument("--loso-dir", default=None, help="keep (and reuse) the three models here")
+    p.add_argument(
+        "--loso-train-args",
+        default="",
+        help="more options for scripts/train_photo.py (a variant: '--style-weight drawn/printed=2')",
+    )
     p.add_argument("--kongs", type=int, default=100, help="hand photos with a face-down kong")
     p.add_argument("--model-dir", default=None, help="the model to measure (default: shipped)")
     p.add_argument("--only-new", action="store_true", help="just the face-down kong figures")
