@@ -18,6 +18,7 @@ import difflib
 import functools
 import io
 import random
+import shlex
 import statistics
 import subprocess
 import sys
@@ -33,7 +34,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from hefen import score  # noqa: E402
 from hefen.photo import PhotoError, TileMemory, recognize, synth, teach  # noqa: E402
-from hefen.photo.classes import BACK, BONUS, MODEL_CLASSES, TILE_CODES, copies_allowed  # noqa: E402
+from hefen.photo.classes import BACK, BONUS, READ_CLASSES, TILE_CODES, copies_allowed  # noqa: E402
 from hefen.photo.hand import hand_fields, meld_kind  # noqa: E402
 from hefen.photo.model import MODEL_DIR, TileClassifier  # noqa: E402
 from hefen.testing.generate import random_mcr_hand  # noqa: E402
@@ -434,7 +435,7 @@ def loso(args: argparse.Namespace) -> None:
         f"trained on the other styles{' and ' + ' and '.join(extra) if extra else ''}):"
     )
     root = Path(args.loso_dir or tempfile.mkdtemp(prefix="photo-loso-"))
-    for held_out in synth.STYLES:
+    for held_out in args.loso_styles.split(","):
         train_styles = [s for s in synth.STYLES if s != held_out] + extra
         out = root / held_out
         t = time.time()
@@ -452,6 +453,7 @@ def loso(args: argparse.Namespace) -> None:
                 "2",
                 "--out",
                 str(out),
+                *shlex.split(args.loso_train_args),
             ]
             subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         seen = synth.load_art(tuple(s for s in train_styles if s not in extra))
@@ -519,6 +521,14 @@ def main() -> None:
         help="train on the shared/tiles styles alone, without the font styles",
     )
     p.add_argument("--loso-dir", default=None, help="keep (and reuse) the three models here")
+    p.add_argument(
+        "--loso-styles", default=",".join(synth.STYLES), help="the styles to leave out in turn"
+    )
+    p.add_argument(
+        "--loso-train-args",
+        default="",
+        help="more options for scripts/train_photo.py (a variant: '--style-weight drawn/printed=2')",
+    )
     p.add_argument("--kongs", type=int, default=100, help="hand photos with a face-down kong")
     p.add_argument("--model-dir", default=None, help="the model to measure (default: shipped)")
     p.add_argument("--only-new", action="store_true", help="just the face-down kong figures")
@@ -532,7 +542,7 @@ def main() -> None:
         _without_sideways()
     if args.model_dir:
         TESTED[0] = Path(args.model_dir)
-    assert MODEL_CLASSES[: len(TILE_CODES)] == TILE_CODES
+    assert READ_CLASSES[: len(TILE_CODES)] == TILE_CODES
 
     art = synth.load_art()
     if args.only_loso:

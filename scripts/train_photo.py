@@ -45,12 +45,14 @@ CHUNK = 500
 _ART: synth.Art | None = None
 
 
-def _init_worker(styles: tuple[str, ...], tiles_dir: str | None) -> None:
+def _init_worker(
+    styles: tuple[str, ...], tiles_dir: str | None, weights: dict[str, float] | None
+) -> None:
     global _ART
     import cv2
 
     cv2.setNumThreads(1)
-    _ART = synth.load_art(styles, Path(tiles_dir) if tiles_dir else None)
+    _ART = synth.load_art(styles, Path(tiles_dir) if tiles_dir else None, weights)
 
 
 def _make_chunk(job: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarray]:
@@ -81,12 +83,13 @@ def make_data(
     workers: int,
     junk_fraction: float,
     tiles_dir: str | None = None,
+    weights: dict[str, float] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     jobs = []
     for i, start in enumerate(range(0, count, CHUNK)):
         jobs.append((seed * 100_003 + i, min(CHUNK, count - start), junk_fraction))
     ctx = get_context("fork")
-    with ctx.Pool(workers, initializer=_init_worker, initargs=(styles, tiles_dir)) as pool:
+    with ctx.Pool(workers, initializer=_init_worker, initargs=(styles, tiles_dir, weights)) as pool:
         parts = pool.map(_make_chunk, jobs, chunksize=1)
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
@@ -121,9 +124,12 @@ def train(args: argparse.Namespace) -> None:
         with np.load(cache) as data:
             x, y, xv, yv = data["x"], data["y"], data["xv"], data["yv"]
     else:
-        x, y = make_data(args.seed, args.crops, styles, args.workers, args.junk, args.tiles_dir)
+        weights = style_weights(args.style_weight)
+        x, y = make_data(
+            args.seed, args.crops, styles, args.workers, args.junk, args.tiles_dir, weights
+        )
         xv, yv = make_data(
-            args.seed + 1, args.val_crops, styles, args.workers, args.junk, args.tiles_dir
+            args.seed + 1, args.val_crops, styles, args.workers, args.junk, args.tiles_dir, weights
         )
         if cache:
             np.savez(cache, x=x, y=y, xv=xv, yv=yv)
@@ -160,6 +166,21 @@ def train(args: argparse.Namespace) -> None:
             flush=True,
         )
     export(model, args, xvt, yv, xv, styles, time.time() - t0)
+
+
+def style_weights(given: list[str]) -> dict[str, float] | None:
+    """``--style-weight NAME=W`` options as :attr:`hefen.photo.synth.Art.weights` (None
+    when there are none: every style alike)."""
+    if not given:
+        return None
+    out = {}
+    for item in given:
+        name, _, value = item.partition("=")
+        try:
+            out[name] = float(value)
+        except ValueError:
+            raise ValueError(f"--style-weight {item!r} is not NAME=WEIGHT") from None
+    return out
 
 
 def cutout(xb, share: float, gen):  # type: ignore[no-untyped-def]
@@ -297,6 +318,7 @@ def export(model, args, xvt, yv, xv_raw, styles, seconds) -> None:  # type: igno
             "epochs": args.epochs,
             "cutout": args.cutout,
             "channels": [int(v) for v in args.channels.split(",")],
+            "style_weights": style_weights(args.style_weight),
             "seconds": round(seconds),
             "torch": torch.__version__,
         },
@@ -317,6 +339,14 @@ def main() -> None:
     p.add_argument("--cutout", type=float, default=0.5, help="share of crops with a part blanked")
     p.add_argument("--junk", type=float, default=0.12, help="share of not-a-tile crops")
     p.add_argument("--styles", default=",".join(synth.TRAINING_STYLES))
+    p.add_argument(
+        "--style-weight",
+        action="append",
+        default=[],
+        metavar="NAME=W",
+        help="how likely a style's drawing is taken (1 where not named; a style's part by "
+        "its full name, drawn/printed: the printed flower faces); none: every style alike",
+    )
     p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     p.add_argument("--threads", type=int, default=0, help="torch threads (default: --workers)")
     p.add_argument("--cache", default=None, help="keep the generated crops in this .npz")

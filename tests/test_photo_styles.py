@@ -45,6 +45,27 @@ def test_pick_gives_each_style_an_equal_chance() -> None:
     assert 0.45 < np.mean(picks) < 0.55  # not 1 in 10
 
 
+def test_pick_weighs_styles_and_their_parts_when_told() -> None:
+    face = synth.Face(rgb=np.zeros((4, 3, 3), np.float32), alpha=np.zeros((4, 3), np.float32))
+    one = synth.Art()
+    one.add("1m", face)
+    for _ in range(3):  # a part of the style: its printed faces
+        one.add("1m", synth.Face(rgb=face.rgb.copy(), alpha=face.alpha.copy()), "printed")
+    other = synth.Art()
+    other.add("1m", synth.Face(rgb=face.rgb.copy(), alpha=face.alpha.copy()))
+    art = synth.Art()
+    art.extend(one, "drawn")
+    art.extend(other, "other")
+    assert art.styles["1m"] == ["drawn"] + ["drawn/printed"] * 3 + ["other"]
+    rng = np.random.default_rng(0)
+    # unweighted, the parts are one style: half the picks, a quarter of them the face
+    assert 0.09 < np.mean([art.pick(rng, "1m") is face for _ in range(2000)]) < 0.16
+    art.weights = {"drawn/printed": 2.0, "other": 0.0}
+    picks = [art.pick(rng, "1m") for _ in range(2000)]
+    assert 0.29 < np.mean([p is face for p in picks]) < 0.38  # 1 in 3
+    assert not any(p is other.faces["1m"][0] for p in picks)
+
+
 @needs_fonts
 def test_drawn_faces_cover_every_tile_but_the_bird_and_are_reproducible() -> None:
     assert set(drawn.drawable_codes()) == set(TILE_CODES) - {"1s"}
@@ -94,7 +115,8 @@ def test_printed_bonus_faces_carry_ink_and_are_reproducible() -> None:
         assert all(np.array_equal(a, b) for a, b in zip(faces, again, strict=True))
     # drawn's bonus tiles: the pictures and as many more printed faces
     art = synth.load_art(synth.FONT_STYLES)
-    assert art.styles["5h"].count("drawn") == drawn.VARIANTS + drawn.PRINTED
+    assert art.styles["5h"].count("drawn") == drawn.VARIANTS
+    assert art.styles["5h"].count("drawn/printed") == drawn.PRINTED
 
 
 def test_things_on_the_table_are_drawn_inside_their_box() -> None:

@@ -117,16 +117,21 @@ class Art:
 
     faces: dict[str, list[Face]] = field(default_factory=dict)
     styles: dict[str, list[str]] = field(default_factory=dict)
+    #: how likely :meth:`pick` takes each style (by its full name, such as
+    #: ``drawn/printed``; 1 where not named). None: every style alike, and a style's parts
+    #: (``drawn`` and ``drawn/printed``) count as that one style.
+    weights: dict[str, float] | None = None
 
     def add(self, code: str, face: Face, style: str = "") -> None:
         self.faces.setdefault(code, []).append(face)
         self.styles.setdefault(code, []).append(style)
 
     def extend(self, other: Art, style: str) -> None:
-        """Add every face of ``other`` as drawings of ``style``."""
+        """Add every face of ``other`` as drawings of ``style`` (a face ``other`` names a
+        part of its style, such as ``printed``, as ``style/part``)."""
         for code, faces in other.faces.items():
-            for face in faces:
-                self.add(code, face, style)
+            for face, part in zip(faces, other.styles[code], strict=True):
+                self.add(code, face, f"{style}/{part}" if part else style)
 
     def pick(self, rng: np.random.Generator, code: str) -> Face | None:
         """A drawing of ``code``: a style first (each style that draws it alike likely), then
@@ -135,9 +140,15 @@ class Art:
         drawing (:func:`draw_tile` draws its back)."""
         if code == BACK:
             return None
-        styles = self.styles[code]
-        names = sorted(set(styles))
-        style = names[rng.integers(len(names))]
+        if self.weights is None:
+            styles = [s.split("/")[0] for s in self.styles[code]]
+            names = sorted(set(styles))
+            style = names[rng.integers(len(names))]
+        else:
+            styles = self.styles[code]
+            names = sorted(set(styles))
+            w = np.array([self.weights.get(n, 1.0) for n in names], np.float64)
+            style = names[rng.choice(len(names), p=w / w.sum())]
         mine = [f for f, s in zip(self.faces[code], styles, strict=True) if s == style]
         return mine[rng.integers(len(mine))]
 
@@ -253,7 +264,7 @@ def _load_drawn(folder: Path, art: Art) -> None:
             art.add(code, face_from_rgba(rgba))
         if code.endswith("h"):
             for rgba in drawn.printed_faces(code):
-                art.add(code, face_from_rgba(rgba))
+                art.add(code, face_from_rgba(rgba), "printed")
 
 
 _LOADERS = {
@@ -288,11 +299,16 @@ def check_styles(styles: tuple[str, ...] | list[str], tiles_dir: Path | None = N
             raise FileNotFoundError(f"the {style} art style needs {', '.join(missing)}{hint}")
 
 
-def load_art(styles: tuple[str, ...] | list[str] = STYLES, tiles_dir: Path | None = None) -> Art:
-    """Load the artwork of ``styles`` from ``tiles_dir`` (default: ``shared/tiles``)."""
+def load_art(
+    styles: tuple[str, ...] | list[str] = STYLES,
+    tiles_dir: Path | None = None,
+    weights: dict[str, float] | None = None,
+) -> Art:
+    """Load the artwork of ``styles`` from ``tiles_dir`` (default: ``shared/tiles``);
+    ``weights``: :attr:`Art.weights`."""
     root = tiles_dir or default_tiles_dir()
     check_styles(styles, root)
-    art = Art()
+    art = Art(weights=weights)
     for style in styles:
         folder, loader = _LOADERS[style]
         one = Art()
