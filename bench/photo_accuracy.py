@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from hefen import score  # noqa: E402
 from hefen.photo import PhotoError, TileMemory, recognize, synth, teach  # noqa: E402
-from hefen.photo.classes import BACK, BONUS, READ_CLASSES, TILE_CODES, copies_allowed  # noqa: E402
+from hefen.photo.classes import BACK, BONUS, MODEL_CLASSES, TILE_CODES, copies_allowed  # noqa: E402
 from hefen.photo.hand import hand_fields, meld_kind  # noqa: E402
 from hefen.photo.model import MODEL_DIR, TileClassifier  # noqa: E402
 from hefen.testing.generate import random_mcr_hand  # noqa: E402
@@ -435,7 +435,7 @@ def loso(args: argparse.Namespace) -> None:
         f"trained on the other styles{' and ' + ' and '.join(extra) if extra else ''}):"
     )
     root = Path(args.loso_dir or tempfile.mkdtemp(prefix="photo-loso-"))
-    for held_out in args.loso_styles.split(","):
+    for held_out in synth.STYLES:
         train_styles = [s for s in synth.STYLES if s != held_out] + extra
         out = root / held_out
         t = time.time()
@@ -522,9 +522,6 @@ def main() -> None:
     )
     p.add_argument("--loso-dir", default=None, help="keep (and reuse) the three models here")
     p.add_argument(
-        "--loso-styles", default=",".join(synth.STYLES), help="the styles to leave out in turn"
-    )
-    p.add_argument(
         "--loso-train-args",
         default="",
         help="more options for scripts/train_photo.py (a variant: '--style-weight drawn/printed=2')",
@@ -542,7 +539,7 @@ def main() -> None:
         _without_sideways()
     if args.model_dir:
         TESTED[0] = Path(args.model_dir)
-    assert READ_CLASSES[: len(TILE_CODES)] == TILE_CODES
+    assert MODEL_CLASSES[: len(TILE_CODES)] == TILE_CODES
 
     art = synth.load_art()
     if args.only_loso:

@@ -10,7 +10,7 @@ import pytest
 
 from hefen.cli import main as run_cli
 from hefen.photo import PhotoError, TileMemory, recognize, synth, teach
-from hefen.photo.classes import BONUS, READ_CLASSES
+from hefen.photo.classes import BONUS, MODEL_CLASSES
 from hefen.photo.memory import MATCH, SAME, UNSURE_MATCH
 from hefen.photo.model import classifier
 
@@ -38,10 +38,10 @@ def taught() -> TileMemory:
 def test_a_cut_read_and_looking_like_a_taught_tile_is_given_to_it() -> None:
     memory = TileMemory(model="m")
     memory.add(["3h"], np.array([[1.0, 0.0, 0.0]]), was=["1s"])
-    k, one_s, two_s = (READ_CLASSES.index(c) for c in ("3h", "1s", "2s"))
-    probs = np.full((5, len(READ_CLASSES)), 0.001, np.float32)
-    probs[:3, one_s] = probs[3:, two_s] = 1 - 0.001 * (len(READ_CLASSES) - 1)  # sure
-    probs[4] = 1 / len(READ_CLASSES)  # unsure of a 2s...
+    k, one_s, two_s = (MODEL_CLASSES.index(c) for c in ("3h", "1s", "2s"))
+    probs = np.full((5, len(MODEL_CLASSES)), 0.001, np.float32)
+    probs[:3, one_s] = probs[3:, two_s] = 1 - 0.001 * (len(MODEL_CLASSES) - 1)  # sure
+    probs[4] = 1 / len(MODEL_CLASSES)  # unsure of a 2s...
     probs[4, two_s] += 0.1
     probs[4] /= probs[4].sum()
 
@@ -162,6 +162,6 @@ def test_forgetting_every_tile_leaves_an_empty_memory_that_reads_nothing_as_taug
     memory.add(["3h", "5h"], np.array([[1.0, 0.0], [0.0, 1.0]]), was=["1s", "1p"])
     assert memory.forget(["5h"]) == 1 and memory.codes == ["3h"] and memory.was == ["1s"]
     assert memory.forget(["3h", "4h"]) == 1 and len(memory) == 0
-    probs = np.full((1, len(READ_CLASSES)), 1 / len(READ_CLASSES))
+    probs = np.full((1, len(MODEL_CLASSES)), 1 / len(MODEL_CLASSES))
     assert np.array_equal(memory.adjust(probs, np.array([[1.0, 0.0]])), probs)
     assert memory.to_dict()["tiles"] == []

@@ -21,9 +21,13 @@ READ_CODES: tuple[str, ...] = TILE_CODES + (BACK,)
 #: (a cut between two tiles, half a tile, table). Never reported as a tile.
 NOT_A_TILE = "-"
 
-#: The classifier's outputs, in order (the shipped model's, recorded in its ``model.json``,
-#: and what ``scripts/train_photo.py`` trains): the 42 tile codes, :data:`BACK`, then
-#: :data:`NOT_A_TILE`.
+#: The outputs of the shipped model, in order: the 42 tile codes and :data:`NOT_A_TILE`.
+#: It was made before the back class; the runtime gives its outputs as
+#: :data:`READ_CLASSES`, with a probability of 0 for the back.
+MODEL_CLASSES: tuple[str, ...] = TILE_CODES + (NOT_A_TILE,)
+
+#: The classifier's outputs as the runtime gives them (and as ``scripts/train_photo.py``
+#: now trains them): the 42 tile codes, :data:`BACK`, then :data:`NOT_A_TILE`.
 READ_CLASSES: tuple[str, ...] = READ_CODES + (NOT_A_TILE,)
 
 

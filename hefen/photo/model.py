@@ -11,7 +11,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from hefen.photo.classes import READ_CLASSES
+from hefen.photo.classes import BACK, MODEL_CLASSES, READ_CLASSES
 from hefen.photo.errors import PhotoError
 
 MODEL_DIR = Path(__file__).resolve().parent / "model"
@@ -28,8 +28,11 @@ class TileClassifier:
         data = (model_dir / "tiles.onnx").read_bytes()
         if hashlib.sha256(data).hexdigest() != meta["sha256"]:
             raise PhotoError("The photo model file does not match its recorded checksum.")
-        if tuple(meta["classes"]) != READ_CLASSES:
+        classes = tuple(meta["classes"])
+        if classes not in (MODEL_CLASSES, READ_CLASSES):
             raise PhotoError("The photo model's classes are not the ones this version expects.")
+        #: a model without the back class: its outputs get a column of 0 for the back
+        self.without_back = BACK not in classes
         options = ort.SessionOptions()
         options.intra_op_num_threads = 1
         options.inter_op_num_threads = 1
@@ -50,7 +53,12 @@ class TileClassifier:
             return np.zeros((0, len(READ_CLASSES)), np.float32)
         with self._lock:
             out = self.session.run(["probs"], {"crops": normalised(crops)})[0]
-        return np.asarray(out, np.float32)
+        return self._classes(np.asarray(out, np.float32))
+
+    def _classes(self, probs: np.ndarray) -> np.ndarray:
+        if not self.without_back:
+            return probs
+        return np.insert(probs, READ_CLASSES.index(BACK), 0.0, axis=1)
 
     def run(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The probabilities and the features the last layer reads (N x F: what each crop
@@ -62,7 +70,7 @@ class TileClassifier:
             return np.zeros((0, len(READ_CLASSES)), np.float32), np.zeros((0, 1), np.float32)
         with self._lock:
             probs, features = self.session.run(["probs", name], {"crops": normalised(crops)})
-        return np.asarray(probs, np.float32), np.asarray(features, np.float32)
+        return self._classes(np.asarray(probs, np.float32)), np.asarray(features, np.float32)
 
 
 def normalised(crops: np.ndarray) -> np.ndarray:
