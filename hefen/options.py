@@ -153,6 +153,41 @@ def whole_number(
     return Option(name, "int", default, meaning, label, low=low, high=high)
 
 
+class KeptSettings:
+    """A ruleset's resolved settings kept by the raw ones: ``kept(raw)`` is
+    ``resolve_options(dict(raw))``, shared (not to be changed) when ``raw`` is
+    a dict of plain values resolved before; its refusal is the same.
+
+    ``table`` maps ``tuple((name, type(value), value) for each item)`` to the
+    resolved dict; the compiled one-call scorers (``hefen._core``) read it as
+    it is, so its keys keep that form.
+
+    >>> kept = KeptSettings(lambda raw: {"cap": 8, **raw})
+    >>> kept({"cap": 6}) is kept({"cap": 6}), kept({"cap": 6})
+    (True, {'cap': 6})
+    """
+
+    __slots__ = ("table", "_resolve")
+
+    def __init__(self, resolve_options: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+        self.table: dict[tuple[tuple[str, type, Any], ...], dict[str, Any]] = {}
+        self._resolve = resolve_options
+
+    def __call__(self, raw: Any) -> dict[str, Any]:
+        key = None
+        if type(raw) is dict and all(type(v) in _PLAIN for v in raw.values()):
+            key = tuple([(k, type(v), v) for k, v in raw.items()])
+            hit = self.table.get(key)
+            if hit is not None:
+                return hit
+        out = self._resolve(dict(raw))
+        if key is not None:
+            if len(self.table) >= 1024:
+                self.table.clear()
+            self.table[key] = out
+        return out
+
+
 #: resolved settings by (ruleset, the specs' id, the raw items with their types)
 _RESOLVED: dict[Any, tuple[Mapping[str, Option], dict[str, Any]]] = {}
 _PLAIN = frozenset({str, int, bool, float, type(None)})

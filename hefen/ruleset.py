@@ -35,12 +35,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from .errors import HandError, safe_repr
 from .options import Option, resolve
 from .position import Position, dealer_position
-from .result import Payment
+from .result import Payment, Result
 from .tiles import tile_to_str
 
 if TYPE_CHECKING:  # pragma: no cover
     from .hand import Hand
-    from .result import Result
 
 __all__ = [
     "DEFAULT_RULESET",
@@ -428,6 +427,37 @@ class Ruleset:
             "flowers_always": self.flowers_always,
             "dealer_repeats": self.dealer_repeats,
         }
+
+
+def score_compiled(
+    key: str,
+    hand: Hand,
+    options: dict[str, Any] | None,
+    compiled: Callable[[Hand, dict[str, Any]], Result | bool | None] | None,
+    reference: Callable[[Hand, dict[str, Any]], Result],
+    kept: Callable[[Any], dict[str, Any]],
+    resolve_options: Callable[[dict[str, Any]], dict[str, Any]],
+    not_complete: Callable[[Hand], str],
+) -> Result:
+    """A ruleset's ``score(hand, options)`` over its compiled scorer and its
+    Python reference, the same for every ruleset.
+
+    ``compiled(hand, opts)`` (``hefen._core.mcr_score`` and the others;
+    ``None`` where the extension is not built or ``HEFEN_PURE=1``) answers
+    the best reading's :class:`Result`, ``False`` for a hand with no
+    reading (then the invalid result says ``not_complete(hand)``), or
+    ``None`` for a hand it does not read, which goes to ``reference``;
+    ``options`` are the hand's resolved options (``None``: ``kept`` resolves
+    them for the compiled scorer, ``resolve_options`` for the reference)."""
+    if compiled is not None:
+        opts = kept(hand.options) if options is None else options
+        found = compiled(hand, opts)
+        if isinstance(found, Result):
+            return found
+        if found is False:
+            return Result.invalid(key, not_complete(hand))
+        return reference(hand, dict(opts))
+    return reference(hand, resolve_options(dict(hand.options)) if options is None else options)
 
 
 @cache

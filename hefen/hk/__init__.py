@@ -58,9 +58,9 @@ from typing import Any
 from ..decompose import is_seven_pairs, is_thirteen_orphans
 from ..hand import Hand, HandError
 from ..notation import format_tiles
-from ..options import Option, boolean, choice, resolve, whole_number
+from ..options import KeptSettings, Option, boolean, choice, resolve, whole_number
 from ..result import PatternHit, Payment, Result
-from ..ruleset import Ruleset
+from ..ruleset import Ruleset, score_compiled
 from ..tiles import (
     DRAGONS,
     WINDS,
@@ -376,38 +376,15 @@ def score(hand: Hand, options: dict[str, Any] | None = None) -> Result:
     With the compiled core the readings run in C (``hefen._core.hk_score``,
     branch for branch as :func:`_py_score`); a hand it does not read goes to
     the Python reference."""
-    if _HK_SCORE is not None:
-        opts = _resolved(hand.options) if options is None else options
-        found = _HK_SCORE(hand, opts)
-        if found is not None:
-            if found is False:
-                return Result.invalid("hk", _not_complete(hand))
-            return found
-        return _py_score(hand, dict(opts))
-    return _py_score(hand, resolve_options(dict(hand.options)) if options is None else options)
+    return score_compiled(
+        "hk", hand, options, _HK_SCORE, _py_score, _resolved, resolve_options, _not_complete
+    )
 
 
-#: resolved settings by the raw ones (plain values, with their types), for
-#: the compiled scorer, which only reads them (as hefen.mcr's)
-_RESOLVED: dict[tuple[tuple[str, type, Any], ...], dict[str, Any]] = {}
-_PLAIN_TYPES = frozenset({str, int, bool, float, type(None)})
-
-
-def _resolved(raw: Any) -> dict[str, Any]:
-    """``resolve_options(dict(raw))``, shared (not to be changed) when ``raw``
-    is a dict of plain values resolved before; its refusal is the same."""
-    key = None
-    if type(raw) is dict and all(type(v) in _PLAIN_TYPES for v in raw.values()):
-        key = tuple([(k, type(v), v) for k, v in raw.items()])
-        hit = _RESOLVED.get(key)
-        if hit is not None:
-            return hit
-    out = resolve_options(dict(raw))
-    if key is not None:
-        if len(_RESOLVED) >= 1024:
-            _RESOLVED.clear()
-        _RESOLVED[key] = out
-    return out
+#: resolved settings by the raw ones, for the compiled scorer, which reads
+#: their table
+_resolved = KeptSettings(resolve_options)
+_RESOLVED = _resolved.table
 
 
 def _py_score(hand: Hand, opts: dict[str, Any]) -> Result:
