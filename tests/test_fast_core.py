@@ -18,6 +18,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from hand_draws import seat_context, sets_hand
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -716,34 +717,13 @@ def test_mcr_score_on_random_hands(core: ModuleType, sets_pair: Any, data: st.Da
     import hefen.mcr as mcr
     from hefen.errors import HandError
     from hefen.hand import Hand
-    from hefen.tiles import WINDS, tile_to_str
+    from hefen.tiles import tile_to_str
 
     sets, pair = sets_pair
-    tiles: list[int] = [pair, pair]
-    melds = []
-    for kind, t in sets:
-        ts = [t, t + 1, t + 2] if kind == "chow" else [t] * 3
-        how = data.draw(st.sampled_from(["hand", "hand", "meld", "kong", "concealed_kong"]))
-        if how == "hand" or (kind == "chow" and how != "meld"):
-            tiles += ts
-        elif how == "meld":
-            melds.append({"kind": kind, "tiles": [tile_to_str(x) for x in ts]})
-        else:
-            melds.append(
-                {"kind": "kong", "tiles": [tile_to_str(t)] * 4, "concealed": how != "kong"}
-            )
-    win = data.draw(st.sampled_from(tiles))
-    tiles.remove(win)
-    if data.draw(st.booleans()):  # sometimes a tile that may not complete it
-        tiles[data.draw(st.integers(0, len(tiles) - 1))] = data.draw(st.integers(0, 33))
-    ctx: dict[str, Any] = {
-        "win": data.draw(st.sampled_from(["discard", "self_draw"])),
-        "seat_wind": tile_to_str(data.draw(st.sampled_from(WINDS))),
-        "round_wind": tile_to_str(data.draw(st.sampled_from(WINDS))),
-    }
-    for key in ("last_tile_of_wall", "kong_replacement", "robbing_kong", "last_of_kind"):
-        if data.draw(st.integers(0, 4)) == 0:
-            ctx[key] = True
+    tiles, melds, win = sets_hand(data, sets, pair)
+    ctx = seat_context(
+        data, ("last_tile_of_wall", "kong_replacement", "robbing_kong", "last_of_kind"), 5
+    )
     options = data.draw(st.sampled_from(MCR_OPTION_SETS))
     flowers = data.draw(st.lists(st.integers(1, 8), unique=True, max_size=4))
     obj = {

@@ -18,6 +18,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from hand_draws import dealer_and_discarder, seat_context, sets_hand
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -276,37 +277,9 @@ def test_hk_score_on_random_hands(core: ModuleType, sets_pair: Any, data: st.Dat
     the Taiwanese ones Hong Kong refuses), winds, dealers, discarders,
     flowers and settings: the same answer, or the same refusal."""
     sets, pair = sets_pair
-    tiles: list[int] = [pair, pair]
-    melds = []
-    for kind, t in sets:
-        ts = [t, t + 1, t + 2] if kind == "chow" else [t] * 3
-        how = data.draw(st.sampled_from(["hand", "hand", "meld", "kong", "concealed_kong"]))
-        if how == "hand" or (kind == "chow" and how != "meld"):
-            tiles += ts
-        elif how == "meld":
-            melds.append({"kind": kind, "tiles": [tile_to_str(x) for x in ts]})
-        else:
-            melds.append(
-                {"kind": "kong", "tiles": [tile_to_str(t)] * 4, "concealed": how != "kong"}
-            )
-    win = data.draw(st.sampled_from(tiles))
-    tiles.remove(win)
-    if data.draw(st.booleans()):  # sometimes a tile that may not complete it
-        tiles[data.draw(st.integers(0, len(tiles) - 1))] = data.draw(st.integers(0, 33))
-    winds = st.sampled_from([tile_to_str(w) for w in WINDS])
-    ctx: dict[str, Any] = {
-        "win": data.draw(st.sampled_from(["discard", "self_draw"])),
-        "seat_wind": data.draw(winds),
-        "round_wind": data.draw(winds),
-    }
-    for key in FLAGS:
-        if data.draw(st.integers(0, 5)) == 0:
-            ctx[key] = True
-    if data.draw(st.booleans()):
-        ctx["dealer"] = data.draw(winds)
-        ctx["dealer_streak"] = data.draw(st.integers(0, 5))
-    if ctx["win"] == "discard" and data.draw(st.booleans()):
-        ctx["discarder"] = data.draw(winds)
+    tiles, melds, win = sets_hand(data, sets, pair)
+    ctx = seat_context(data, FLAGS, 6)
+    dealer_and_discarder(data, ctx)
     if data.draw(st.integers(0, 15)) == 0:
         ctx["declared_ready"] = "tian_ting"
     flowers = data.draw(st.lists(st.integers(1, 8), unique=True, max_size=8))
@@ -674,37 +647,9 @@ def test_tw_score_on_random_hands(core: ModuleType, data: st.DataObject) -> None
     )
     sets = data.draw(st.lists(one, min_size=5, max_size=5))
     pair = data.draw(st.integers(0, 33))
-    tiles: list[int] = [pair, pair]
-    melds = []
-    for kind, t in sets:
-        ts = [t, t + 1, t + 2] if kind == "chow" else [t] * 3
-        how = data.draw(st.sampled_from(["hand", "hand", "meld", "kong", "concealed_kong"]))
-        if how == "hand" or (kind == "chow" and how != "meld"):
-            tiles += ts
-        elif how == "meld":
-            melds.append({"kind": kind, "tiles": [tile_to_str(x) for x in ts]})
-        else:
-            melds.append(
-                {"kind": "kong", "tiles": [tile_to_str(t)] * 4, "concealed": how != "kong"}
-            )
-    win = data.draw(st.sampled_from(tiles))
-    tiles.remove(win)
-    if data.draw(st.booleans()):  # sometimes a tile that may not complete it
-        tiles[data.draw(st.integers(0, len(tiles) - 1))] = data.draw(st.integers(0, 33))
-    winds = st.sampled_from([tile_to_str(w) for w in WINDS])
-    ctx: dict[str, Any] = {
-        "win": data.draw(st.sampled_from(["discard", "self_draw"])),
-        "seat_wind": data.draw(winds),
-        "round_wind": data.draw(winds),
-    }
-    for key in FLAGS:
-        if data.draw(st.integers(0, 5)) == 0:
-            ctx[key] = True
-    if data.draw(st.booleans()):
-        ctx["dealer"] = data.draw(winds)
-        ctx["dealer_streak"] = data.draw(st.integers(0, 5))
-    if ctx["win"] == "discard" and data.draw(st.booleans()):
-        ctx["discarder"] = data.draw(winds)
+    tiles, melds, win = sets_hand(data, sets, pair)
+    ctx = seat_context(data, FLAGS, 6)
+    dealer_and_discarder(data, ctx)
     if data.draw(st.integers(0, 5)) == 0:
         ctx["declared_ready"] = data.draw(st.sampled_from(["tian_ting", "di_ting"]))
     flowers = data.draw(st.lists(st.integers(1, 8), unique=True, max_size=8))
