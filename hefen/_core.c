@@ -4352,6 +4352,56 @@ m_read_opts(PyObject *opts, MWin *w)
     return 1;
 }
 
+/* one meld of a hand's ``melds``, of the ruleset's Meld type, as
+   Meld.check() makes sure of: its kind (GK_CHOW, GK_PUNG, GK_KONG), tiles
+   (*n of them, 3 or 4) and whether it is a concealed kong.
+   1 read, 0 not (another type, a kind or tiles it does not take), -1 error */
+static int
+m_read_meld(PyObject *m, PyObject *type, int *kind, int ts[4], Py_ssize_t *n, int *concealed)
+{
+    if ((PyObject *)Py_TYPE(m) != type)
+        return 0;
+    PyObject *kobj = ft_attr(m, s_kind);
+    if (kobj == NULL)
+        return -1;
+    int k = -1;
+    if (PyUnicode_CheckExact(kobj)) {
+        if (PyUnicode_Compare(kobj, kind_chow) == 0)
+            k = GK_CHOW;
+        else if (PyUnicode_Compare(kobj, kind_pung) == 0)
+            k = GK_PUNG;
+        else if (PyUnicode_Compare(kobj, kind_kong) == 0)
+            k = GK_KONG;
+    }
+    Py_DECREF(kobj);
+    if (k < 0)
+        return 0;
+    PyObject *mt = ft_attr(m, s_tiles);
+    if (mt == NULL)
+        return -1;
+    Py_ssize_t len = PyTuple_CheckExact(mt) ? PyTuple_GET_SIZE(mt) : -1;
+    int ok = len == (k == GK_KONG ? 4 : 3);
+    for (Py_ssize_t j = 0; ok && j < len; j++)
+        ok = m_tile_of(PyTuple_GET_ITEM(mt, j), &ts[j]);
+    Py_DECREF(mt);
+    if (ok && k == GK_CHOW)
+        ok = ts[0] < 27 && ts[0] % 9 <= 6 && ts[1] == ts[0] + 1 && ts[2] == ts[0] + 2;
+    else if (ok)
+        for (Py_ssize_t j = 1; j < len; j++)
+            ok = ok && ts[j] == ts[0];
+    if (!ok)
+        return 0;
+    int cc = m_bool_attr(m, s_concealed);
+    if (cc == -2)
+        return -1;
+    if (cc < 0 || (cc && k != GK_KONG))
+        return 0;
+    *kind = k;
+    *n = len;
+    *concealed = cc;
+    return 1;
+}
+
 static int
 m_read_win(PyObject *hand, PyObject *opts, MWin *w)
 {
@@ -4391,43 +4441,12 @@ m_read_win(PyObject *hand, PyObject *opts, MWin *w)
     w->n_kongs = w->n_exposed = 0;
     for (Py_ssize_t i = 0; i < nm; i++) {
         PyObject *m = PyTuple_GET_ITEM(melds, i);
-        if ((PyObject *)Py_TYPE(m) != meld_type)
-            goto out;
-        PyObject *kind = ft_attr(m, s_kind);
-        if (kind == NULL)
+        int k, ts[4], cc;
+        Py_ssize_t n;
+        int got = m_read_meld(m, meld_type, &k, ts, &n, &cc);
+        if (got < 0)
             goto error;
-        int k = -1;
-        if (PyUnicode_CheckExact(kind)) {
-            if (PyUnicode_Compare(kind, kind_chow) == 0)
-                k = GK_CHOW;
-            else if (PyUnicode_Compare(kind, kind_pung) == 0)
-                k = GK_PUNG;
-            else if (PyUnicode_Compare(kind, kind_kong) == 0)
-                k = GK_KONG;
-        }
-        Py_DECREF(kind);
-        if (k < 0)
-            goto out;
-        PyObject *mt = ft_attr(m, s_tiles);
-        if (mt == NULL)
-            goto error;
-        Py_ssize_t n = PyTuple_CheckExact(mt) ? PyTuple_GET_SIZE(mt) : -1;
-        /* a meld as Meld.check() makes sure of */
-        int ts[4], ok = n == (k == GK_KONG ? 4 : 3);
-        for (Py_ssize_t j = 0; ok && j < n; j++)
-            ok = m_tile_of(PyTuple_GET_ITEM(mt, j), &ts[j]);
-        Py_DECREF(mt);
-        if (ok && k == GK_CHOW)
-            ok = ts[0] < 27 && ts[0] % 9 <= 6 && ts[1] == ts[0] + 1 && ts[2] == ts[0] + 2;
-        else if (ok)
-            for (Py_ssize_t j = 1; j < n; j++)
-                ok = ok && ts[j] == ts[0];
-        if (!ok)
-            goto out;
-        int cc = m_bool_attr(m, s_concealed);
-        if (cc == -2)
-            goto error;
-        if (cc < 0 || (cc && k != GK_KONG))
+        if (got == 0)
             goto out;
         int cnt = 0;
         for (Py_ssize_t j = 0; j < n; j++) {

@@ -539,42 +539,12 @@ hk_read_hand(PyObject *hand, HHand *h)
     h->concealed = 1;
     for (Py_ssize_t i = 0; i < nm; i++) {
         PyObject *m = PyTuple_GET_ITEM(melds, i);
-        if ((PyObject *)Py_TYPE(m) != hk_meld_type)
-            goto out;
-        PyObject *kind = ft_attr(m, s_kind);
-        if (kind == NULL)
+        int k, ts[4], cc;
+        Py_ssize_t n;
+        int got = m_read_meld(m, hk_meld_type, &k, ts, &n, &cc);
+        if (got < 0)
             goto error;
-        int k = -1;
-        if (PyUnicode_CheckExact(kind)) {
-            if (PyUnicode_Compare(kind, kind_chow) == 0)
-                k = GK_CHOW;
-            else if (PyUnicode_Compare(kind, kind_pung) == 0)
-                k = GK_PUNG;
-            else if (PyUnicode_Compare(kind, kind_kong) == 0)
-                k = GK_KONG;
-        }
-        Py_DECREF(kind);
-        if (k < 0)
-            goto out;
-        PyObject *mt = ft_attr(m, s_tiles);
-        if (mt == NULL)
-            goto error;
-        Py_ssize_t n = PyTuple_CheckExact(mt) ? PyTuple_GET_SIZE(mt) : -1;
-        int ts[4], ok = n == (k == GK_KONG ? 4 : 3);
-        for (Py_ssize_t j = 0; ok && j < n; j++)
-            ok = m_tile_of(PyTuple_GET_ITEM(mt, j), &ts[j]);
-        Py_DECREF(mt);
-        if (ok && k == GK_CHOW)
-            ok = ts[0] < 27 && ts[0] % 9 <= 6 && ts[1] == ts[0] + 1 && ts[2] == ts[0] + 2;
-        else if (ok)
-            for (Py_ssize_t j = 1; j < n; j++)
-                ok = ok && ts[j] == ts[0];
-        if (!ok)
-            goto out;
-        int cc = m_bool_attr(m, s_concealed);
-        if (cc == -2)
-            goto error;
-        if (cc < 0 || (cc && k != GK_KONG))
+        if (got == 0)
             goto out;
         for (Py_ssize_t j = 0; j < n; j++)
             all[ts[j]]++;
@@ -1571,42 +1541,12 @@ tw_read_hand(PyObject *hand, WHand *h)
     h->any_meld_conc = 0;
     for (Py_ssize_t i = 0; i < nm; i++) {
         PyObject *m = PyTuple_GET_ITEM(melds, i);
-        if ((PyObject *)Py_TYPE(m) != tw_meld_type)
-            goto out;
-        PyObject *kind = ft_attr(m, s_kind);
-        if (kind == NULL)
+        int k, ts[4], cc;
+        Py_ssize_t n;
+        int got = m_read_meld(m, tw_meld_type, &k, ts, &n, &cc);
+        if (got < 0)
             goto error;
-        int k = -1;
-        if (PyUnicode_CheckExact(kind)) {
-            if (PyUnicode_Compare(kind, kind_chow) == 0)
-                k = GK_CHOW;
-            else if (PyUnicode_Compare(kind, kind_pung) == 0)
-                k = GK_PUNG;
-            else if (PyUnicode_Compare(kind, kind_kong) == 0)
-                k = GK_KONG;
-        }
-        Py_DECREF(kind);
-        if (k < 0)
-            goto out;
-        PyObject *mt = ft_attr(m, s_tiles);
-        if (mt == NULL)
-            goto error;
-        Py_ssize_t n = PyTuple_CheckExact(mt) ? PyTuple_GET_SIZE(mt) : -1;
-        int ts[4], ok = n == (k == GK_KONG ? 4 : 3);
-        for (Py_ssize_t j = 0; ok && j < n; j++)
-            ok = m_tile_of(PyTuple_GET_ITEM(mt, j), &ts[j]);
-        Py_DECREF(mt);
-        if (ok && k == GK_CHOW)
-            ok = ts[0] < 27 && ts[0] % 9 <= 6 && ts[1] == ts[0] + 1 && ts[2] == ts[0] + 2;
-        else if (ok)
-            for (Py_ssize_t j = 1; j < n; j++)
-                ok = ok && ts[j] == ts[0];
-        if (!ok)
-            goto out;
-        int cc = m_bool_attr(m, s_concealed);
-        if (cc == -2)
-            goto error;
-        if (cc < 0 || (cc && k != GK_KONG))
+        if (got == 0)
             goto out;
         for (Py_ssize_t j = 0; j < n; j++)
             all[ts[j]]++;
