@@ -964,6 +964,63 @@ py_hk_score(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     return hk_run(&h, &o);
 }
 
+/* the per-pattern part of a table handed to _set_hk or _set_tw (who): for
+ * each of the n patterns its id (a str; id_of[k] the index of names[k]),
+ * its value (None: a limit, then value 0 and limit[p] 1 where limit is
+ * given), the indices of the patterns it excludes (a bit each in excl) and
+ * its names (a str and a dict).  0 done, -1 error (ValueError named for who) */
+static int
+hk_load_patterns(const char *who, PyObject *ids, PyObject *values, PyObject *excludes,
+                 PyObject *names_en, PyObject *names_all, const char *const names[], int n_names,
+                 int id_of[], long long value[], char limit[], unsigned long long excl[])
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(ids);
+    for (int k = 0; k < n_names; k++)
+        id_of[k] = -1;
+    for (Py_ssize_t p = 0; p < n; p++) {
+        PyObject *id = PyTuple_GET_ITEM(ids, p);
+        if (!PyUnicode_Check(id) || !PyDict_Check(PyTuple_GET_ITEM(names_all, p)) ||
+            !PyUnicode_Check(PyTuple_GET_ITEM(names_en, p))) {
+            PyErr_Format(PyExc_ValueError, "%s: ids and names", who);
+            return -1;
+        }
+        for (int k = 0; k < n_names; k++)
+            if (PyUnicode_CompareWithASCIIString(id, names[k]) == 0)
+                id_of[k] = (int)p;
+        PyObject *v = PyTuple_GET_ITEM(values, p);
+        if (limit != NULL)
+            limit[p] = v == Py_None;
+        value[p] = 0;
+        if (v != Py_None) {
+            value[p] = PyLong_AsLongLong(v);
+            if (value[p] == -1 && PyErr_Occurred())
+                return -1;
+        }
+        PyObject *e = PyTuple_GET_ITEM(excludes, p);
+        if (!PyTuple_Check(e)) {
+            PyErr_Format(PyExc_ValueError, "%s: excludes", who);
+            return -1;
+        }
+        excl[p] = 0;
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(e); i++) {
+            long q = PyLong_AsLong(PyTuple_GET_ITEM(e, i));
+            if (q == -1 && PyErr_Occurred())
+                return -1;
+            if (q < 0 || q >= n) {
+                PyErr_Format(PyExc_ValueError, "%s: excludes", who);
+                return -1;
+            }
+            excl[p] |= 1ULL << q;
+        }
+    }
+    for (int k = 0; k < n_names; k++)
+        if (id_of[k] < 0) {
+            PyErr_Format(PyExc_ValueError, "%s: no pattern %s", who, names[k]);
+            return -1;
+        }
+    return 0;
+}
+
 /* _set_hk(ids, values, excludes, bonus, names_en, names, labels, codes,
  *         full_sets, seats, next_seat_notes, meld_type, hit_type,
  *         payment_type, result_type, rules, unit):
@@ -1025,47 +1082,11 @@ py_set_hk(PyObject *self, PyObject *args)
 #undef H_STR
     }
     hk_n = (int)n;
-    for (int k = 0; k < N_HNAMES; k++)
-        hk_id[k] = -1;
-    for (int p = 0; p < hk_n; p++) {
-        PyObject *id = PyTuple_GET_ITEM(ids, p);
-        if (!PyUnicode_Check(id) || !PyDict_Check(PyTuple_GET_ITEM(nall, p)) ||
-            !PyUnicode_Check(PyTuple_GET_ITEM(nen, p))) {
-            PyErr_SetString(PyExc_ValueError, "_set_hk: ids and names");
-            return NULL;
-        }
-        for (int k = 0; k < N_HNAMES; k++)
-            if (PyUnicode_CompareWithASCIIString(id, H_NAMES[k]) == 0)
-                hk_id[k] = p;
-        PyObject *v = PyTuple_GET_ITEM(values, p);
-        hk_limit[p] = v == Py_None;
-        hk_value[p] = 0;
-        if (v != Py_None) {
-            hk_value[p] = PyLong_AsLongLong(v);
-            if (hk_value[p] == -1 && PyErr_Occurred())
-                return NULL;
-        }
+    if (hk_load_patterns("_set_hk", ids, values, excl, nen, nall, H_NAMES, N_HNAMES, hk_id,
+                         hk_value, hk_limit, hk_excl) < 0)
+        return NULL;
+    for (int p = 0; p < hk_n; p++)
         hk_bonus[p] = PyObject_IsTrue(PyTuple_GET_ITEM(bonus, p)) == 1;
-        PyObject *e = PyTuple_GET_ITEM(excl, p);
-        if (!PyTuple_Check(e)) {
-            PyErr_SetString(PyExc_ValueError, "_set_hk: excludes");
-            return NULL;
-        }
-        hk_excl[p] = 0;
-        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(e); i++) {
-            long q = PyLong_AsLong(PyTuple_GET_ITEM(e, i));
-            if (q == -1 && PyErr_Occurred())
-                return NULL;
-            if (q < 0 || q >= n) {
-                PyErr_SetString(PyExc_ValueError, "_set_hk: excludes");
-                return NULL;
-            }
-            hk_excl[p] |= 1ULL << q;
-        }
-    }
-    for (int k = 0; k < N_HNAMES; k++)
-        if (hk_id[k] < 0)
-            return PyErr_Format(PyExc_ValueError, "_set_hk: no pattern %s", H_NAMES[k]);
     for (int u = 0; u < HU_N; u++) {
         PyObject *s = u < HU_TILE   ? PyTuple_GET_ITEM(labels, u)
                       : u < HU_FULL ? PyTuple_GET_ITEM(codes, u - HU_TILE)
@@ -2164,45 +2185,9 @@ py_set_tw(PyObject *self, PyObject *args)
 #undef W_STR
     }
     tw_n = (int)n;
-    for (int k = 0; k < N_WNAMES; k++)
-        tw_id[k] = -1;
-    for (int p = 0; p < tw_n; p++) {
-        PyObject *id = PyTuple_GET_ITEM(ids, p);
-        if (!PyUnicode_Check(id) || !PyDict_Check(PyTuple_GET_ITEM(nall, p)) ||
-            !PyUnicode_Check(PyTuple_GET_ITEM(nen, p))) {
-            PyErr_SetString(PyExc_ValueError, "_set_tw: ids and names");
-            return NULL;
-        }
-        for (int k = 0; k < N_WNAMES; k++)
-            if (PyUnicode_CompareWithASCIIString(id, W_NAMES[k]) == 0)
-                tw_id[k] = p;
-        PyObject *v = PyTuple_GET_ITEM(values, p);
-        tw_value[p] = 0;
-        if (v != Py_None) {
-            tw_value[p] = PyLong_AsLongLong(v);
-            if (tw_value[p] == -1 && PyErr_Occurred())
-                return NULL;
-        }
-        PyObject *e = PyTuple_GET_ITEM(excl, p);
-        if (!PyTuple_Check(e)) {
-            PyErr_SetString(PyExc_ValueError, "_set_tw: excludes");
-            return NULL;
-        }
-        tw_excl[p] = 0;
-        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(e); i++) {
-            long q = PyLong_AsLong(PyTuple_GET_ITEM(e, i));
-            if (q == -1 && PyErr_Occurred())
-                return NULL;
-            if (q < 0 || q >= n) {
-                PyErr_SetString(PyExc_ValueError, "_set_tw: excludes");
-                return NULL;
-            }
-            tw_excl[p] |= 1ULL << q;
-        }
-    }
-    for (int k = 0; k < N_WNAMES; k++)
-        if (tw_id[k] < 0)
-            return PyErr_Format(PyExc_ValueError, "_set_tw: no pattern %s", W_NAMES[k]);
+    if (hk_load_patterns("_set_tw", ids, values, excl, nen, nall, W_NAMES, N_WNAMES, tw_id,
+                         tw_value, NULL, tw_excl) < 0)
+        return NULL;
     for (int u = 0; u < WU_N; u++) {
         PyObject *s = u < HU_TILE    ? PyTuple_GET_ITEM(labels, u)
                       : u < WU_FULL  ? PyTuple_GET_ITEM(codes, u - HU_TILE)
