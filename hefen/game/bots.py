@@ -19,7 +19,9 @@ A bot only reads what its seat may see: its own tiles and the public table
 * :class:`ExpertBot` (``"expert"``) — the strong bot with a reading of the
   table (danger per seat, folding against big hands) and, in MCR and
   Taiwan, discards and claims near ready chosen by the chance of a
-  *winning* hand (MCR's 8 points), two plies deep.
+  *winning* hand (MCR's 8 points), two plies deep; in Hong Kong thirteen
+  orphans as a limit plan beside the value plans, and discards weighed by
+  money (the hand's expected win against the measured cost of dealing in).
 """
 
 from __future__ import annotations
@@ -868,7 +870,19 @@ class ExpertBot(StrongBot):
     * it claims a set there only when the claim (with its best discard)
       raises that chance — a claim that leaves no winning wait in reach is
       refused; in Taiwan a first claim must raise it by 30% (門清's tai),
-      unless :attr:`by_value` counts the concealed tai in the money.
+      unless :attr:`by_value` counts the concealed tai in the money;
+    * in Hong Kong (the strong bot's value layer otherwise) it counts
+      thirteen orphans, the limit, as a plan beside the value plans
+      (:meth:`_hk_orphans_ev`; the strong bot scores it at the hand's own
+      fan), so a concealed claim is refused and terminals and honours are
+      kept while the plan is worth most; and it weighs each discard by
+      money (:meth:`_hk_best_discard`): what the hand may go on to win
+      against the chance and payment of dealing in with the tile
+      (:meth:`_hk_deal_in`, measured on strong bots' play by the wall
+      left, the seat's river, copies in sight, rank, exposed sets, a
+      flush in the making and the honour fan it shows) — so late in the
+      wall a slow hand throws safe tiles, a ready hand stays ready unless
+      its tile is costly, and a visible flush is not fed its suit.
     """
 
     name = "expert"
@@ -1309,13 +1323,14 @@ class ExpertBot(StrongBot):
         melds: list[Meld],
     ) -> tuple[int, tuple[float, ...]]:
         """Hong Kong: the strong bot's discard unless another is worth more
-        money.  A discard's money is what the seat may expect to win with
-        the hand it leaves — :data:`_HK_OWN` by its shanten and the wall
-        (measured on strong bots' play), scaled down where it keeps fewer
-        useful tiles or less of the value plans' expected payment
-        (:meth:`_hk_ev`) than the strong bot's discard, never up — less
-        :attr:`hk_risk_weight` times the expected payment of dealing in with
-        it (:meth:`_hk_deal_in`).  Another discard is taken where it beats
+        money.  The strong bot's discard is worth what the seat may expect
+        to win with the hand it leaves: :data:`_HK_OWN` by its shanten and
+        the wall (measured on strong bots' play), or :attr:`hk_value_share`
+        of the value plans' expected payment (:meth:`_hk_ev`) where that is
+        more (a limit plan); another discard is worth that scaled down where
+        it keeps fewer useful tiles, a higher shanten or less of the value
+        plans' payment, never up; each less :attr:`hk_risk_weight` times
+        the expected payment of dealing in with it (:meth:`_hk_deal_in`).  Another discard is taken where it beats
         the strong bot's by :attr:`hk_margin`.  So a slow hand late in the
         wall gives way to safe tiles, a ready hand stays ready unless the
         tile it must throw is costly (a seat showing a big hand), and a
