@@ -260,3 +260,96 @@ def test_a_hong_kong_expert_by_value_stays_ready_on_the_wait_worth_most() -> Non
         rest.remove(t)
         assert expert._wait_value(game, 0, _counts(rest), unseen, {})[1] == pytest.approx(14.4)
     assert ExpertBot().choose(game, 0).tile == a.tile  # the default: strong's layer
+
+
+def _short_wall(game: Game, left: int) -> None:
+    """Draw the wall down to ``left`` tiles (as late in a hand)."""
+    game.head = game.tail - game._kept_back - left
+    assert game.wall_remaining == left
+
+
+def test_a_hong_kong_expert_plays_for_thirteen_orphans() -> None:
+    """Ten kinds of orphans and a pair (1m 9m 1p 9p 1s 9s E S W CC) beside
+    4m5m6m: the strong bot's value plans score thirteen orphans at the
+    hand's own fan (below the minimum) and break the pair of C for the
+    chow; the expert counts the orphans as the limit hand (8192 at the cap)
+    two from ready and throws a tile of the chow."""
+    hands = [
+        "1m 9m 1p 9p 1s 9s E S W C C 4m 5m",
+        "2m 3m 4m 5p 6p 7p 2s 3s 4s 6s 7s 8s 2p",
+        "5m 6m 7m 3p 4p 5p 5s 6s 7s 8p 8p 8p 3m",
+        "2m 3m 4m 6p 7p 8p 4s 5s 6s 6m 7m 8m 2p",
+    ]
+    game = Game(GameSettings("hk", flowers=False), "orphans", wall=arranged_wall(hands, draws="6m"))
+    assert game.phase == "discard" and game.to_act() == [0]
+    strong, expert = StrongBot(), ExpertBot()
+    assert strong.choose(game, 0).tile == T("C")[0]
+    assert expert.choose(game, 0).tile in T("4m 5m 6m")
+    c = _counts(game.players[0].concealed)
+    c[T("6m")[0]] -= 1
+    unseen = expert._unseen(game, 0)
+    assert expert._hk_orphans_ev(game, 0, c, [], unseen) > 100 * strong._hk_ev(game, 0, c, [])
+    off = ExpertBot()
+    off.hk_orphans = False
+    assert off.choose(game, 0).tile == T("C")[0]
+
+
+def _late_hands() -> list[str]:
+    return [
+        "2m 4m 7m 9m 3p 5p 8p 1s 4s 6s 6s E E",
+        "1m 2m 3m 5p 6p 7p 2s 3s 4s 6m 7m 8m 2p",
+        "5m 6m 7m 3p 4p 5p 5s 6s 7s 8p 8p 8p 3m",
+        "1m 1m 1m 6p 7p 9p 4s 5s 6s 9m 9m 2p 2p",
+    ]
+
+
+def test_a_hong_kong_expert_gives_up_a_slow_hand_late_for_a_safe_tile() -> None:
+    """Twelve tiles left and a hand far from ready (2m4m7m9m 3p5p8p 1s4s6s6s9s
+    EE): it can hardly win, while a middle tile deals in about one time in
+    twenty at this depth (measured on strong bots' play) for some 45 money.
+    The strong bot throws 9s by its value plans; the expert throws 5p, which
+    all three other seats have discarded (none can win on it)."""
+    game = Game(GameSettings("hk", flowers=False), "late", wall=arranged_wall(_late_hands(), draws="9s"))
+    for s in (1, 2, 3):
+        game.players[s].discards.append((T("5p")[0], False))
+    _short_wall(game, 12)
+    strong, expert = StrongBot(), ExpertBot()
+    assert strong.choose(game, 0).tile == T("9s")[0]
+    assert expert.choose(game, 0).tile == T("5p")[0]
+    unseen = expert._unseen(game, 0)
+    assert expert._hk_deal_in(game, 0, T("5p")[0], unseen) < 0.1
+    assert expert._hk_deal_in(game, 0, T("9s")[0], unseen) > 1.0
+    # early in the wall nobody is ready yet: no tile costs anything, and the
+    # expert (its orphans plan aside) plays as strong
+    game.head = 0
+    assert expert._hk_deal_in(game, 0, T("9s")[0], expert._unseen(game, 0)) == 0.0
+    expert.hk_orphans = False
+    assert expert.choose(game, 0).tile == strong.choose(game, 0).tile
+
+
+def test_a_hong_kong_expert_does_not_feed_a_visible_flush() -> None:
+    """The next seat shows 3p3p3p and 5p6p7p (a pin flush in the making: its
+    hand pays at least a half flush's 3 fan more) and 25 tiles are left.
+    Of two isolated terminals (1p, 9m) beside a hand one from ready the
+    strong bot throws 1p; the expert reads the flush and throws 9m — and
+    plays as strong does where the seat shows nothing."""
+    hands = [
+        "2m 3m 4m 5m 6m 7m 2s 3s 4s 7s 8s C 1p",
+        "1m 1m 4m 5p 6p 7p 3p 3p 3p 6m 7m 8m 2p",
+        "5m 6m 7m 3p 4p 5p 5s 6s 7s 8p 8p 8p 3m",
+        "1m 1m 9p 6p 7p 9p 4s 5s 6s 9m 9m 2p 2p",
+    ]
+
+    def position(flush: bool) -> Game:
+        game = Game(GameSettings("hk", flowers=False), "flush", wall=arranged_wall(hands, draws="9m"))
+        if flush:
+            game.players[1].melds = [Meld.pung(T("3p")[0]), Meld.chow(T("5p")[0])]
+            game.players[1].meld_from = [0, 0]
+        _short_wall(game, 25)
+        return game
+
+    game = position(flush=True)
+    assert StrongBot().choose(game, 0).tile == T("1p")[0]
+    assert ExpertBot().choose(game, 0).tile == T("9m")[0]
+    plain = position(flush=False)
+    assert ExpertBot().choose(plain, 0).tile == StrongBot().choose(plain, 0).tile

@@ -19,7 +19,9 @@ A bot only reads what its seat may see: its own tiles and the public table
 * :class:`ExpertBot` (``"expert"``) — the strong bot with a reading of the
   table (danger per seat, folding against big hands) and, in MCR and
   Taiwan, discards and claims near ready chosen by the chance of a
-  *winning* hand (MCR's 8 points), two plies deep.
+  *winning* hand (MCR's 8 points), two plies deep; in Hong Kong thirteen
+  orphans as a limit plan beside the value plans, and discards weighed by
+  money (the hand's expected win against the measured cost of dealing in).
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from ..analysis.shanten import (
 )
 from ..decompose import _CORE, completing_tiles
 from ..hand import Context, Hand
-from ..tiles import DRAGONS, NUM_KINDS, WINDS
+from ..tiles import DRAGONS, NUM_KINDS, ORPHANS, WINDS
 from .engine import Action, Game, GameSettings, Meld, _act
 
 __all__ = ["Bot", "SimpleBot", "StrongBot", "ExpertBot", "BOTS", "make_bot"]
@@ -813,6 +815,29 @@ def _flush_suit(game: Game, s: int) -> int | None:
     return None
 
 
+#: Hong Kong: the chance a middle suit tile (3–7, a copy unseen) discarded
+#: by a strong bot wins for one given concealed seat, by the wall left in
+#: tens (0–9, 10–19, …); fitted on strong bots' play (3000 hands, seeds
+#: 0–2999 of ``margin/N``), with its river, the copies in sight and the
+#: tile's rank as factors (:meth:`ExpertBot._hk_deal_in`)
+_HK_DEAL_IN = (0.0206, 0.0170, 0.0126, 0.0086, 0.0062, 0.0035, 0.0014, 0.0004, 0.0)
+#: what a discard win takes from its discarder, by the wall left in tens
+#: (the mean measured with it, limit hands included, smoothed)
+_HK_PAYMENT = (45.0, 45.0, 40.0, 30.0, 25.0, 22.0, 15.0, 12.0, 12.0)
+
+#: Hong Kong: the money a strong bot's seat goes on to win from a hand by
+#: its shanten (0 ready, 1, 2, 3) and the wall left in twenties (0–19,
+#: 20–39, …): measured on strong bots' play (600 hands, limit hands
+#: weighed in), smoothed and made to fall with the shanten
+_HK_OWN = (
+    (7.0, 1.0, 0.2, 0.0),
+    (15.0, 3.5, 1.5, 0.2),
+    (15.0, 7.0, 4.0, 0.6),
+    (16.0, 9.5, 5.5, 3.0),
+    (16.0, 9.5, 5.5, 3.0),
+)
+
+
 class ExpertBot(StrongBot):
     """The strong bot's analysis with a reading of the table:
 
@@ -845,7 +870,19 @@ class ExpertBot(StrongBot):
     * it claims a set there only when the claim (with its best discard)
       raises that chance — a claim that leaves no winning wait in reach is
       refused; in Taiwan a first claim must raise it by 30% (門清's tai),
-      unless :attr:`by_value` counts the concealed tai in the money.
+      unless :attr:`by_value` counts the concealed tai in the money;
+    * in Hong Kong (the strong bot's value layer otherwise) it counts
+      thirteen orphans, the limit, as a plan beside the value plans
+      (:meth:`_hk_orphans_ev`; the strong bot scores it at the hand's own
+      fan), so a concealed claim is refused and terminals and honours are
+      kept while the plan is worth most; and it weighs each discard by
+      money (:meth:`_hk_best_discard`): what the hand may go on to win
+      against the chance and payment of dealing in with the tile
+      (:meth:`_hk_deal_in`, measured on strong bots' play by the wall
+      left, the seat's river, copies in sight, rank, exposed sets, a
+      flush in the making and the honour fan it shows) — so late in the
+      wall a slow hand throws safe tiles, a ready hand stays ready unless
+      its tile is costly, and a visible flush is not fed its suit.
     """
 
     name = "expert"
@@ -870,6 +907,22 @@ class ExpertBot(StrongBot):
     #: chance of winning times the scored money of its waits (off: measured
     #: no gain, docs/game.md; the strong bot's value layer)
     ready_by_value: bool = False
+    #: Hong Kong: weigh each discard by money, the hand's value against the
+    #: expected payment of dealing in (:meth:`_hk_best_discard`)
+    hk_money: bool = True
+    #: the share of the value plans' expected payment (:meth:`_hk_ev`, an
+    #: optimistic figure) a seat goes on to win: about a tenth, measured
+    hk_value_share: float = 0.1
+    #: how much of a deal-in's payment a safe discard saves (the seat may
+    #: still win later, by a self-draw that costs as much)
+    hk_risk_weight: float = 0.7
+    #: how much safer (money) another discard must be than the strong bot's
+    hk_margin: float = 0.2
+    #: Hong Kong: thirteen orphans (a limit hand) as a plan beside the strong
+    #: bot's value plans (:meth:`_hk_orphans_ev`)
+    hk_orphans: bool = True
+    #: how much slower the orphans' useful tiles come than any tile's
+    hk_orphans_pace: float = 0.6
 
     def _big(self, game: Game, s: int) -> bool:
         p = game.players[s]
@@ -1170,6 +1223,152 @@ class ExpertBot(StrongBot):
         tile = max(ev, key=lambda x: (ev[x], -self._danger(game, threats, x, unseen), x))
         return tile, (0.0, -ev[tile], 0.0)
 
+    def _hk_orphans_ev(
+        self, game: Game, seat: int, c: list[int], melds: list[Meld], unseen: list[int]
+    ) -> float:
+        """Hong Kong: the expected payment of thirteen orphans (the limit)
+        from the concealed counts ``c`` (13 tiles), as :func:`hk_value` counts
+        a plan: the chance per step (slowed by :attr:`hk_orphans_pace`) to
+        the power of its shanten plus one, times :func:`_hk_payoff` of the
+        cap; 0 with a declared set, or where a missing kind has no unseen copy."""
+        if melds or not self.hk_orphans:
+            return 0.0
+        distinct = 0
+        pair = False
+        can_pair = False
+        for t in ORPHANS:
+            if c[t]:
+                distinct += 1
+                pair = pair or c[t] >= 2
+                can_pair = can_pair or unseen[t] > 0
+            elif not unseen[t]:
+                return 0.0  # every copy of a kind it needs is in sight
+        if not pair and not can_pair:
+            return 0.0
+        sh = 13 - distinct - (1 if pair else 0)
+        opts = game.settings.options
+        cap = int(opts.get("cap", 13))
+        draws = max(1.0, game.wall_remaining / 4)
+        q = draws / (draws + 6.0)
+        return float((q * self.hk_orphans_pace) ** max(0, sh + 1) * _hk_payoff(cap, 0, cap))
+
+    def _hk_ev(self, game: Game, seat: int, c: list[int], melds: list[Meld]) -> float:
+        ev = super()._hk_ev(game, seat, c, melds)
+        if melds or not self.hk_orphans:
+            return ev
+        return max(ev, self._hk_orphans_ev(game, seat, c, melds, self._unseen(game, seat)))
+
+    def _hk_evs(
+        self, game: Game, seat: int, c: list[int], melds: list[Meld], kinds: list[int]
+    ) -> tuple[float, ...]:
+        evs = super()._hk_evs(game, seat, c, melds, kinds)
+        if melds or not self.hk_orphans:
+            return evs
+        unseen = self._unseen(game, seat)
+        out = []
+        c = list(c)
+        for k, ev in zip(kinds, evs, strict=True):
+            c[k] -= 1
+            out.append(max(ev, self._hk_orphans_ev(game, seat, c, melds, unseen)))
+            c[k] += 1
+        return tuple(out)
+
+    def _hk_deal_in(self, game: Game, seat: int, t: int, unseen: list[int]) -> float:
+        """Hong Kong: the expected money ``seat`` pays by discarding ``t``:
+        over the other seats, the chance ``t`` wins for it (by the wall left,
+        its river, the copies in sight, the tile's rank, its exposed sets
+        and a flush in the making — :data:`_HK_DEAL_IN`, measured on strong
+        bots' play) times what it would pay (:data:`_HK_PAYMENT` by the wall,
+        doubled for each fan the seat shows)."""
+        band = min(game.wall_remaining // 10, len(_HK_DEAL_IN) - 1)
+        base = _HK_DEAL_IN[band]
+        if base <= 0.0:
+            return 0.0
+        cap = int(game.settings.options.get("cap", 13))
+        total = 0.0
+        for s in game.after(seat):
+            p = game.players[s]
+            if any(x == t for x, _ in p.discards):
+                f = 0.02  # its own discard: it cannot win on it but by a changed wait
+            elif t >= 27:
+                f = 0.0 if unseen[t] <= 1 else (0.33 if unseen[t] == 2 else 0.65)
+            else:
+                r = t % 9
+                f = 0.63 if r in (0, 8) else (0.87 if r in (1, 7) else 1.0)
+                if unseen[t] == 0:
+                    f *= 0.25  # no copy left to hold: only a chow wait
+            if f == 0.0:
+                continue
+            exposed = [m for m in p.melds if not m.concealed]
+            f *= 1.0 if not exposed else (0.4 if len(exposed) == 1 else 1.3)
+            fan = 0
+            for m in exposed:
+                if m.kind != "chow" and m.tiles[0] >= 27:
+                    h = m.tiles[0]
+                    fan += (h in DRAGONS) + (h == game.seat_winds[s]) + (h == game.round_wind)
+            suit = _flush_suit(game, s)
+            if suit is not None:
+                f *= 1.5 if t >= 27 else (2.5 if t // 9 == suit else 0.2)
+                fan += 2
+            pay = min(_HK_PAYMENT[band] * 2.0**fan, 2.0**cap)
+            total += base * f * pay
+        return total
+
+    def _hk_best_discard(
+        self,
+        game: Game,
+        seat: int,
+        tiles: list[int],
+        candidates: list[int],
+        melds: list[Meld],
+    ) -> tuple[int, tuple[float, ...]]:
+        """Hong Kong: the strong bot's discard unless another is worth more
+        money.  The strong bot's discard is worth what the seat may expect
+        to win with the hand it leaves: :data:`_HK_OWN` by its shanten and
+        the wall (measured on strong bots' play), or :attr:`hk_value_share`
+        of the value plans' expected payment (:meth:`_hk_ev`) where that is
+        more (a limit plan); another discard is worth that scaled down where
+        it keeps fewer useful tiles, a higher shanten or less of the value
+        plans' payment, never up; each less :attr:`hk_risk_weight` times
+        the expected payment of dealing in with it (:meth:`_hk_deal_in`).  Another discard is taken where it beats
+        the strong bot's by :attr:`hk_margin`.  So a slow hand late in the
+        wall gives way to safe tiles, a ready hand stays ready unless the
+        tile it must throw is costly (a seat showing a big hand), and a
+        flush in the making is not fed its suit."""
+        tile, key = super()._best_discard(game, seat, tiles, candidates, melds)
+        band = min(game.wall_remaining // 10, len(_HK_DEAL_IN) - 1)
+        if melds is not game.players[seat].melds or _HK_DEAL_IN[band] <= 0.0:
+            return tile, key
+        unseen = self._unseen(game, seat)
+        kinds = list(dict.fromkeys(candidates))
+        shape = self._shape(game, melds)
+        sh = dict((t, x) for x, t in _discard_shanten(shape, tiles, kinds))
+        evs = dict(zip(kinds, self._hk_evs(game, seat, _counts(tiles), melds, kinds), strict=True))
+        ukes = self._ukeires(game, seat, tiles, kinds, unseen)
+        own = _HK_OWN[min(game.wall_remaining // 20, len(_HK_OWN) - 1)]
+        ref_sh, ref_ev, ref_uke = sh[tile], evs[tile], max(1, ukes[tile])
+        # what the strong bot's discard may win: the measured figure of its
+        # shanten, or a share of the value plans' payment where that is more
+        # (a limit plan: four concealed pungs, thirteen orphans)
+        ref_own = own[ref_sh] if ref_sh < len(own) else 0.0
+        ref_money = max(ref_own, self.hk_value_share * ref_ev)
+
+        def money(t: int) -> float:
+            m = ref_money
+            if sh[t] == ref_sh:
+                m *= min(1.0, ukes[t] / ref_uke)
+            elif sh[t] > ref_sh:
+                m *= (own[sh[t]] if sh[t] < len(own) else 0.0) / ref_own if ref_own > 0 else 0.0
+            if ref_ev > 0:
+                m *= min(1.0, evs[t] / ref_ev)
+            return m - self.hk_risk_weight * self._hk_deal_in(game, seat, t, unseen)
+
+        scores = {t: money(t) for t in kinds}
+        best = max(kinds, key=lambda t: (scores[t], t == tile, -t))
+        if scores[best] > scores[tile] + self.hk_margin:
+            return best, (0.0, -scores[best], 0.0)
+        return tile, key
+
     def _best_discard(
         self,
         game: Game,
@@ -1182,6 +1381,8 @@ class ExpertBot(StrongBot):
             choice = self._ready_by_value(game, seat, tiles, candidates, melds)
             if choice is not None:
                 return choice
+        if game.ruleset.plays_for_value and self.hk_money:
+            return self._hk_best_discard(game, seat, tiles, candidates, melds)
         if not game.ruleset.plays_for_value and melds is game.players[seat].melds:
             shape = self._shape(game, melds)
             scored = _discard_shanten(shape, tiles, candidates)
