@@ -19,7 +19,9 @@ A bot only reads what its seat may see: its own tiles and the public table
 * :class:`ExpertBot` (``"expert"``) — the strong bot with a reading of the
   table (danger per seat, folding against big hands) and, in MCR and
   Taiwan, discards and claims near ready chosen by the chance of a
-  *winning* hand (MCR's 8 points), two plies deep.
+  *winning* hand (MCR's 8 points), two plies deep; in Taiwan the chance
+  is weighed against the money a discard risks (what each seat has passed
+  is no wait of it), and far hands look two draws on.
 """
 
 from __future__ import annotations
@@ -881,7 +883,16 @@ class ExpertBot(StrongBot):
     * it claims a set there only when the claim (with its best discard)
       raises that chance — a claim that leaves no winning wait in reach is
       refused; in Taiwan a first claim must raise it by 30% (門清's tai),
-      unless :attr:`by_value` counts the concealed tai in the money.
+      unless :attr:`by_value` counts the concealed tai in the money;
+    * in Taiwan it reads the money a discard risks (:meth:`_tw_risk`): a
+      tile thrown since a seat's own last discard and not won on is no wait
+      of that seat (no table minimum, no rule against a tile one threw, and
+      bots always take a win; a declared hand's wait is locked), each seat
+      is ready by a measured table of its discards and sets shown, and a
+      deal-in costs base + tai × per-tai with the dealer's tai; near ready
+      it discards for the chance of winning × a win's money less that risk
+      (:meth:`_tw_discard`), folding for the least risk at every seat, and
+      two or more from ready it looks two draws on (:meth:`_tw_far`).
     """
 
     name = "expert"
@@ -911,9 +922,9 @@ class ExpertBot(StrongBot):
     #: risks dealing in (:meth:`_tw_risk`)
     tw_defence: bool = True
     #: Taiwan: how much of the money a win takes the chance of winning counts
-    #: for (the chance is rough and runs high: it does not count the others
-    #: winning first)
-    tw_win_weight: float = 0.6
+    #: for against the money a discard risks (measured 0.6, 1.0, 1.5 and 2.5
+    #: on seeds 0–999; 1.0 kept, docs/game.md)
+    tw_win_weight: float = 1.0
     #: Taiwan: the share of wins taken by self-draw (paid by all three)
     tw_self_draw_share: float = 0.3
     #: Taiwan: fold (shanten two or more against a threat) by :meth:`_tw_risk`
