@@ -309,7 +309,9 @@ def test_a_hong_kong_expert_gives_up_a_slow_hand_late_for_a_safe_tile() -> None:
     twenty at this depth (measured on strong bots' play) for some 45 money.
     The strong bot throws 9s by its value plans; the expert throws 5p, which
     all three other seats have discarded (none can win on it)."""
-    game = Game(GameSettings("hk", flowers=False), "late", wall=arranged_wall(_late_hands(), draws="9s"))
+    game = Game(
+        GameSettings("hk", flowers=False), "late", wall=arranged_wall(_late_hands(), draws="9s")
+    )
     for s in (1, 2, 3):
         game.players[s].discards.append((T("5p")[0], False))
     _short_wall(game, 12)
@@ -341,7 +343,9 @@ def test_a_hong_kong_expert_does_not_feed_a_visible_flush() -> None:
     ]
 
     def position(flush: bool) -> Game:
-        game = Game(GameSettings("hk", flowers=False), "flush", wall=arranged_wall(hands, draws="9m"))
+        game = Game(
+            GameSettings("hk", flowers=False), "flush", wall=arranged_wall(hands, draws="9m")
+        )
         if flush:
             game.players[1].melds = [Meld.pung(T("3p")[0]), Meld.chow(T("5p")[0])]
             game.players[1].meld_from = [0, 0]
@@ -353,3 +357,119 @@ def test_a_hong_kong_expert_does_not_feed_a_visible_flush() -> None:
     assert ExpertBot().choose(game, 0).tile == T("9m")[0]
     plain = position(flush=False)
     assert ExpertBot().choose(plain, 0).tile == StrongBot().choose(plain, 0).tile
+
+
+def _strong_play_to(seed: int, actions: int) -> Game:
+    """A Taiwan hand (``find/<seed>``, dealer 0) played by four strong bots
+    up to its first ``actions`` actions."""
+    game = Game(GameSettings("tw"), f"find/{seed}", dealer=0)
+    bots = [make_bot("strong", s) for s in range(4)]
+    while len(game.actions) < actions:
+        s = game.to_act()[0]
+        game.apply(bots[s].choose(game, s))
+    return game
+
+
+def test_a_taiwan_seat_cannot_wait_on_a_tile_it_has_passed() -> None:
+    """Taiwan has no minimum and no rule against winning on a tile one threw,
+    and the bots always take a win, so a tile discarded since a seat's own
+    last discard and not won on is no wait of that seat (nor its own last
+    discard); a declared-ready hand is locked, so everything thrown since
+    the declaration counts.  Such tiles risk nothing against that seat."""
+    game = _strong_play_to(0, 51)
+    expert = ExpertBot()
+    passed = expert._tw_passed(game, 3)
+    # seat 1 threw 5m last; seat 2 has passed 1m 7m 9m and 5m since its 9m
+    assert passed[1] == set(T("5m"))
+    assert passed[2] == set(T("1m 5m 7m 9m"))
+    risk = expert._tw_risk(game, 3, expert._unseen(game, 3))
+    assert all(r >= 0 for r in risk)
+    # 5m: no copy is left unseen, so it is no one's wait
+    assert risk[T("5m")[0]] == 0.0
+    # a seat that has declared ready is taken to be ready
+    game.players[1].declared_ready = "di_ting"
+    assert expert._tw_p_ready(game, 1) == 1.0
+    assert expert._tw_risk(game, 3, expert._unseen(game, 3))[T("4p")[0]] > risk[T("4p")[0]]
+
+
+def test_a_taiwan_expert_near_ready_weighs_the_money_a_discard_risks() -> None:
+    """Seat 3 (8m 3m 5m pungs shown; 4p 3s 5s5s 6s 7s 9s9s) with the dealer
+    showing three pungs and seat 1 two sets, 28 tiles left: 4p makes a ready
+    hand on two tiles (the strong bot's choice), 3s and 5s keep it one from
+    ready with about the same chance of a win (0.58, 0.55) and 31 useful
+    tiles.  Counting the chance alone the expert drops 3s; weighing what
+    each discard may pay a seat that is ready (the dealer's pay carries its
+    dealer tai) it drops 5s, the suji of the dealer's thrown 2s and 8s,
+    which risks least of the three: its chance × a win's money less its
+    risk is the best."""
+    game = _strong_play_to(0, 51)
+    assert game.phase == "discard" and game.to_act() == [3]
+    expert = ExpertBot()
+    unseen = expert._unseen(game, 3)
+    risk = expert._tw_risk(game, 3, unseen)
+    s3, s5, p4 = T("3s")[0], T("5s")[0], T("4p")[0]
+    assert risk[s3] > 2 * risk[s5] and risk[p4] > risk[s5]
+    assert expert.choose(game, 3) == Action(3, "discard", s5)
+    plain = ExpertBot()
+    plain.tw_defence = False  # the chance alone
+    assert plain.choose(game, 3).tile == s3
+    assert make_bot("strong").choose(game, 3).tile == p4
+
+
+def test_a_folding_taiwan_expert_drops_what_risks_least_at_every_seat() -> None:
+    """Seat 1, two from ready with 8 tiles left and seat 2 (a pung and a
+    chow shown) a threat: the strong bot folds to 2s, seat 2's own old
+    discard; but Taiwan has no rule against winning on a tile one threw, and
+    the dealer and seat 3 (a set shown each, 14 and 13 discards) may be
+    ready too.  The expert folds by the money each tile risks at all three
+    seats, and drops 5m, which keeps its hand two from ready as well."""
+    game = _strong_play_to(6, 69)
+    assert game.phase == "discard" and game.to_act() == [1]
+    expert = ExpertBot()
+    risk = expert._tw_risk(game, 1, expert._unseen(game, 1))
+    m5, s2 = T("5m")[0], T("2s")[0]
+    assert risk[m5] < risk[s2]
+    assert expert.choose(game, 1) == Action(1, "discard", m5)
+    assert make_bot("strong").choose(game, 1).tile == s2
+    old = ExpertBot()
+    old.tw_fold_by_risk = False  # the expert's danger to the threat alone
+    assert old.choose(game, 1).tile == s2
+
+
+def test_a_taiwan_expert_far_from_ready_looks_two_draws_on() -> None:
+    """Seat 2, two from ready on its first turn (2m2m2m 6m7m9m 2p 4p 8p8p9p
+    1s2s 5s 7s8s9s): 9m, 9p and 5s all keep 16 useful tiles (the strong bot
+    drops 5s); the expert counts, for each useful draw, the useful tiles of
+    the hand after it and its best discard, and 9m leads on best."""
+    game = _strong_play_to(0, 6)
+    assert game.phase == "discard" and game.to_act() == [2]
+    expert = ExpertBot()
+    m9 = T("9m")[0]
+    assert expert.choose(game, 2) == Action(2, "discard", m9)
+    assert make_bot("strong").choose(game, 2).tile == T("5s")[0]
+    flat = ExpertBot()
+    flat.tw_far = False
+    assert flat.choose(game, 2).tile == T("5s")[0]
+
+
+def test_taiwan_winning_waits_are_counted_without_scoring() -> None:
+    """Every complete Taiwanese hand wins, so the expert counts its winning
+    tiles without scoring them; the count is the strong bot's (scored) one,
+    a fifth copy of a kind never counted (the claimed tile of a pung)."""
+    checked = 0
+    for seed in range(3):
+        game = Game(GameSettings("tw"), f"waits/{seed}", dealer=seed)
+        bots = [make_bot("strong", s) for s in range(4)]
+        while game.phase != "end":
+            s = game.to_act()[0]
+            if game.phase == "discard":
+                p = game.players[s]
+                unseen = ExpertBot()._unseen(game, s)
+                for t in set(p.concealed):
+                    rest = list(p.concealed)
+                    rest.remove(t)
+                    got = ExpertBot()._winning_waits(game, s, rest, unseen)
+                    assert got == StrongBot()._winning_waits(game, s, rest, unseen)
+                    checked += got > 0
+            game.apply(bots[s].choose(game, s))
+    assert checked > 5

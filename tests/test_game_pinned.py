@@ -212,20 +212,21 @@ PINNED: dict[tuple[str, str, int], str] = {
         "3discard:1m 0discard:6p 1discard:1m 2discard:6p 3win"
     ),
     ("tw", "expert", 0): (
-        "0discard:F 1discard:P 2discard:C 3discard:S 2pung:S 2discard:N 3discard:8s "
-        "0discard:C 1discard:W 2discard:9p 3discard:N 1pung:N 1discard:S 2discard:6p 3pass "
-        "3discard:8p 0pung:8p 0discard:W 1discard:1s 2chow:1s 3pung:1s 3discard:1m 0chow:1m "
-        "2pung:1m 2discard:8m 3chow:7m 3discard:5p 0pass 0kong:8p 0discard:9p 1discard:7p "
-        "2discard:8s 3pass 3discard:9m 1pung:9m 1discard:8m 2discard:5s 3pass 3discard:4s "
-        "0discard:8m 1discard:8s 2discard:4m 3discard:7m 0discard:1p 1discard:7m 2pass "
-        "2discard:6m 3discard:6p 0pass 0discard:1p 1discard:5m 2pass 3win"
+        "0discard:F 1discard:P 2discard:C 3discard:S 2pung:S 2discard:N 3discard:8p 0pung:8p "
+        "0discard:C 1discard:N 2discard:N 3discard:1m 0chow:1m 2pass 0discard:W 1discard:N "
+        "2discard:9p 3discard:5s 0kong:8p 0discard:9p 1discard:W 2discard:8m 3chow:7m "
+        "3discard:5p 0pass 0discard:5s 1chow:4s 1discard:S 2discard:9m 3discard:5s 0discard:1p "
+        "1discard:E 0pung:E 0discard:4s 1discard:5s 2discard:1p 3pass 3discard:7m 0chow:7m "
+        "0discard:4m 1discard:4m 2pass 2discard:4m 3discard:6m 0discard:6p 2pass 1discard:9m "
+        "2discard:6p 3discard:2s 1pass 0discard:5p 1discard:2s 2discard:1m 3discard:E "
+        "0discard:W 1discard:1p 2discard:1m 3discard:7s 0discard:5m 2pass 3win"
     ),
     ("tw", "expert", 1): (
         "1discard:C 2discard:F 3discard:F 0discard:C 1discard:S 2discard:N 3discard:N "
-        "0discard:N 1discard:9m 2discard:E 3discard:S 0discard:W 2pung:W 2discard:1m 3pass "
-        "3discard:1s 0pass 0discard:2p 1discard:3s 2discard:2s 3discard:E 0discard:5s "
-        "1discard:N 2discard:3s 3discard:6s 0chow:4s 0discard:9p 3pung:9p 3discard:8p "
-        "0discard:8s 1pung:8s 1discard:1p 2chow:1p 2discard:6s 3discard:8s 0pass 0win"
+        "0discard:N 1discard:1p 2chow:1p 2discard:E 3discard:S 0discard:W 2pung:W 2discard:2s "
+        "3discard:1s 0pass 0discard:7p 1chow:5p 1discard:8s 2discard:7m 3chow:6m 3discard:8p "
+        "0discard:8s 1discard:3s 2discard:E 3discard:6m 0chow:4m 0discard:5s 1discard:N "
+        "2discard:3s 0win"
     ),
 }
 

@@ -21,7 +21,9 @@ A bot only reads what its seat may see: its own tiles and the public table
   Taiwan, discards and claims near ready chosen by the chance of a
   *winning* hand (MCR's 8 points), two plies deep; in Hong Kong thirteen
   orphans as a limit plan beside the value plans, and discards weighed by
-  money (the hand's expected win against the measured cost of dealing in).
+  money (the hand's expected win against the measured cost of dealing in);
+  in Taiwan the chance is weighed against the money a discard risks (what
+  each seat has passed is no wait of it), and far hands look two draws on.
 """
 
 from __future__ import annotations
@@ -836,6 +838,40 @@ _HK_OWN = (
     (16.0, 9.5, 5.5, 3.0),
     (16.0, 9.5, 5.5, 3.0),
 )
+#: Taiwan: the share of strong-bot seats that are ready after their own
+#: discard, by discards made (rows: 0–2, 3–5, …, 15 and on) and sets
+#: exposed (columns: 0–3; four exposed is nearly always ready), measured
+#: on 150 strong-bot hands (seeds margin/0–149)
+_TW_READY = (
+    (0.0, 0.0, 0.0, 0.0),
+    (0.02, 0.04, 0.06, 0.12),
+    (0.11, 0.16, 0.23, 0.45),
+    (0.17, 0.34, 0.48, 0.67),
+    (0.18, 0.33, 0.60, 0.74),
+    (0.20, 0.35, 0.70, 0.75),
+)
+#: Taiwan: the mean number of kinds a ready hand waits on (1.55 measured
+#: on the same hands: one kind half the time, two nearly as often)
+_TW_WAIT_KINDS = 1.55
+
+
+def _tw_flush(game: Game, s: int) -> int | None:
+    """:func:`_flush_suit` of seat ``s`` where its river bears it out: at
+    most one discard of that suit (a seat throwing the suit is not making
+    its flush)."""
+    suit = _flush_suit(game, s)
+    if suit is None:
+        return None
+    thrown = sum(1 for t, _ in game.players[s].discards if t < 27 and t // 9 == suit)
+    return suit if thrown <= 1 else None
+
+
+def _tw_rules(game: Game) -> bool:
+    """Whether the table plays the Taiwanese rules the expert's Taiwanese
+    play is made for: a win on any discard at any value (no table minimum,
+    no value doubling), the dealer's tai on every payment, declared ready."""
+    r = game.ruleset
+    return bool(r.declared_ready) and r.scores_dealer_streak and not r.plays_for_value
 
 
 class ExpertBot(StrongBot):
@@ -883,6 +919,15 @@ class ExpertBot(StrongBot):
       flush in the making and the honour fan it shows) — so late in the
       wall a slow hand throws safe tiles, a ready hand stays ready unless
       its tile is costly, and a visible flush is not fed its suit.
+    * in Taiwan it reads the money a discard risks (:meth:`_tw_risk`): a
+      tile thrown since a seat's own last discard and not won on is no wait
+      of that seat (no table minimum, no rule against a tile one threw, and
+      bots always take a win; a declared hand's wait is locked), each seat
+      is ready by a measured table of its discards and sets shown, and a
+      deal-in costs base + tai × per-tai with the dealer's tai; near ready
+      it discards for the chance of winning × a win's money less that risk
+      (:meth:`_tw_discard`), folding for the least risk at every seat, and
+      two or more from ready it looks two draws on (:meth:`_tw_far`).
     """
 
     name = "expert"
@@ -923,6 +968,23 @@ class ExpertBot(StrongBot):
     hk_orphans: bool = True
     #: how much slower the orphans' useful tiles come than any tile's
     hk_orphans_pace: float = 0.6
+
+    #: Taiwan: weigh each discard's chance of winning against the money it
+    #: risks dealing in (:meth:`_tw_risk`)
+    tw_defence: bool = True
+    #: Taiwan: how much of the money a win takes the chance of winning counts
+    #: for against the money a discard risks (measured 0.6, 1.0, 1.5 and 2.5
+    #: on seeds 0–999; 1.0 kept, docs/game.md)
+    tw_win_weight: float = 1.0
+    #: Taiwan: the share of wins taken by self-draw (paid by all three)
+    tw_self_draw_share: float = 0.3
+    #: Taiwan: fold (shanten two or more against a threat) by :meth:`_tw_risk`
+    tw_fold_by_risk: bool = True
+    #: Taiwan: two or more from ready, choose among the near-best discards by
+    #: the useful tiles two draws on (:meth:`_tw_far`)
+    tw_far: bool = True
+    #: Taiwan: how near the most useful tiles a discard must keep for :meth:`_tw_far`
+    tw_far_margin: float = 0.8
 
     def _big(self, game: Game, s: int) -> bool:
         p = game.players[s]
@@ -978,6 +1040,142 @@ class ExpertBot(StrongBot):
                 d *= 1.5
             danger += d
         return danger
+
+    def _winning_waits(self, game: Game, seat: int, tiles: list[int], unseen: list[int]) -> int:
+        """As the strong bot's; in Taiwan every complete hand wins (no table
+        minimum), so the completing tiles are counted without scoring them."""
+        if _tw_rules(game):
+            c = _counts(tiles)
+            cap = _cap(game.players[seat].melds)  # no fifth copy of a kind
+            return sum(unseen[t] for t in _completing(game, seat, c, unseen) if c[t] < cap[t])
+        return super()._winning_waits(game, seat, tiles, unseen)
+
+    # -- Taiwan: the money a discard risks
+    def _tw_passed(self, game: Game, seat: int) -> dict[int, set[int]]:
+        """For each other seat, the kinds that cannot be its wait now.  A
+        Taiwanese hand may win on any discard at any value (no minimum, no
+        rule against a tile one threw), and a bot always takes a win, so a
+        tile discarded since the seat's own last discard (that discard
+        too: its hand before it would have won) and not won on is not what
+        it waits for; a declared-ready hand's wait is locked, so every
+        discard since its declaration counts."""
+        out: dict[int, set[int]] = {}
+        actions = game.actions
+        for s in game.after(seat):
+            locked = bool(game.players[s].declared_ready)
+            safe: set[int] = set()
+            for a in reversed(actions):
+                if a.kind == "discard" or a.kind == "ready":
+                    if a.tile is not None:
+                        safe.add(a.tile)
+                    if a.seat == s and (a.kind == "ready" or not locked):
+                        break
+            out[s] = safe
+        return out
+
+    @staticmethod
+    def _tw_p_ready(game: Game, s: int) -> float:
+        """The chance seat ``s`` is ready (:data:`_TW_READY`; 1 when declared)."""
+        p = game.players[s]
+        if p.declared_ready:
+            return 1.0
+        exposed = sum(1 for m in p.melds if not m.concealed)
+        if exposed >= 4:
+            return 0.95
+        return _TW_READY[min(len(p.discards) // 3, len(_TW_READY) - 1)][exposed]
+
+    @staticmethod
+    def _tw_tai(game: Game, s: int) -> float:
+        """A rough count of the tai seat ``s`` would win with: two, and what
+        shows (dragon and own-wind pungs, own flowers, a flush in the
+        making, a declared-ready hand's tai)."""
+        p = game.players[s]
+        tai = 2.0
+        wind = game.seat_winds[s]
+        for m in p.melds:
+            t = m.tiles[0]
+            if m.kind != "chow" and t >= 27:
+                tai += (t in DRAGONS) + (t == wind) + (t == game.round_wind)
+        seat_i = WINDS.index(wind)
+        tai += sum(1 for f in p.flowers if f in (34 + seat_i, 38 + seat_i))
+        if _tw_flush(game, s) is not None:
+            tai += 4
+        if p.declared_ready == "tian_ting":
+            tai += 16
+        elif p.declared_ready == "di_ting":
+            tai += 8
+        return tai
+
+    def _tw_pay(self, game: Game, seat: int, s: int, tai: float) -> float:
+        """The money ``seat`` pays ``s`` for a win worth ``tai`` on its
+        discard: base + tai × per-tai, the dealer's tai (1 + 2 per repeat)
+        when either is the dealer."""
+        opts = game.settings.options
+        if game.dealer in (seat, s):
+            tai += 1 + 2 * game.dealer_streak
+        return float(opts.get("base", 30)) + float(opts.get("per_tai", 10)) * tai
+
+    def _tw_risk(self, game: Game, seat: int, unseen: list[int]) -> list[float]:
+        """Taiwan: for each kind, the money ``seat`` expects to pay by
+        discarding it — over the other seats, the chance the seat is ready
+        (:meth:`_tw_p_ready`) × the chance the kind is one of its waits ×
+        what a win on it costs (:meth:`_tw_pay`). A seat's waits are spread
+        (:data:`_TW_WAIT_KINDS` kinds in all) over the kinds it may still
+        wait on — none with every copy in sight, none it has passed
+        (:meth:`_tw_passed`) — weighed as :meth:`_danger` weighs them: its
+        older discards and the suji of passed or discarded tiles much less,
+        terminals and honours by the copies left, its flush suit more."""
+        risk = [0.0] * NUM_KINDS
+        passed = self._tw_passed(game, seat)
+        for s in game.after(seat):
+            ready = self._tw_p_ready(game, s)
+            if ready <= 0:
+                continue
+            p = game.players[s]
+            safe = passed[s]
+            river = {x for x, _ in p.discards} | safe
+            suit = _tw_flush(game, s)
+            w = [0.0] * NUM_KINDS
+            for t in range(NUM_KINDS):
+                if unseen[t] == 0 or t in safe:
+                    continue
+                d = 1.0 + unseen[t] / 4
+                if t in river:
+                    d *= 0.3  # an older discard: its hand has changed since
+                if t < 27:
+                    r = t % 9
+                    sides = [
+                        x for x in (t - 3 if r >= 3 else -1, t + 3 if r <= 5 else -1) if x >= 0
+                    ]
+                    if sides and all(x in river for x in sides):
+                        d *= 0.35
+                    elif any(x in river for x in sides):
+                        d *= 0.7
+                    if r in (0, 8):
+                        d *= 0.7
+                    if suit is not None:
+                        d *= 2.5 if t // 9 == suit else 0.2
+                else:
+                    d *= 0.25 + 0.2 * unseen[t]
+                    if suit is not None:
+                        d *= 1.5
+                w[t] = d
+            total = sum(w)
+            if total <= 0:
+                continue
+            pay = self._tw_pay(game, seat, s, self._tw_tai(game, s))
+            for t in range(NUM_KINDS):
+                if w[t]:
+                    risk[t] += ready * min(1.0, _TW_WAIT_KINDS * w[t] / total) * pay
+        return risk
+
+    def _tw_win_money(self, game: Game, seat: int) -> float:
+        """What a win is worth to ``seat``, roughly: its payment
+        (:meth:`_tw_pay` of :meth:`_tw_tai`, the dealer's tai on every
+        payment when it deals), three payers on a self-draw."""
+        others = game.after(seat)
+        pay = sum(self._tw_pay(game, seat, s, self._tw_tai(game, seat)) for s in others) / 3
+        return pay * (1 + 2 * self.tw_self_draw_share)
 
     # -- the chance a hand wins
     def _ww(
@@ -1369,6 +1567,127 @@ class ExpertBot(StrongBot):
             return best, (0.0, -scores[best], 0.0)
         return tile, key
 
+    def _tw_far(
+        self,
+        game: Game,
+        seat: int,
+        tiles: list[int],
+        scored: list[tuple[int, int]],
+        shape: _Shape,
+        best_sh: int,
+        unseen: list[int],
+    ) -> tuple[int, tuple[float, ...]] | None:
+        """Taiwan, two or more from ready: of the discards that keep the
+        lowest shanten and nearly the most useful tiles (within
+        :attr:`tw_far_margin`), the one whose useful draws lead on best —
+        each useful tile (by its unseen copies) times the useful tiles of
+        the hand after it and its best discard (two plies); ``None`` where
+        :attr:`tw_far` is off or one discard stands alone."""
+        if not self.tw_far:
+            return None
+        best = [t for sh, t in scored if sh == best_sh]
+        ukes = self._ukeires(game, seat, tiles, best, unseen)
+        top = max(ukes.values())
+        near = [t for t in best if ukes[t] >= self.tw_far_margin * top]
+        if len(near) < 2:
+            return None
+        c = _counts(tiles)
+        score: dict[int, float] = {}
+        for t in near:
+            c[t] -= 1
+            total = 0.0
+            for u in shape.useful(c):
+                if not unseen[u]:
+                    continue
+                c[u] += 1
+                after = shape.discards(c)
+                kinds = [d for d in range(NUM_KINDS) if c[d] and after[d] == best_sh - 1]
+                if kinds:
+                    got = discard_ukeire(
+                        tuple(c),
+                        shape.cap,
+                        shape.n_melds,
+                        shape.forms,
+                        shape.size,
+                        shape.four_pairs,
+                        tuple(unseen),
+                        tuple(kinds),
+                    )
+                    total += unseen[u] * max(got)
+                c[u] -= 1
+            c[t] += 1
+            score[t] = total
+        tile = max(near, key=lambda x: (score[x], ukes[x], -_neighbour_score(c, x), x))
+        return tile, (float(best_sh), -score[tile], 0.0)
+
+    def _tw_discard(
+        self,
+        game: Game,
+        seat: int,
+        tiles: list[int],
+        scored: list[tuple[int, int]],
+        shape: _Shape,
+        threats: list[int],
+        best_sh: int,
+        fold: bool,
+    ) -> tuple[int, tuple[float, ...]] | None:
+        """Taiwan: the discard by expected money. Folding, the tile that
+        risks least (:meth:`_tw_risk`, which reads what each seat has
+        passed); near ready (a discard leaves the hand one from ready or
+        better), the tile with the best chance of winning (:meth:`_chance`)
+        × what a win takes (:meth:`_tw_win_money`, weighed by
+        :attr:`tw_win_weight`) less the money it risks — so a ready hand is
+        kept unless what it risks outweighs what it may win, and of two
+        discards alike for the hand the safer goes. ``None``: the choice
+        is the others' (far from ready, or no winning wait in reach)."""
+        unseen = self._unseen(game, seat)
+        if fold:
+            if not self.tw_fold_by_risk:
+                return None
+            risk = self._tw_risk(game, seat, unseen)
+            sh_of = {t: sh for sh, t in scored}
+            tile = min(
+                sh_of,
+                key=lambda t: (
+                    round(risk[t], 3),
+                    self._danger(game, threats, t, unseen),
+                    sh_of[t],
+                    -t,
+                ),
+            )
+            return tile, (risk[tile], float(sh_of[tile]), 0.0)
+        if best_sh > 1:
+            return self._tw_far(game, seat, tiles, scored, shape, best_sh, unseen)
+        if not self.by_chance:
+            return None
+        cache: dict[tuple[int, ...], tuple[int, float]] = {}
+        chances: dict[int, float] = {}
+        for sh, t in scored:
+            if sh <= 1:
+                rest = list(tiles)
+                rest.remove(t)
+                chances[t] = self._chance(game, seat, _counts(rest), sh, shape, unseen, cache)
+        if not chances or max(chances.values()) <= 0:
+            return None
+        risk = self._tw_risk(game, seat, unseen)
+        win = self.tw_win_weight * self._tw_win_money(game, seat)
+        ev = {t: win * max(0.0, chances.get(t, 0.0)) - risk[t] for _, t in scored}
+        top = max(ev.values())
+        near = [t for t, v in ev.items() if v >= top - 0.001 * abs(top)]
+        c = _counts(tiles)
+        tile = max(
+            near,
+            key=lambda x: (
+                self._ukeire(
+                    game, seat, [y for y in tiles if y != x] + [x] * (tiles.count(x) - 1), unseen
+                ),
+                -risk[x],
+                -_neighbour_score(c, x),
+                x,
+            ),
+        )
+        return tile, (0.0, -ev[tile], 0.0)
+
     def _best_discard(
         self,
         game: Game,
@@ -1389,6 +1708,10 @@ class ExpertBot(StrongBot):
             threats = self._threats(game, seat)
             best_sh = min(sh for sh, _ in scored)
             fold = self._fold(game, seat, threats, best_sh)
+            if self.tw_defence and _tw_rules(game):
+                tw = self._tw_discard(game, seat, tiles, scored, shape, threats, best_sh, fold)
+                if tw is not None:
+                    return tw
             if self.by_chance and not fold and best_sh <= 1:
                 unseen = self._unseen(game, seat)
                 cache: dict[tuple[int, ...], tuple[int, float]] = {}
