@@ -66,7 +66,7 @@ def _loaded(model_dir: Path) -> TileClassifier:
 def crops(
     art: synth.Art, count: int, seed: int, real: bool = True
 ) -> tuple[np.ndarray, np.ndarray]:
-    """``count`` crops, each of the 42 kinds alike; with ``real`` False drawn exactly as
+    """``count`` crops, each of the 42 kinds alike; with ``real`` False drawn as
     before #19's synthesis (``synth.tile_crop``), the crops the earlier figures are of."""
     rng = np.random.default_rng(seed)
     tables = synth.TableBank(rng, count=12, size=384)

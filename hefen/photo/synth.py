@@ -977,7 +977,7 @@ def tile_crop(
     tiles, half a tile, two tiles, table, or a thing on the table (:func:`draw_thing`) --
     the classifier's "not a tile" class. A tile's neighbours are now and then face down.
 
-    With ``real`` False the crop is drawn exactly as before #19's synthesis (the same
+    With ``real`` False the crop is drawn as before #19's synthesis (the same
     random draws for the same seed): no face-down neighbours, no glare, engraved or worn
     faces, no real-camera effects, no things on the table -- the crops on which the
     figures recorded before it were measured, so that a model can be compared with them.
