@@ -63,11 +63,15 @@ def _loaded(model_dir: Path) -> TileClassifier:
     return TileClassifier(model_dir)
 
 
-def crops(art: synth.Art, count: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def crops(
+    art: synth.Art, count: int, seed: int, real: bool = True
+) -> tuple[np.ndarray, np.ndarray]:
+    """``count`` crops, each of the 42 kinds alike; with ``real`` False drawn as
+    before #19's synthesis (``synth.tile_crop``), the crops the earlier figures are of."""
     rng = np.random.default_rng(seed)
     tables = synth.TableBank(rng, count=12, size=384)
     codes = [TILE_CODES[i % len(TILE_CODES)] for i in range(count)]
-    x = np.stack([synth.tile_crop(rng, art, c, tables) for c in codes])
+    x = np.stack([synth.tile_crop(rng, art, c, tables, real=real) for c in codes])
     return x, np.array([TILE_CODES.index(c) for c in codes])
 
 
@@ -467,6 +471,8 @@ def loso(args: argparse.Namespace) -> None:
             f"({time.time() - t:.0f}s)",
             flush=True,
         )
+        xp, yp = crops(unseen, args.crops, CROP_SEED + 8, real=False)
+        print(f"    its crops drawn as before #19: {split(accuracies(out, xp, yp))}", flush=True)
         taught(out, unseen, xu, yu, args.loso_hands)
 
 

@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-from hefen.photo.classes import READ_CODES, copies_allowed
+from hefen.photo.classes import BACK, READ_CODES, copies_allowed
 from hefen.photo.detect import Group, cell_quad, cell_quads, find_groups, rectify
 from hefen.photo.errors import PhotoError
 from hefen.photo.hand import HandReading, read_hand
@@ -70,6 +70,13 @@ SIDEWAYS_USUAL = 25
 #: How much surer (mean log of the cells' best probabilities) the reading with a turned
 #: tile must be than the upright one.
 SIDEWAYS_GAIN = 0.1
+#: A cell read as a blank white dragon whose face is coloured -- its middle more than this
+#: far (Lab a/b) from the photo's usual tile face -- is a tile lying face down: in the
+#: classifier's grey crops a plain back and a blank face look alike (the shipped model reads
+#: 129 of 130 backs as a blank white dragon), and so the back is read by its colour. On
+#: tuning photos (seed 12,345,001) the coloured backs read as blank lay 30-83 from the usual
+#: face, true blank white dragons 0-23.5; a grey back (one set in five) is not told apart.
+BACK_FACE_HUE = 27.0
 WORK_TILE_H = 96  # the photo is reduced so that a tile is about this many pixels high
 DECODE_SIDE = 1600  # large JPEGs are decoded at a reduced size at least this long
 
@@ -125,18 +132,24 @@ class Recognition:
     def tiles(self) -> list[str]:
         return [t.tile for g in self.groups for t in g.tiles]
 
-    def reading(self, win_tile: str | None = None) -> HandReading:
-        """The groups read as a hand (see :func:`hefen.photo.hand.read_hand`); raises
+    def reading(
+        self, win_tile: str | None = None, hidden_kongs: list[str] | None = None
+    ) -> HandReading:
+        """The groups read as a hand (see :func:`hefen.photo.hand.read_hand`;
+        ``hidden_kongs`` names the tile of each concealed kong shown as four backs); raises
         :class:`PhotoError` when they cannot be."""
         return read_hand(
             [[t.tile for t in g.tiles] for g in self.groups],
             win_tile,
+            hidden_kongs,
             sideways=[any(t.sideways for t in g.tiles) for g in self.groups],
         )
 
-    def hand_fields(self, win_tile: str | None = None) -> dict[str, Any]:
+    def hand_fields(
+        self, win_tile: str | None = None, hidden_kongs: list[str] | None = None
+    ) -> dict[str, Any]:
         """The hand's ``hand``, ``melds``, ``win_tile`` and ``flowers``, read from the groups."""
-        return self.reading(win_tile).fields()
+        return self.reading(win_tile, hidden_kongs).fields()
 
     def to_dict(self) -> dict[str, Any]:
         """The groups, the tiles, and the ``reading`` as a hand (its fields and each tile's
@@ -729,13 +742,14 @@ def _recognize(
     if not found:
         raise PhotoError("No mahjong tiles were found in the photo.")
     photo_shape = (round(rgb.shape[0] * scale), round(rgb.shape[1] * scale))
-    flat = [p for probs, _ in found for p in probs]
+    flat = _coloured_backs(rgb, [p for probs, _ in found for p in probs], found)
     picks = iter(choose_tiles(flat))
+    adjusted = iter(flat)  # a back's confidence is its own, not the blank face's
     out = []
-    for (probs, quads), flags in zip(found, turned, strict=True):
+    for (_probs, quads), flags in zip(found, turned, strict=True):
         tiles = []
-        for p, q, flag in zip(probs, quads, flags, strict=True):
-            k = next(picks)
+        for q, flag in zip(quads, flags, strict=True):
+            k, p = next(picks), next(adjusted)
             tiles.append(
                 RecognizedTile(
                     tile=READ_CODES[k],
@@ -747,6 +761,39 @@ def _recognize(
             )
         out.append(TileGroup(tuple(tiles)))
     return Recognition(tuple(out), tuple(crops))
+
+
+def _face_hue(rgb: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The median Lab a/b of the middle of a cell (a quarter of its area)."""
+    c0, c1 = quad.min(0), quad.max(0)
+    lo = np.clip((3 * c0 + c1) / 4, 0, [rgb.shape[1] - 1, rgb.shape[0] - 1]).astype(int)
+    hi = np.clip((c0 + 3 * c1) / 4, 0, [rgb.shape[1], rgb.shape[0]]).astype(int)
+    patch = rgb[lo[1] : max(hi[1], lo[1] + 1), lo[0] : max(hi[0], lo[0] + 1)]
+    lab = cv2.cvtColor(np.ascontiguousarray(patch[:, :, :3]), cv2.COLOR_RGB2LAB)
+    return np.median(lab.reshape(-1, 3)[:, 1:].astype(np.float32), axis=0)
+
+
+def _coloured_backs(
+    rgb: np.ndarray, flat: list[np.ndarray], found: list[tuple[list[np.ndarray], list[np.ndarray]]]
+) -> list[np.ndarray]:
+    """``flat`` (every cell's probabilities, in reading order) with the blank white dragon's
+    probability given to the back for the cells read so whose face is coloured
+    (:data:`BACK_FACE_HUE` from the photo's usual tile face)."""
+    blank, back = READ_CODES.index("P"), READ_CODES.index(BACK)
+    if rgb.ndim != 3 or not any(int(p[: len(READ_CODES)].argmax()) == blank for p in flat):
+        return flat
+    hues = np.array([_face_hue(rgb, q) for _, quads in found for q in quads])
+    usual = np.median(hues, axis=0)
+    out = []
+    for p, hue in zip(flat, hues, strict=True):
+        if int(p[: len(READ_CODES)].argmax()) == blank and (
+            np.linalg.norm(hue - usual) > BACK_FACE_HUE
+        ):
+            p = p.copy()
+            p[back] += p[blank]
+            p[blank] = 0.0
+        out.append(p)
+    return out
 
 
 def teach(

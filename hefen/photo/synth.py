@@ -968,6 +968,7 @@ def tile_crop(
     art: Art,
     code: str | None = None,
     tables: TableBank | None = None,
+    real: bool = True,
 ) -> np.ndarray:
     """A ``CROP_H`` x ``CROP_W`` grey crop as the recogniser cuts it from a photo.
 
@@ -975,9 +976,14 @@ def tile_crop(
     tile (with the jitter of a real cut); with ``code`` None it is a bad cut -- across two
     tiles, half a tile, two tiles, table, or a thing on the table (:func:`draw_thing`) --
     the classifier's "not a tile" class. A tile's neighbours are now and then face down.
+
+    With ``real`` False the crop is drawn as before #19's synthesis (the same
+    random draws for the same seed): no face-down neighbours, no glare, engraved or worn
+    faces, no real-camera effects, no things on the table -- the crops on which the
+    figures recorded before it were measured, so that a model can be compared with them.
     """
     target = code or str(rng.choice(TILE_CODES))
-    neighbours = TILE_CODES + (BACK,) * 4
+    neighbours = TILE_CODES + (BACK,) * 4 if real else TILE_CODES
     left, right = (str(c) for c in rng.choice(neighbours, 2))
     groups: list[list[str]] = [[left]]
     if rng.random() < 0.2:
@@ -996,7 +1002,7 @@ def tile_crop(
         margin=0.8,
         gap_range=(0.3, 1.0),
         tables=tables,
-        look=TileLook.random(rng, real=True),
+        look=TileLook.random(rng, real=real),
     )
     body = scene.tiles[1].quad.astype(np.float64).copy()
     bw = body[1, 0] - body[0, 0]
@@ -1015,7 +1021,7 @@ def tile_crop(
     if rng.random() < 0.15:
         cut[[0, 1], 1] -= rng.uniform(0, 0.15) * bh
     if code is None:
-        kind = rng.integers(5)
+        kind = rng.integers(5 if real else 4)
         if kind == 4:  # a thing on the table where the cut is, over the tiles or beside them
             if rng.random() < 0.5:  # beside or below the tiles
                 cut[:, 1] += rng.choice([-1, 1]) * rng.uniform(1.1, 1.6) * bh
@@ -1046,7 +1052,7 @@ def tile_crop(
     size = (int(hi[0] - lo[0]) + 1, int(hi[1] - lo[1]) + 1)
     flags = cv2.INTER_AREA if tile_px < scene.tile_h else cv2.INTER_LINEAR
     img = cv2.warpPerspective(scene.canvas, hom, size, flags=flags, borderMode=cv2.BORDER_REFLECT)
-    img = degrade(rng, img, real=True)
+    img = degrade(rng, img, real=real)
     cut_img = _apply(hom, cut.astype(np.float32)).astype(np.float32)
     dst = np.array([[0, 0], [CROP_W, 0], [CROP_W, CROP_H], [0, CROP_H]], np.float32)
     m = cv2.getPerspectiveTransform(cut_img, dst)
