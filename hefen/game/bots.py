@@ -92,23 +92,50 @@ def _win_hand(
     """The hand ``seat`` would win with ``t`` (``discarder``: the wind of the
     seat that dealt it in, None for a self-draw)."""
     p = game.players[seat]
+    seat_wind, round_wind, dealer = (
+        game.seat_winds[seat],
+        game.round_wind,
+        game.seat_winds[game.dealer],
+    )
+    # the same few contexts are asked about all game: made once (a frozen
+    # value), so that the engine's check of it is made once too
+    key = (
+        win,
+        seat_wind,
+        round_wind,
+        type(round_wind),
+        discarder,
+        dealer,
+        p.declared_ready,
+        streak,
+        type(streak),
+    )
+    ctx = _CONTEXTS.get(key)
+    if ctx is None:
+        if len(_CONTEXTS) > 1 << 12:
+            _CONTEXTS.clear()
+        ctx = _CONTEXTS[key] = Context(
+            win=win,
+            seat_wind=seat_wind,
+            round_wind=round_wind,
+            discarder=discarder,
+            dealer=dealer,
+            declared_ready=p.declared_ready,
+            dealer_streak=streak,
+        )
     return Hand(
         rules=game.rules,
         concealed=concealed,
         melds=tuple(p.melds),
         win_tile=t,
         flowers=tuple(sorted(p.flowers)),
-        context=Context(
-            win=win,
-            seat_wind=game.seat_winds[seat],
-            round_wind=game.round_wind,
-            discarder=discarder,
-            dealer=game.seat_winds[game.dealer],
-            declared_ready=p.declared_ready,
-            dealer_streak=streak,
-        ),
+        context=ctx,
         options=dict(game.settings.options),
     )
+
+
+#: the contexts :func:`_win_hand` made, by what it made them of
+_CONTEXTS: dict[tuple[object, ...], Context] = {}
 
 
 def _neighbour_table(t: int) -> tuple[int, tuple[tuple[int, int], ...]]:
@@ -413,8 +440,16 @@ class StrongBot:
         self._four: tuple[GameSettings, bool] | None = None
         #: the shapes made under those settings, by (cap, n_melds)
         self._shapes: dict[tuple[tuple[int, ...], int], _Shape] = {}
+        #: the same shapes by the tiles of the melds and ``extra`` they were made for
+        self._by_melds: dict[tuple[tuple[int, ...], ...], _Shape] = {}
         #: the last :meth:`_hk_context`: (melds, key, shape, context)
         self._hk_memo: tuple[list[Meld], tuple[object, ...], _Shape, HkContext] | None = None
+        #: :meth:`_winning_waits`' memo for the game last asked about: by the
+        #: hand (its seat, tiles, melds, flowers, declaration), its completing
+        #: kinds and whether a discard win on each scores as winning
+        self._wins_memo: (
+            tuple[Game, dict[tuple[object, ...], tuple[tuple[int, ...], dict[int, bool]]]] | None
+        ) = None
 
     # -- what the seat can see
     def _unseen(self, game: Game, seat: int) -> list[int]:
@@ -440,6 +475,13 @@ class StrongBot:
             r = game.ruleset
             self._four = (settings, r.four_alike_in_seven_pairs(settings.options))
             self._shapes = {}
+            self._by_melds = {}
+        # by the melds' tiles first (what the shape is made of), without
+        # hashing the 34 caps each time
+        tiles_key = (*[m.tiles for m in melds], extra) if melds else (extra,)
+        shape = self._by_melds.get(tiles_key)
+        if shape is not None:
+            return shape
         key = (_cap(melds, extra), len(melds) + (1 if extra else 0))
         shape = self._shapes.get(key)
         if shape is None:
@@ -447,6 +489,9 @@ class StrongBot:
             shape = self._shapes[key] = _Shape(
                 key[0], key[1], r.forms, r.concealed_size, self._four[1]
             )
+        if len(self._by_melds) > 1 << 12:
+            self._by_melds.clear()
+        self._by_melds[tiles_key] = shape
         return shape
 
     def _count(
@@ -470,11 +515,29 @@ class StrongBot:
         """Unseen copies of the tiles that complete ``tiles`` into a *winning*
         hand (scored on a discard, the harder case for a minimum)."""
         concealed = tuple(sorted(tiles))
-        other = game.seat_winds[game.next_seat(seat)]
+        p = game.players[seat]
+        memo = self._wins_memo
+        if memo is None or memo[0] is not game:
+            memo = self._wins_memo = (game, {})
+        # what the answer depends on besides ``unseen``: the hand, its melds,
+        # flowers and declaration (the seat winds and options are the game's)
+        key = (seat, concealed, tuple(p.melds), tuple(p.flowers), p.declared_ready)
+        known = memo[1].get(key)
+        if known is None:
+            c = _counts(tiles)
+            waits = completing_tiles(tuple(c), len(p.melds), game.ruleset.decompose_forms)
+            known = memo[1][key] = (waits, {})
+        waits, won = known
         total = 0
-        for t in _completing(game, seat, _counts(tiles), unseen):
-            if game._score(_win_hand(game, seat, concealed, t, "discard", other)).winning:
-                total += unseen[t]
+        for t in waits:
+            if unseen[t]:
+                w = won.get(t)
+                if w is None:
+                    other = game.seat_winds[game.next_seat(seat)]
+                    hand = _win_hand(game, seat, concealed, t, "discard", other)
+                    w = won[t] = game._score(hand).winning
+                if w:
+                    total += unseen[t]
         return total
 
     def _threats(self, game: Game, seat: int) -> list[int]:
@@ -693,17 +756,19 @@ class StrongBot:
                 game, seat, tiles, [t for sh, t in kept if sh == best_sh or hk], unseen
             )
         )
+        own_melds = n_melds == len(game.players[seat].melds)
         for sh, t in kept:
-            rest = list(tiles)
-            rest.remove(t)
-            danger = self._danger(game, threats, t, unseen)
+            # no threat, no danger (what _danger answers then, unread)
+            danger = self._danger(game, threats, t, unseen) if threats else 0.0
             key: tuple[float, ...]
             if fold:
                 key = (danger, float(sh), 0.0)  # fold: safety first
                 out.append((key, t))
                 continue
             value = 0.0
-            if sh == 0 and n_melds == len(game.players[seat].melds):
+            if sh == 0 and own_melds:
+                rest = list(tiles)
+                rest.remove(t)
                 value = -float(self._winning_waits(game, seat, rest, unseen))
             uke = -ukes[t] if sh == best_sh or hk else 0
             key = (float(sh), value, uke + danger * 2)

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..decompose import completing_tiles
-from ..hand import Context, Hand, Meld
+from ..hand import _DEFAULT_CONTEXT, Context, Hand, Meld, _rules_pass
 from ..result import Result
 from ..ruleset import DEFAULT_RULESET, REGISTRY, Ruleset, find_ruleset, ruleset_keys
 from ..tiles import NUM_KINDS, WINDS, is_bonus, tile_from_str, tile_to_str
@@ -296,6 +296,59 @@ def full_set(flowers: bool) -> list[int]:
     if flowers:
         tiles += list(range(34, 42))
     return tiles
+
+
+#: melds and contexts whose ``check()`` passed, by identity (each kept, so
+#: that its id is not reused while it is here; both are frozen values)
+_CHECKED: dict[int, object] = {}
+
+
+def _passes(obj: Meld | Context) -> bool:
+    """Whether ``obj.check()`` passes (kept by identity once it has)."""
+    if id(obj) in _CHECKED:
+        return True
+    try:
+        obj.check()
+    except Exception:
+        return False
+    if len(_CHECKED) > 1 << 14:
+        _CHECKED.clear()
+    _CHECKED[id(obj)] = obj
+    return True
+
+
+def _score_checked(hand: Hand) -> Result:
+    """:func:`hefen.scoring.score_uncached` of ``hand``, the same answer,
+    with :meth:`Hand.check` skipped where each of its parts surely passes:
+    the types and tiles (:func:`hefen.hand._rules_pass` reads them exactly),
+    each meld's and the context's own ``check()`` (kept by identity: the
+    engine's melds and the bots' contexts are asked about again and again)
+    and the rules of the hand (``_rules_pass``, or ``_check_rules`` run).
+    Anything else, and any part that fails, goes the reference way, whose
+    answer (or sentence) it is."""
+    from ..scoring import _guarded, score_uncached
+
+    try:
+        ruleset = find_ruleset(hand.rules)
+        ok = (
+            type(hand.context) is Context
+            and isinstance(hand.options, Mapping)
+            and type(hand.melds) is tuple
+            and all(type(m) is Meld and _passes(m) for m in hand.melds)
+            and _passes(hand.context)
+        )
+        if ok and not _rules_pass(
+            hand, ruleset.concealed_size, ruleset.flower_wins, _DEFAULT_CONTEXT
+        ):
+            # what rules_pass does not read (or the pure core): the types
+            # first, as check() does, then the rules themselves
+            hand.check_types()
+            hand._check_rules(ruleset)
+    except Exception:
+        ok = False
+    if not ok:
+        return score_uncached(hand)
+    return _guarded(hand, lambda: ruleset.score(hand), strict=False)
 
 
 class Game:
@@ -660,9 +713,7 @@ class Game:
         if hit is None:
             # the game keeps its own cache: the scorer's (keyed by the whole
             # canonical hand) would cost more to look in than a miss here
-            from ..scoring import score_uncached
-
-            hit = score_uncached(hand)
+            hit = _score_checked(hand)
             self._score_cache[key] = hit
         return hit
 
