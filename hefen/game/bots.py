@@ -42,7 +42,7 @@ from ..analysis.shanten import (
 from ..decompose import _CORE, completing_tiles
 from ..hand import Context, Hand
 from ..tiles import DRAGONS, NUM_KINDS, WINDS
-from .engine import Action, Game, GameSettings, Meld, _act
+from .engine import Action, Game, GameSettings, Meld, _act, _score_checked
 
 __all__ = ["Bot", "SimpleBot", "StrongBot", "ExpertBot", "BOTS", "make_bot"]
 
@@ -533,20 +533,25 @@ class StrongBot:
             if unseen[t]:
                 w = won.get(t)
                 if w is None:
+                    # not asked before: scored as Game._score would (its cache
+                    # holds the same answer for the same hand; none is kept)
                     other = game.seat_winds[game.next_seat(seat)]
                     hand = _win_hand(game, seat, concealed, t, "discard", other)
-                    w = won[t] = game._score(hand).winning
+                    w = won[t] = _score_checked(hand).winning
                 if w:
                     total += unseen[t]
         return total
 
     def _threats(self, game: Game, seat: int) -> list[int]:
         out = []
-        for s in game.after(seat):
+        for s in game._after[seat]:
             p = game.players[s]
-            exposed = sum(1 for m in p.melds if not m.concealed)
-            if p.declared_ready or exposed >= 3 or (exposed >= 2 and game.wall_remaining < 30):
+            if p.declared_ready:
                 out.append(s)
+            elif len(p.melds) >= 2:  # fewer: nothing exposed enough
+                exposed = sum(1 for m in p.melds if not m.concealed)
+                if exposed >= 3 or (exposed >= 2 and game.wall_remaining < 30):
+                    out.append(s)
         return out
 
     def _fold(self, game: Game, seat: int, threats: list[int], best_sh: int) -> bool:
@@ -726,7 +731,7 @@ class StrongBot:
         hk = game.ruleset.plays_for_value
         shape = self._shape(game, melds)
         scored = _discard_shanten(shape, tiles, candidates)
-        best_sh = min(sh for sh, _ in scored)
+        best_sh = min(scored)[0]
         fold = self._fold(game, seat, threats, best_sh)
         out: list[tuple[tuple[float, ...], int]] = []
         bins: dict[int, float] = {}
@@ -829,7 +834,7 @@ class StrongBot:
                         best = (sh, a)
                     continue
                 after = self._shape(game, p.melds, meld).discards(_counts(rest))
-                sh = min(after[x] for x in set(rest))  # type: ignore[type-var, assignment]  # held: never None
+                sh = min([after[x] for x in set(rest)])  # type: ignore[type-var, assignment]  # held: never None
                 if sh < base and (best is None or sh < best[0]):
                     best = (sh, a)
         return best[1] if best is not None else passing

@@ -303,6 +303,11 @@ def full_set(flowers: bool) -> list[int]:
 _CHECKED: dict[int, object] = {}
 
 
+#: hefen.scoring's _guarded and score_uncached, once imported (not at import:
+#: the scorers import much)
+_SCORING: list[Any] = []
+
+
 def _passes(obj: Meld | Context) -> bool:
     """Whether ``obj.check()`` passes (kept by identity once it has)."""
     if id(obj) in _CHECKED:
@@ -326,8 +331,11 @@ def _score_checked(hand: Hand) -> Result:
     and the rules of the hand (``_rules_pass``, or ``_check_rules`` run).
     Anything else, and any part that fails, goes the reference way, whose
     answer (or sentence) it is."""
-    from ..scoring import _guarded, score_uncached
+    if not _SCORING:
+        from ..scoring import _guarded, score_uncached
 
+        _SCORING.extend((_guarded, score_uncached))
+    guarded, score_uncached = _SCORING
     try:
         ruleset = find_ruleset(hand.rules)
         ok = (
@@ -348,7 +356,7 @@ def _score_checked(hand: Hand) -> Result:
         ok = False
     if not ok:
         return score_uncached(hand)
-    return _guarded(hand, lambda: ruleset.score(hand), strict=False)
+    return guarded(hand, lambda: ruleset.score(hand), strict=False)
 
 
 class Game:
@@ -391,6 +399,14 @@ class Game:
         self.dealer_streak = dealer_streak
         #: turn order: the seats sorted by wind
         self.order: tuple[int, ...] = tuple(sorted(range(4), key=lambda s: self.seat_winds[s]))
+        #: each seat's next seat and the other seats after it, in turn order
+        #: (asked at every discard; the order is fixed for the hand)
+        self._next: tuple[int, ...] = tuple(
+            self.order[(self.order.index(s) + 1) % 4] for s in range(4)
+        )
+        self._after: tuple[tuple[int, ...], ...] = tuple(
+            tuple(self.order[(self.order.index(s) + k) % 4] for k in (1, 2, 3)) for s in range(4)
+        )
         #: an arranged wall (deal order: each seat's hand from the dealer on,
         #: then the draws; replacements come from the end) instead of a shuffle
         self.arranged = wall is not None
@@ -434,15 +450,14 @@ class Game:
         return n if n > 0 else 0
 
     def next_seat(self, seat: int) -> int:
-        return self.order[(self.order.index(seat) + 1) % 4]
+        return self._next[seat]
 
     def prev_seat(self, seat: int) -> int:
         return self.order[(self.order.index(seat) - 1) % 4]
 
     def after(self, seat: int) -> list[int]:
         """The other seats in turn order after ``seat``."""
-        i = self.order.index(seat)
-        return [self.order[(i + k) % 4] for k in (1, 2, 3)]
+        return list(self._after[seat])
 
     def wind(self, seat: int) -> str:
         return tile_to_str(self.seat_winds[seat])
@@ -794,10 +809,14 @@ class Game:
     def _claims(self, discarder: int, tile: int) -> dict[int, list[Action]]:
         claims: dict[int, list[Action]] = {}
         last = self.wall_remaining == 0
-        for seat in self.after(discarder):
+        chower = self._next[discarder]
+        for seat in self._after[discarder]:
             p = self.players[seat]
             opts: list[Action] = []
-            if self.can_win(seat, tile, self_drawn=False, discarder=discarder, robbing=False):
+            # can_win, its first test here (most hands do not complete)
+            if tile in self._completing(p.concealed, len(p.melds)) and self.can_win(
+                seat, tile, self_drawn=False, discarder=discarder, robbing=False
+            ):
                 opts.append(_act(seat, "win"))
                 if p.declared_ready:
                     claims[seat] = opts  # cannot refuse the win
@@ -808,7 +827,7 @@ class Game:
                     opts.append(_act(seat, "pung", tile))
                 if n == 3 and self.wall_remaining > 0:
                     opts.append(_act(seat, "kong", tile))
-                if seat == self.next_seat(discarder) and tile < 27:
+                if seat == chower and tile < 27:
                     r = tile % 9
                     for first in (tile - 2, tile - 1, tile):
                         if first < tile - r or first + 2 > tile - r + 8:
