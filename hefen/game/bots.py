@@ -753,6 +753,9 @@ class StrongBot:
             for sh, t in scored
             if not (sh > best_sh + (1 if threats else 0) and (fold or not hk))
         ]
+        own_melds = n_melds == len(game.players[seat].melds)
+        if not hk and not fold:
+            return self._best_kept(game, seat, tiles, kept, best_sh, threats, unseen, own_melds)
         # the useful tiles of every discard that asks for them, in one call
         ukes = (
             {}
@@ -761,7 +764,6 @@ class StrongBot:
                 game, seat, tiles, [t for sh, t in kept if sh == best_sh or hk], unseen
             )
         )
-        own_melds = n_melds == len(game.players[seat].melds)
         for sh, t in kept:
             # no threat, no danger (what _danger answers then, unread)
             danger = self._danger(game, threats, t, unseen) if threats else 0.0
@@ -780,6 +782,42 @@ class StrongBot:
             if hk:
                 key = (bins[t], *key)
             out.append((key, t))
+        best_key, tile = min(out, key=lambda x: (x[0], -x[1]))
+        return tile, best_key
+
+    def _best_kept(
+        self,
+        game: Game,
+        seat: int,
+        tiles: list[int],
+        kept: list[tuple[int, int]],
+        best_sh: int,
+        threats: list[int],
+        unseen: list[int],
+        own_melds: bool,
+    ) -> tuple[int, tuple[float, ...]]:
+        """:meth:`_best_discard`'s choice among ``kept`` where the hand is
+        played for the win alone (no value layer, no fold): the least
+        ``(shanten, -winning waits, -useful tiles + 2 * danger)``, then the
+        highest tile.  Only a discard of the least shanten can be least, and
+        among those only one of the most winning waits: the useful tiles and
+        the danger are counted for those alone (the same choice and key as
+        counting every discard's)."""
+        cands = [t for sh, t in kept if sh == best_sh]
+        values = dict.fromkeys(cands, 0.0)
+        if best_sh == 0 and own_melds:
+            for t in cands:
+                rest = list(tiles)
+                rest.remove(t)
+                values[t] = -float(self._winning_waits(game, seat, rest, unseen))
+            top = min(values.values())
+            cands = [t for t in cands if values[t] == top]
+        ukes = self._ukeires(game, seat, tiles, cands, unseen)
+        out: list[tuple[tuple[float, ...], int]] = []
+        for t in cands:
+            # no threat, no danger (what _danger answers then, unread)
+            danger = self._danger(game, threats, t, unseen) if threats else 0.0
+            out.append(((float(best_sh), values[t], -ukes[t] + danger * 2), t))
         best_key, tile = min(out, key=lambda x: (x[0], -x[1]))
         return tile, best_key
 
