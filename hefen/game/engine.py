@@ -291,6 +291,40 @@ class Outcome:
         }
 
 
+def _fast_shuffle(rng: random.Random, x: list[int]) -> None:
+    """``rng.shuffle(x)``: the same permutation, by the same draws
+    (:meth:`random.Random.shuffle`'s loop with its ``_randbelow`` written
+    in, which is most of a hand's deal); used only where it gives what
+    ``shuffle`` gives (checked once, below)."""
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
+def _shuffle_of_python(rng: random.Random, x: list[int]) -> None:
+    rng.shuffle(x)
+
+
+def _pick_shuffle() -> Any:
+    """:func:`_fast_shuffle` where it deals as ``Random.shuffle`` does on this
+    Python (a few walls compared), else ``Random.shuffle`` itself."""
+    for seed in ("0", "bench/0/1", "x"):
+        a, b = list(range(144)), list(range(144))
+        random.Random(seed).shuffle(a)
+        _fast_shuffle(random.Random(seed), b)
+        if a != b:
+            return _shuffle_of_python
+    return _fast_shuffle
+
+
+_shuffle = _pick_shuffle()
+
+
 def full_set(flowers: bool) -> list[int]:
     tiles = [t for t in range(NUM_KINDS) for _ in range(4)]
     if flowers:
@@ -412,7 +446,7 @@ class Game:
         self.arranged = wall is not None
         if wall is None:
             wall = full_set(settings.flowers)
-            random.Random(str(seed)).shuffle(wall)
+            _shuffle(random.Random(str(seed)), wall)
         elif sorted(wall) != full_set(settings.flowers):
             raise ValueError("An arranged wall must hold every tile of the set exactly once.")
         self.wall = list(wall)
