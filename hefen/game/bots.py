@@ -611,13 +611,21 @@ class StrongBot:
         )
 
     def _ukeires(
-        self, game: Game, seat: int, tiles: list[int], kinds: list[int], unseen: list[int]
+        self,
+        game: Game,
+        seat: int,
+        tiles: list[int],
+        kinds: list[int],
+        unseen: list[int],
+        shape: _Shape | None = None,
     ) -> dict[int, int]:
         """:meth:`_ukeire` of ``tiles`` without one of each of ``kinds``
-        (distinct kinds held), in one call (:func:`discard_ukeire`)."""
+        (distinct kinds held), in one call (:func:`discard_ukeire`);
+        ``shape``: the seat's (:meth:`_shape` of its melds), where known."""
         if not kinds:
             return {}
-        shape = self._shape(game, game.players[seat].melds)
+        if shape is None:
+            shape = self._shape(game, game.players[seat].melds)
         got = discard_ukeire(
             tuple(_counts(tiles)),
             shape.cap,
@@ -755,7 +763,11 @@ class StrongBot:
         ]
         own_melds = n_melds == len(game.players[seat].melds)
         if not hk and not fold:
-            return self._best_kept(game, seat, tiles, kept, best_sh, threats, unseen, own_melds)
+            # the seat's own shape, where the melds are its own
+            own = shape if melds is game.players[seat].melds else None
+            return self._best_kept(
+                game, seat, tiles, kept, best_sh, threats, unseen, own_melds, own
+            )
         # the useful tiles of every discard that asks for them, in one call
         ukes = (
             {}
@@ -795,6 +807,7 @@ class StrongBot:
         threats: list[int],
         unseen: list[int],
         own_melds: bool,
+        shape: _Shape | None = None,
     ) -> tuple[int, tuple[float, ...]]:
         """:meth:`_best_discard`'s choice among ``kept`` where the hand is
         played for the win alone (no value layer, no fold): the least
@@ -812,7 +825,7 @@ class StrongBot:
                 values[t] = -float(self._winning_waits(game, seat, rest, unseen))
             top = min(values.values())
             cands = [t for t in cands if values[t] == top]
-        ukes = self._ukeires(game, seat, tiles, cands, unseen)
+        ukes = self._ukeires(game, seat, tiles, cands, unseen, shape)
         out: list[tuple[tuple[float, ...], int]] = []
         for t in cands:
             # no threat, no danger (what _danger answers then, unread)

@@ -239,6 +239,23 @@ _DISCARDS: tuple[tuple[Action, ...], ...] = tuple(
 )
 
 
+def _chows_of(tile: int) -> tuple[tuple[int, int, int], ...]:
+    """The chows a suit ``tile`` can complete, lowest first: (first tile,
+    the two other tiles)."""
+    r = tile % 9
+    out = []
+    for first in (tile - 2, tile - 1, tile):
+        if first < tile - r or first + 2 > tile - r + 8:
+            continue
+        a, b = [x for x in (first, first + 1, first + 2) if x != tile]
+        out.append((first, a, b))
+    return tuple(out)
+
+
+#: each suit tile's chows (_chows_of)
+_CHOWS: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(_chows_of(t) for t in range(27))
+
+
 @dataclass
 class Player:
     concealed: list[int] = field(default_factory=list)
@@ -862,12 +879,9 @@ class Game:
                 if n == 3 and self.wall_remaining > 0:
                     opts.append(_act(seat, "kong", tile))
                 if seat == chower and tile < 27:
-                    r = tile % 9
-                    for first in (tile - 2, tile - 1, tile):
-                        if first < tile - r or first + 2 > tile - r + 8:
-                            continue
-                        need = [x for x in (first, first + 1, first + 2) if x != tile]
-                        if all(x in p.concealed for x in need):
+                    held = p.concealed
+                    for first, a, b in _CHOWS[tile]:
+                        if a in held and b in held:
                             opts.append(_act(seat, "chow", first))
             if opts:
                 opts.append(_act(seat, "pass"))
