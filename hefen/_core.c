@@ -2910,11 +2910,33 @@ py_discard_shantens(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyO
         return NULL;
     long long c[NK];
     memcpy(c, h.c, sizeof c);
+    /* a discard changes one part's table: the hand's four tables and their
+     * two products (suits 0-1, suit 2 and the honours) are made once, and
+     * each discard makes its part's table and that product again, which is
+     * what sh_standard_kept would make of the whole hand without it */
+    shtab p[4], lr[2];
+    sh_tables(c, h.cap, p);
+    sh_comb(&p[0], &p[1], &lr[0]);
+    sh_comb(&p[2], &p[3], &lr[1]);
     for (int t = 0; t < NK; t++) {
         PyObject *o;
         if (c[t]) {
             c[t]--;
-            o = PyLong_FromLongLong(sh_number(&h, c, NULL));
+            int k = t < 27 ? t / 9 : 3;
+            shtab q, pr[2];
+            if (k < 3)
+                sh_suit_compute(c + 9 * k, h.cap + 9 * k, &q);
+            else
+                sh_honor7(c + 27, h.cap + 27, &q);
+            if (k < 2) {
+                sh_comb(k == 0 ? &q : &p[0], k == 0 ? &p[1] : &q, &pr[0]);
+                pr[1] = lr[1];
+            }
+            else {
+                pr[0] = lr[0];
+                sh_comb(k == 2 ? &q : &p[2], k == 2 ? &p[3] : &q, &pr[1]);
+            }
+            o = PyLong_FromLongLong(sh_number(&h, c, pr));
             c[t]++;
             if (!o) {
                 Py_DECREF(out);

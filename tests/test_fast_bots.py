@@ -353,3 +353,137 @@ def test_engine_waits_are_the_completeness_test_per_kind(rules: str) -> None:
                 assert game._complete_with(0, concealed, t) == (t in want), (concealed, t)
         n += bool(want)
     assert n > 100
+
+
+def _played_hands(rules: str, hands: int) -> Iterator[tuple[Any, int]]:
+    """(game, seat) at every decision of strong-bot hands of ``rules``."""
+    from hefen.game import Game, GameSettings, make_bot
+
+    for i in range(hands):
+        game = Game(GameSettings(rules), f"fast-bots/{i}", dealer=i % 4)
+        bots = [make_bot("strong", i * 4 + s) for s in range(4)]
+        while game.phase != "end":
+            seat = game.to_act()[0]
+            yield game, seat
+            game.apply(bots[seat].choose(game, seat))
+
+
+def _reference_winning_waits(game: Any, seat: int, tiles: list[int], unseen: list[int]) -> int:
+    # the strong bot's winning waits as they were counted before its memo:
+    # every completing kind with an unseen copy scored through the game
+    concealed = tuple(sorted(tiles))
+    other = game.seat_winds[game.next_seat(seat)]
+    total = 0
+    for t in B._completing(game, seat, B._counts(tiles), unseen):
+        if game._score(B._win_hand(game, seat, concealed, t, "discard", other)).winning:
+            total += unseen[t]
+    return total
+
+
+@pytest.mark.parametrize("rules", ["mcr", "hk", "tw"])
+def test_winning_waits_memo_is_the_scored_count(rules: str) -> None:
+    # the strong bot's kept waits and wins (by hand, melds, flowers and
+    # declaration) against scoring every wait again, on the ready hands
+    # each discard of a played position leaves
+    bot = B.StrongBot(0)
+    n = 0
+    for game, seat in _played_hands(rules, 12):
+        p = game.players[seat]
+        if game.phase != "discard" or seat != game.turn or p.declared_ready:
+            continue
+        unseen = bot._unseen(game, seat)
+        for t in sorted(set(p.concealed)):
+            rest = list(p.concealed)
+            rest.remove(t)
+            if not game._completing(rest, len(p.melds)):
+                continue
+            want = _reference_winning_waits(game, seat, rest, unseen)
+            assert bot._winning_waits(game, seat, rest, unseen) == want, (rest, t)
+            assert bot._winning_waits(game, seat, rest, unseen) == want  # from the memo
+            n += want > 0
+    assert n > 5
+
+
+def _variants(hand: Any) -> Iterator[Any]:
+    """``hand`` and hands made from it that ``Hand.check`` refuses (or that
+    the compiled reader does not read): a tile too many, a fifth copy, a
+    meld that is no set, a contradictory context, fields of other types."""
+    import dataclasses
+
+    from hefen.hand import Context, Meld
+
+    yield hand
+    rep = dataclasses.replace
+    yield rep(hand, concealed=(*hand.concealed, hand.concealed[0]))
+    yield rep(hand, concealed=tuple(sorted((*hand.concealed[1:], hand.concealed[0]))))
+    yield rep(hand, concealed=list(hand.concealed))
+    yield rep(hand, concealed=(*hand.concealed[:-1], True))
+    yield rep(hand, concealed=(*hand.concealed[:-1], 40))
+    yield rep(
+        hand, win_tile=hand.concealed[0] if hand.concealed.count(hand.concealed[0]) == 4 else 50
+    )
+    yield rep(hand, melds=(*hand.melds[:-1], Meld("chow", (0, 1, 3))) if hand.melds else hand.melds)
+    yield rep(hand, melds=tuple(Meld(m.kind, m.tiles, 1) for m in hand.melds))  # type: ignore[arg-type]
+    yield rep(hand, melds=list(hand.melds))
+    yield rep(hand, flowers=(*hand.flowers, 3))
+    yield rep(hand, flowers=hand.flowers + hand.flowers[:1])
+    ctx = hand.context
+    yield rep(hand, context=rep(ctx, robbing_kong=True, win="self_draw"))
+    yield rep(hand, context=rep(ctx, kong_replacement=True))
+    yield rep(hand, context=rep(ctx, seat_wind=5))
+    yield rep(hand, context=rep(ctx, dealer_streak=True))
+    yield rep(hand, context=rep(ctx, last_of_kind=1))
+    yield rep(hand, context=rep(ctx, declared_ready="soon"))
+    yield rep(hand, context=rep(ctx, heavenly=True))
+    yield rep(hand, context=Context())
+    yield rep(hand, options=[("x", 1)])
+    yield rep(hand, options={"no_such_option": 1})
+
+
+@pytest.mark.parametrize("rules", ["mcr", "hk", "tw"])
+def test_engine_scoring_is_score_uncached(rules: str) -> None:
+    # the engine's scoring, which skips Hand.check where each part surely
+    # passes, against score_uncached (check and score) on the hands the
+    # engine and the bots build in play and on faulty hands made from them
+    from hefen.game import engine as E
+    from hefen.scoring import score_uncached
+
+    built: list[Any] = []
+    scored_before = E._score_checked
+
+    def keep(hand: Any) -> Any:
+        built.append(hand)
+        return scored_before(hand)
+
+    E._score_checked = keep
+    B._score_checked = keep
+    try:
+        for _ in _played_hands(rules, 12):
+            pass
+    finally:
+        E._score_checked = scored_before
+        B._score_checked = scored_before
+    assert len(built) > 40
+    valid = invalid = 0
+    for hand in built[::2]:
+        for h in _variants(hand):
+            got = scored_before(h)
+            want = score_uncached(h)
+            assert got == want, h
+            valid += got.valid
+            invalid += not got.valid
+    assert valid > 10 and invalid > 100
+
+
+def test_fast_shuffle_deals_as_random_shuffle() -> None:
+    # the deal's shuffle with Random.shuffle's draws written in: the same
+    # permutation for every seed and length (and the one in use deals so)
+    from hefen.game import engine as E
+
+    for seed in range(400):
+        for n in (0, 1, 2, 3, 136, 144):
+            a, b, c = list(range(n)), list(range(n)), list(range(n))
+            random.Random(f"s{seed}").shuffle(a)
+            E._fast_shuffle(random.Random(f"s{seed}"), b)
+            E._shuffle(random.Random(f"s{seed}"), c)
+            assert a == b == c, (seed, n)

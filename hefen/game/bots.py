@@ -46,7 +46,7 @@ from ..analysis.shanten import (
 from ..decompose import _CORE, completing_tiles
 from ..hand import Context, Hand
 from ..tiles import DRAGONS, NUM_KINDS, ORPHANS, WINDS
-from .engine import Action, Game, GameSettings, Meld, _act
+from .engine import Action, Game, GameSettings, Meld, _act, _score_checked
 
 __all__ = ["Bot", "SimpleBot", "StrongBot", "ExpertBot", "BOTS", "make_bot"]
 
@@ -96,23 +96,50 @@ def _win_hand(
     """The hand ``seat`` would win with ``t`` (``discarder``: the wind of the
     seat that dealt it in, None for a self-draw)."""
     p = game.players[seat]
+    seat_wind, round_wind, dealer = (
+        game.seat_winds[seat],
+        game.round_wind,
+        game.seat_winds[game.dealer],
+    )
+    # the same few contexts are asked about all game: made once (a frozen
+    # value), so that the engine's check of it is made once too
+    key = (
+        win,
+        seat_wind,
+        round_wind,
+        type(round_wind),
+        discarder,
+        dealer,
+        p.declared_ready,
+        streak,
+        type(streak),
+    )
+    ctx = _CONTEXTS.get(key)
+    if ctx is None:
+        if len(_CONTEXTS) > 1 << 12:
+            _CONTEXTS.clear()
+        ctx = _CONTEXTS[key] = Context(
+            win=win,
+            seat_wind=seat_wind,
+            round_wind=round_wind,
+            discarder=discarder,
+            dealer=dealer,
+            declared_ready=p.declared_ready,
+            dealer_streak=streak,
+        )
     return Hand(
         rules=game.rules,
         concealed=concealed,
         melds=tuple(p.melds),
         win_tile=t,
         flowers=tuple(sorted(p.flowers)),
-        context=Context(
-            win=win,
-            seat_wind=game.seat_winds[seat],
-            round_wind=game.round_wind,
-            discarder=discarder,
-            dealer=game.seat_winds[game.dealer],
-            declared_ready=p.declared_ready,
-            dealer_streak=streak,
-        ),
+        context=ctx,
         options=dict(game.settings.options),
     )
+
+
+#: the contexts :func:`_win_hand` made, by what it made them of
+_CONTEXTS: dict[tuple[object, ...], Context] = {}
 
 
 def _neighbour_table(t: int) -> tuple[int, tuple[tuple[int, int], ...]]:
@@ -417,8 +444,16 @@ class StrongBot:
         self._four: tuple[GameSettings, bool] | None = None
         #: the shapes made under those settings, by (cap, n_melds)
         self._shapes: dict[tuple[tuple[int, ...], int], _Shape] = {}
+        #: the same shapes by the tiles of the melds and ``extra`` they were made for
+        self._by_melds: dict[tuple[tuple[int, ...], ...], _Shape] = {}
         #: the last :meth:`_hk_context`: (melds, key, shape, context)
         self._hk_memo: tuple[list[Meld], tuple[object, ...], _Shape, HkContext] | None = None
+        #: :meth:`_winning_waits`' memo for the game last asked about: by the
+        #: hand (its seat, tiles, melds, flowers, declaration), its completing
+        #: kinds and whether a discard win on each scores as winning
+        self._wins_memo: (
+            tuple[Game, dict[tuple[object, ...], tuple[tuple[int, ...], dict[int, bool]]]] | None
+        ) = None
 
     # -- what the seat can see
     def _unseen(self, game: Game, seat: int) -> list[int]:
@@ -444,6 +479,13 @@ class StrongBot:
             r = game.ruleset
             self._four = (settings, r.four_alike_in_seven_pairs(settings.options))
             self._shapes = {}
+            self._by_melds = {}
+        # by the melds' tiles first (what the shape is made of), without
+        # hashing the 34 caps each time
+        tiles_key = (*[m.tiles for m in melds], extra) if melds else (extra,)
+        shape = self._by_melds.get(tiles_key)
+        if shape is not None:
+            return shape
         key = (_cap(melds, extra), len(melds) + (1 if extra else 0))
         shape = self._shapes.get(key)
         if shape is None:
@@ -451,6 +493,9 @@ class StrongBot:
             shape = self._shapes[key] = _Shape(
                 key[0], key[1], r.forms, r.concealed_size, self._four[1]
             )
+        if len(self._by_melds) > 1 << 12:
+            self._by_melds.clear()
+        self._by_melds[tiles_key] = shape
         return shape
 
     def _count(
@@ -474,20 +519,43 @@ class StrongBot:
         """Unseen copies of the tiles that complete ``tiles`` into a *winning*
         hand (scored on a discard, the harder case for a minimum)."""
         concealed = tuple(sorted(tiles))
-        other = game.seat_winds[game.next_seat(seat)]
+        p = game.players[seat]
+        memo = self._wins_memo
+        if memo is None or memo[0] is not game:
+            memo = self._wins_memo = (game, {})
+        # what the answer depends on besides ``unseen``: the hand, its melds,
+        # flowers and declaration (the seat winds and options are the game's)
+        key = (seat, concealed, tuple(p.melds), tuple(p.flowers), p.declared_ready)
+        known = memo[1].get(key)
+        if known is None:
+            c = _counts(tiles)
+            waits = completing_tiles(tuple(c), len(p.melds), game.ruleset.decompose_forms)
+            known = memo[1][key] = (waits, {})
+        waits, won = known
         total = 0
-        for t in _completing(game, seat, _counts(tiles), unseen):
-            if game._score(_win_hand(game, seat, concealed, t, "discard", other)).winning:
-                total += unseen[t]
+        for t in waits:
+            if unseen[t]:
+                w = won.get(t)
+                if w is None:
+                    # not asked before: scored as Game._score would (its cache
+                    # holds the same answer for the same hand; none is kept)
+                    other = game.seat_winds[game.next_seat(seat)]
+                    hand = _win_hand(game, seat, concealed, t, "discard", other)
+                    w = won[t] = _score_checked(hand).winning
+                if w:
+                    total += unseen[t]
         return total
 
     def _threats(self, game: Game, seat: int) -> list[int]:
         out = []
-        for s in game.after(seat):
+        for s in game._after[seat]:
             p = game.players[s]
-            exposed = sum(1 for m in p.melds if not m.concealed)
-            if p.declared_ready or exposed >= 3 or (exposed >= 2 and game.wall_remaining < 30):
+            if p.declared_ready:
                 out.append(s)
+            elif len(p.melds) >= 2:  # fewer: nothing exposed enough
+                exposed = sum(1 for m in p.melds if not m.concealed)
+                if exposed >= 3 or (exposed >= 2 and game.wall_remaining < 30):
+                    out.append(s)
         return out
 
     def _fold(self, game: Game, seat: int, threats: list[int], best_sh: int) -> bool:
@@ -547,13 +615,21 @@ class StrongBot:
         )
 
     def _ukeires(
-        self, game: Game, seat: int, tiles: list[int], kinds: list[int], unseen: list[int]
+        self,
+        game: Game,
+        seat: int,
+        tiles: list[int],
+        kinds: list[int],
+        unseen: list[int],
+        shape: _Shape | None = None,
     ) -> dict[int, int]:
         """:meth:`_ukeire` of ``tiles`` without one of each of ``kinds``
-        (distinct kinds held), in one call (:func:`discard_ukeire`)."""
+        (distinct kinds held), in one call (:func:`discard_ukeire`);
+        ``shape``: the seat's (:meth:`_shape` of its melds), where known."""
         if not kinds:
             return {}
-        shape = self._shape(game, game.players[seat].melds)
+        if shape is None:
+            shape = self._shape(game, game.players[seat].melds)
         got = discard_ukeire(
             tuple(_counts(tiles)),
             shape.cap,
@@ -667,7 +743,7 @@ class StrongBot:
         hk = game.ruleset.plays_for_value
         shape = self._shape(game, melds)
         scored = _discard_shanten(shape, tiles, candidates)
-        best_sh = min(sh for sh, _ in scored)
+        best_sh = min(scored)[0]
         fold = self._fold(game, seat, threats, best_sh)
         out: list[tuple[tuple[float, ...], int]] = []
         bins: dict[int, float] = {}
@@ -689,6 +765,13 @@ class StrongBot:
             for sh, t in scored
             if not (sh > best_sh + (1 if threats else 0) and (fold or not hk))
         ]
+        own_melds = n_melds == len(game.players[seat].melds)
+        if not hk and not fold:
+            # the seat's own shape, where the melds are its own
+            own = shape if melds is game.players[seat].melds else None
+            return self._best_kept(
+                game, seat, tiles, kept, best_sh, threats, unseen, own_melds, own
+            )
         # the useful tiles of every discard that asks for them, in one call
         ukes = (
             {}
@@ -698,22 +781,60 @@ class StrongBot:
             )
         )
         for sh, t in kept:
-            rest = list(tiles)
-            rest.remove(t)
-            danger = self._danger(game, threats, t, unseen)
+            # no threat, no danger (what _danger answers then, unread)
+            danger = self._danger(game, threats, t, unseen) if threats else 0.0
             key: tuple[float, ...]
             if fold:
                 key = (danger, float(sh), 0.0)  # fold: safety first
                 out.append((key, t))
                 continue
             value = 0.0
-            if sh == 0 and n_melds == len(game.players[seat].melds):
+            if sh == 0 and own_melds:
+                rest = list(tiles)
+                rest.remove(t)
                 value = -float(self._winning_waits(game, seat, rest, unseen))
             uke = -ukes[t] if sh == best_sh or hk else 0
             key = (float(sh), value, uke + danger * 2)
             if hk:
                 key = (bins[t], *key)
             out.append((key, t))
+        best_key, tile = min(out, key=lambda x: (x[0], -x[1]))
+        return tile, best_key
+
+    def _best_kept(
+        self,
+        game: Game,
+        seat: int,
+        tiles: list[int],
+        kept: list[tuple[int, int]],
+        best_sh: int,
+        threats: list[int],
+        unseen: list[int],
+        own_melds: bool,
+        shape: _Shape | None = None,
+    ) -> tuple[int, tuple[float, ...]]:
+        """:meth:`_best_discard`'s choice among ``kept`` where the hand is
+        played for the win alone (no value layer, no fold): the least
+        ``(shanten, -winning waits, -useful tiles + 2 * danger)``, then the
+        highest tile.  Only a discard of the least shanten can be least, and
+        among those only one of the most winning waits: the useful tiles and
+        the danger are counted for those alone (the same choice and key as
+        counting every discard's)."""
+        cands = [t for sh, t in kept if sh == best_sh]
+        values = dict.fromkeys(cands, 0.0)
+        if best_sh == 0 and own_melds:
+            for t in cands:
+                rest = list(tiles)
+                rest.remove(t)
+                values[t] = -float(self._winning_waits(game, seat, rest, unseen))
+            top = min(values.values())
+            cands = [t for t in cands if values[t] == top]
+        ukes = self._ukeires(game, seat, tiles, cands, unseen, shape)
+        out: list[tuple[tuple[float, ...], int]] = []
+        for t in cands:
+            # no threat, no danger (what _danger answers then, unread)
+            danger = self._danger(game, threats, t, unseen) if threats else 0.0
+            out.append(((float(best_sh), values[t], -ukes[t] + danger * 2), t))
         best_key, tile = min(out, key=lambda x: (x[0], -x[1]))
         return tile, best_key
 
@@ -768,7 +889,7 @@ class StrongBot:
                         best = (sh, a)
                     continue
                 after = self._shape(game, p.melds, meld).discards(_counts(rest))
-                sh = min(after[x] for x in set(rest))  # type: ignore[type-var, assignment]  # held: never None
+                sh = min([after[x] for x in set(rest)])  # type: ignore[type-var, assignment]  # held: never None
                 if sh < base and (best is None or sh < best[0]):
                     best = (sh, a)
         return best[1] if best is not None else passing

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..decompose import completing_tiles
-from ..hand import Context, Hand, Meld
+from ..hand import _DEFAULT_CONTEXT, Context, Hand, Meld, _rules_pass
 from ..result import Result
 from ..ruleset import DEFAULT_RULESET, REGISTRY, Ruleset, find_ruleset, ruleset_keys
 from ..tiles import NUM_KINDS, WINDS, is_bonus, tile_from_str, tile_to_str
@@ -239,6 +239,23 @@ _DISCARDS: tuple[tuple[Action, ...], ...] = tuple(
 )
 
 
+def _chows_of(tile: int) -> tuple[tuple[int, int, int], ...]:
+    """The chows a suit ``tile`` can complete, lowest first: (first tile,
+    the two other tiles)."""
+    r = tile % 9
+    out = []
+    for first in (tile - 2, tile - 1, tile):
+        if first < tile - r or first + 2 > tile - r + 8:
+            continue
+        a, b = [x for x in (first, first + 1, first + 2) if x != tile]
+        out.append((first, a, b))
+    return tuple(out)
+
+
+#: each suit tile's chows (_chows_of)
+_CHOWS: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(_chows_of(t) for t in range(27))
+
+
 @dataclass
 class Player:
     concealed: list[int] = field(default_factory=list)
@@ -291,11 +308,106 @@ class Outcome:
         }
 
 
+def _fast_shuffle(rng: random.Random, x: list[int]) -> None:
+    """``rng.shuffle(x)``: the same permutation, by the same draws
+    (:meth:`random.Random.shuffle`'s loop with its ``_randbelow`` written
+    in, which is most of a hand's deal); used only where it gives what
+    ``shuffle`` gives (checked once, below)."""
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
+def _shuffle_of_python(rng: random.Random, x: list[int]) -> None:
+    rng.shuffle(x)
+
+
+def _pick_shuffle() -> Any:
+    """:func:`_fast_shuffle` where it deals as ``Random.shuffle`` does on this
+    Python (a few walls compared), else ``Random.shuffle`` itself."""
+    for seed in ("0", "bench/0/1", "x"):
+        a, b = list(range(144)), list(range(144))
+        random.Random(seed).shuffle(a)
+        _fast_shuffle(random.Random(seed), b)
+        if a != b:
+            return _shuffle_of_python
+    return _fast_shuffle
+
+
+_shuffle = _pick_shuffle()
+
+
 def full_set(flowers: bool) -> list[int]:
     tiles = [t for t in range(NUM_KINDS) for _ in range(4)]
     if flowers:
         tiles += list(range(34, 42))
     return tiles
+
+
+#: melds and contexts whose ``check()`` passed, by identity (each kept, so
+#: that its id is not reused while it is here; both are frozen values)
+_CHECKED: dict[int, object] = {}
+
+
+#: hefen.scoring's _guarded and score_uncached, once imported (not at import:
+#: the scorers import much)
+_SCORING: list[Any] = []
+
+
+def _passes(obj: Meld | Context) -> bool:
+    """Whether ``obj.check()`` passes (kept by identity once it has)."""
+    if id(obj) in _CHECKED:
+        return True
+    try:
+        obj.check()
+    except Exception:
+        return False
+    if len(_CHECKED) > 1 << 14:
+        _CHECKED.clear()
+    _CHECKED[id(obj)] = obj
+    return True
+
+
+def _score_checked(hand: Hand) -> Result:
+    """:func:`hefen.scoring.score_uncached` of ``hand``, the same answer,
+    with :meth:`Hand.check` skipped where each of its parts surely passes:
+    the types and tiles (:func:`hefen.hand._rules_pass` reads them exactly),
+    each meld's and the context's own ``check()`` (kept by identity: the
+    engine's melds and the bots' contexts are asked about again and again)
+    and the rules of the hand (``_rules_pass``, or ``_check_rules`` run).
+    Anything else, and any part that fails, goes the reference way, whose
+    answer (or sentence) it is."""
+    if not _SCORING:
+        from ..scoring import _guarded, score_uncached
+
+        _SCORING.extend((_guarded, score_uncached))
+    guarded, score_uncached = _SCORING
+    try:
+        ruleset = find_ruleset(hand.rules)
+        ok = (
+            type(hand.context) is Context
+            and isinstance(hand.options, Mapping)
+            and type(hand.melds) is tuple
+            and all(type(m) is Meld and _passes(m) for m in hand.melds)
+            and _passes(hand.context)
+        )
+        if ok and not _rules_pass(
+            hand, ruleset.concealed_size, ruleset.flower_wins, _DEFAULT_CONTEXT
+        ):
+            # what rules_pass does not read (or the pure core): the types
+            # first, as check() does, then the rules themselves
+            hand.check_types()
+            hand._check_rules(ruleset)
+    except Exception:
+        ok = False
+    if not ok:
+        return score_uncached(hand)
+    return guarded(hand, lambda: ruleset.score(hand), strict=False)
 
 
 class Game:
@@ -338,12 +450,20 @@ class Game:
         self.dealer_streak = dealer_streak
         #: turn order: the seats sorted by wind
         self.order: tuple[int, ...] = tuple(sorted(range(4), key=lambda s: self.seat_winds[s]))
+        #: each seat's next seat and the other seats after it, in turn order
+        #: (asked at every discard; the order is fixed for the hand)
+        self._next: tuple[int, ...] = tuple(
+            self.order[(self.order.index(s) + 1) % 4] for s in range(4)
+        )
+        self._after: tuple[tuple[int, ...], ...] = tuple(
+            tuple(self.order[(self.order.index(s) + k) % 4] for k in (1, 2, 3)) for s in range(4)
+        )
         #: an arranged wall (deal order: each seat's hand from the dealer on,
         #: then the draws; replacements come from the end) instead of a shuffle
         self.arranged = wall is not None
         if wall is None:
             wall = full_set(settings.flowers)
-            random.Random(str(seed)).shuffle(wall)
+            _shuffle(random.Random(str(seed)), wall)
         elif sorted(wall) != full_set(settings.flowers):
             raise ValueError("An arranged wall must hold every tile of the set exactly once.")
         self.wall = list(wall)
@@ -381,15 +501,14 @@ class Game:
         return n if n > 0 else 0
 
     def next_seat(self, seat: int) -> int:
-        return self.order[(self.order.index(seat) + 1) % 4]
+        return self._next[seat]
 
     def prev_seat(self, seat: int) -> int:
         return self.order[(self.order.index(seat) - 1) % 4]
 
     def after(self, seat: int) -> list[int]:
         """The other seats in turn order after ``seat``."""
-        i = self.order.index(seat)
-        return [self.order[(i + k) % 4] for k in (1, 2, 3)]
+        return list(self._after[seat])
 
     def wind(self, seat: int) -> str:
         return tile_to_str(self.seat_winds[seat])
@@ -660,9 +779,7 @@ class Game:
         if hit is None:
             # the game keeps its own cache: the scorer's (keyed by the whole
             # canonical hand) would cost more to look in than a miss here
-            from ..scoring import score_uncached
-
-            hit = score_uncached(hand)
+            hit = _score_checked(hand)
             self._score_cache[key] = hit
         return hit
 
@@ -743,10 +860,14 @@ class Game:
     def _claims(self, discarder: int, tile: int) -> dict[int, list[Action]]:
         claims: dict[int, list[Action]] = {}
         last = self.wall_remaining == 0
-        for seat in self.after(discarder):
+        chower = self._next[discarder]
+        for seat in self._after[discarder]:
             p = self.players[seat]
             opts: list[Action] = []
-            if self.can_win(seat, tile, self_drawn=False, discarder=discarder, robbing=False):
+            # can_win, its first test here (most hands do not complete)
+            if tile in self._completing(p.concealed, len(p.melds)) and self.can_win(
+                seat, tile, self_drawn=False, discarder=discarder, robbing=False
+            ):
                 opts.append(_act(seat, "win"))
                 if p.declared_ready:
                     claims[seat] = opts  # cannot refuse the win
@@ -757,13 +878,10 @@ class Game:
                     opts.append(_act(seat, "pung", tile))
                 if n == 3 and self.wall_remaining > 0:
                     opts.append(_act(seat, "kong", tile))
-                if seat == self.next_seat(discarder) and tile < 27:
-                    r = tile % 9
-                    for first in (tile - 2, tile - 1, tile):
-                        if first < tile - r or first + 2 > tile - r + 8:
-                            continue
-                        need = [x for x in (first, first + 1, first + 2) if x != tile]
-                        if all(x in p.concealed for x in need):
+                if seat == chower and tile < 27:
+                    held = p.concealed
+                    for first, a, b in _CHOWS[tile]:
+                        if a in held and b in held:
                             opts.append(_act(seat, "chow", first))
             if opts:
                 opts.append(_act(seat, "pass"))
