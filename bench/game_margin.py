@@ -32,6 +32,21 @@ from hefen.ruleset import DEFAULT_RULESET, ruleset_keys
 Seating = tuple[float, float, float, list[float], list[float], float]
 
 
+def play_seating(
+    rules: str, seed: int, a_even: bool, a: str, b: str, options: dict[str, Any] | None = None
+) -> tuple[Game, set[int]]:
+    """One seating of a seed's hand played to its end: bot ``a`` in seats 0
+    and 2 (``a_even``) or 1 and 3, ``b`` in the others; the game and a's
+    seats."""
+    game = Game(GameSettings(rules, options=dict(options or {})), f"margin/{seed}", dealer=seed % 4)
+    names = [a, b] if a_even else [b, a]
+    bots = [make_bot(names[s % 2], seed * 4 + s) for s in range(4)]
+    while game.phase != "end":
+        seat = game.to_act()[0]
+        game.apply(bots[seat].choose(game, seat))
+    return game, {0, 2} if a_even else {1, 3}
+
+
 def play(
     rules: str,
     seed: int,
@@ -40,16 +55,10 @@ def play(
     b: str = "simple",
     options: dict[str, Any] | None = None,
 ) -> Seating:
-    game = Game(GameSettings(rules, options=dict(options or {})), f"margin/{seed}", dealer=seed % 4)
-    names = [a, b] if a_even else [b, a]
-    bots = [make_bot(names[s % 2], seed * 4 + s) for s in range(4)]
-    while game.phase != "end":
-        seat = game.to_act()[0]
-        game.apply(bots[seat].choose(game, seat))
+    game, side_a = play_seating(rules, seed, a_even, a, b, options)
     out = game.outcome
     assert out is not None
     change = seat_changes(out.payments)
-    side_a = {0, 2} if a_even else {1, 3}
     wins = [0.0, 0.0]  # a, b
     deal_ins = [0.0, 0.0]
     values: tuple[list[float], list[float]] = ([], [])

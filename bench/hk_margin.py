@@ -20,7 +20,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from hefen.game import Game, GameSettings, make_bot
+from game_margin import play_seating
+
 from hefen.game.bots import ExpertBot
 from hefen.game.match import interval, seat_changes
 
@@ -31,15 +32,9 @@ Seating = tuple[float, float, list[int], list[int], list[list[int]], bool, list[
 def play(seed: int, a_even: bool, a: str, b: str, switches: dict[str, Any]) -> Seating:
     for k, v in switches.items():
         setattr(ExpertBot, k, v)
-    game = Game(GameSettings("hk"), f"margin/{seed}", dealer=seed % 4)
-    names = [a, b] if a_even else [b, a]
-    bots = [make_bot(names[s % 2], seed * 4 + s) for s in range(4)]
-    while game.phase != "end":
-        seat = game.to_act()[0]
-        game.apply(bots[seat].choose(game, seat))
+    game, side_a = play_seating("hk", seed, a_even, a, b)
     out = game.outcome
     assert out is not None
-    side_a = {0, 2} if a_even else {1, 3}
     change = seat_changes(out.payments)
     cut = {w.seat: 2.0 ** (8 - w.result.total) if w.result.total > 8 else 1.0 for w in out.wins}
     clip = seat_changes([(f, t, amount * cut.get(t, 1.0)) for f, t, amount in out.payments])
