@@ -747,7 +747,8 @@ class StrongBot:
         fold = self._fold(game, seat, threats, best_sh)
         out: list[tuple[tuple[float, ...], int]] = []
         bins: dict[int, float] = {}
-        if hk and not fold and n_melds == len(game.players[seat].melds):
+        own_melds = n_melds == len(game.players[seat].melds)
+        if hk and not fold and own_melds:
             # a ready hand that already wins enough stays ready: the value
             # plans choose only among the discards that keep it
             keeps = self._ready_keeps(game, seat, tiles, scored)
@@ -765,21 +766,15 @@ class StrongBot:
             for sh, t in scored
             if not (sh > best_sh + (1 if threats else 0) and (fold or not hk))
         ]
-        own_melds = n_melds == len(game.players[seat].melds)
         if not hk and not fold:
             # the seat's own shape, where the melds are its own
             own = shape if melds is game.players[seat].melds else None
             return self._best_kept(
                 game, seat, tiles, kept, best_sh, threats, unseen, own_melds, own
             )
-        # the useful tiles of every discard that asks for them, in one call
-        ukes = (
-            {}
-            if fold
-            else self._ukeires(
-                game, seat, tiles, [t for sh, t in kept if sh == best_sh or hk], unseen
-            )
-        )
+        # from here: a fold, or Hong Kong's value bins first; the useful
+        # tiles of every kept discard (none when folding), in one call
+        ukes = {} if fold else self._ukeires(game, seat, tiles, [t for _, t in kept], unseen)
         for sh, t in kept:
             # no threat, no danger (what _danger answers then, unread)
             danger = self._danger(game, threats, t, unseen) if threats else 0.0
@@ -793,10 +788,7 @@ class StrongBot:
                 rest = list(tiles)
                 rest.remove(t)
                 value = -float(self._winning_waits(game, seat, rest, unseen))
-            uke = -ukes[t] if sh == best_sh or hk else 0
-            key = (float(sh), value, uke + danger * 2)
-            if hk:
-                key = (bins[t], *key)
+            key = (bins[t], float(sh), value, -ukes[t] + danger * 2)
             out.append((key, t))
         best_key, tile = min(out, key=lambda x: (x[0], -x[1]))
         return tile, best_key
