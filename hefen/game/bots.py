@@ -968,6 +968,35 @@ _TW_READY = (
 _TW_WAIT_KINDS = 1.55
 
 
+def _wait_weight(t: int, river: set[int], unseen: int, suit: int | None, first: float) -> float:
+    """How likely a seat is to wait on ``t``, against its other kinds: more
+    with more copies unseen (``unseen``), times ``first``, less where the
+    tiles three away are in its ``river`` (suji-like) and for terminals,
+    honours by the copies left; a flush in the making (``suit``) makes its
+    suit and honours likelier, the other suits much less."""
+    d = 1.0 + unseen / 4
+    d *= first
+    if t < 27:
+        r = t % 9
+        sides = [x for x in (t - 3 if r >= 3 else -1, t + 3 if r <= 5 else -1) if x >= 0]
+        if sides and all(x in river for x in sides):
+            d *= 0.35
+        elif any(x in river for x in sides):
+            d *= 0.7
+        if r in (0, 8):
+            d *= 0.7
+    else:
+        d *= 0.25 + 0.2 * unseen
+    if suit is not None:
+        if t >= 27:
+            d *= 1.5
+        elif t // 9 == suit:
+            d *= 2.5
+        else:
+            d *= 0.2
+    return d
+
+
 def _tw_flush(game: Game, s: int) -> int | None:
     """:func:`_flush_suit` of seat ``s`` where its river bears it out: at
     most one discard of that suit (a seat throwing the suit is not making
@@ -1125,30 +1154,10 @@ class ExpertBot(StrongBot):
             river = {x for x, _ in game.players[s].discards}
             if t in river:
                 continue
-            d = 1.0 + unseen[t] / 4
-            if unseen[t] == 0:
-                d *= 0.15  # every other copy is in sight: only a wait on the last
-            if t < 27:
-                r = t % 9
-                low = t - 3 if r >= 3 else None
-                high = t + 3 if r <= 5 else None
-                sides = [x for x in (low, high) if x is not None]
-                if sides and all(x in river for x in sides):
-                    d *= 0.35
-                elif any(x in river for x in sides):
-                    d *= 0.7
-                if r in (0, 8):
-                    d *= 0.7
-            else:
-                d *= 0.25 + 0.2 * unseen[t]
-            suit = _flush_suit(game, s)
-            if suit is not None:
-                if t >= 27:
-                    d *= 1.5
-                elif t // 9 == suit:
-                    d *= 2.5
-                else:
-                    d *= 0.2
+            # every other copy in sight: only a wait on the last
+            d = _wait_weight(
+                t, river, unseen[t], _flush_suit(game, s), 0.15 if unseen[t] == 0 else 1.0
+            )
             if game.players[s].declared_ready:
                 d *= 1.5
             danger += d
@@ -1252,27 +1261,8 @@ class ExpertBot(StrongBot):
             for t in range(NUM_KINDS):
                 if unseen[t] == 0 or t in safe:
                     continue
-                d = 1.0 + unseen[t] / 4
-                if t in river:
-                    d *= 0.3  # an older discard: its hand has changed since
-                if t < 27:
-                    r = t % 9
-                    sides = [
-                        x for x in (t - 3 if r >= 3 else -1, t + 3 if r <= 5 else -1) if x >= 0
-                    ]
-                    if sides and all(x in river for x in sides):
-                        d *= 0.35
-                    elif any(x in river for x in sides):
-                        d *= 0.7
-                    if r in (0, 8):
-                        d *= 0.7
-                    if suit is not None:
-                        d *= 2.5 if t // 9 == suit else 0.2
-                else:
-                    d *= 0.25 + 0.2 * unseen[t]
-                    if suit is not None:
-                        d *= 1.5
-                w[t] = d
+                # an older discard: its hand has changed since
+                w[t] = _wait_weight(t, river, unseen[t], suit, 0.3 if t in river else 1.0)
             total = sum(w)
             if total <= 0:
                 continue
