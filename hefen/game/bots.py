@@ -968,6 +968,18 @@ _TW_READY = (
 _TW_WAIT_KINDS = 1.55
 
 
+def _honour_fan(game: Game, s: int, melds: Sequence[Meld]) -> int:
+    """What seat ``s``'s honour pungs and kongs among ``melds`` count: one
+    for each dragon, one for its own wind and one for the round wind."""
+    wind = game.seat_winds[s]
+    fan = 0
+    for m in melds:
+        h = m.tiles[0]
+        if m.kind != "chow" and h >= 27:
+            fan += (h in DRAGONS) + (h == wind) + (h == game.round_wind)
+    return fan
+
+
 def _wait_weight(t: int, river: set[int], unseen: int, suit: int | None, first: float) -> float:
     """How likely a seat is to wait on ``t``, against its other kinds: more
     with more copies unseen (``unseen``), times ``first``, less where the
@@ -1212,13 +1224,8 @@ class ExpertBot(StrongBot):
         shows (dragon and own-wind pungs, own flowers, a flush in the
         making, a declared-ready hand's tai)."""
         p = game.players[s]
-        tai = 2.0
-        wind = game.seat_winds[s]
-        for m in p.melds:
-            t = m.tiles[0]
-            if m.kind != "chow" and t >= 27:
-                tai += (t in DRAGONS) + (t == wind) + (t == game.round_wind)
-        seat_i = WINDS.index(wind)
+        tai = 2.0 + _honour_fan(game, s, p.melds)
+        seat_i = WINDS.index(game.seat_winds[s])
         tai += sum(1 for f in p.flowers if f in (34 + seat_i, 38 + seat_i))
         if _tw_flush(game, s) is not None:
             tai += 4
@@ -1602,11 +1609,7 @@ class ExpertBot(StrongBot):
                 continue
             exposed = [m for m in p.melds if not m.concealed]
             f *= 1.0 if not exposed else (0.4 if len(exposed) == 1 else 1.3)
-            fan = 0
-            for m in exposed:
-                if m.kind != "chow" and m.tiles[0] >= 27:
-                    h = m.tiles[0]
-                    fan += (h in DRAGONS) + (h == game.seat_winds[s]) + (h == game.round_wind)
+            fan = _honour_fan(game, s, exposed)
             suit = _flush_suit(game, s)
             if suit is not None:
                 f *= 1.5 if t >= 27 else (2.5 if t // 9 == suit else 0.2)
