@@ -1283,8 +1283,8 @@ class ExpertBot(StrongBot):
         """What a win is worth to ``seat``, roughly: its payment
         (:meth:`_tw_pay` of :meth:`_tw_tai`, the dealer's tai on every
         payment when it deals), three payers on a self-draw."""
-        others = game.after(seat)
-        pay = sum(self._tw_pay(game, seat, s, self._tw_tai(game, seat)) for s in others) / 3
+        tai = self._tw_tai(game, seat)
+        pay = sum(self._tw_pay(game, seat, s, tai) for s in game.after(seat)) / 3
         return pay * (1 + 2 * self.tw_self_draw_share)
 
     # -- the chance a hand wins
@@ -1781,17 +1781,8 @@ class ExpertBot(StrongBot):
         top = max(ev.values())
         near = [t for t, v in ev.items() if v >= top - 0.001 * abs(top)]
         c = _counts(tiles)
-        tile = max(
-            near,
-            key=lambda x: (
-                self._ukeire(
-                    game, seat, [y for y in tiles if y != x] + [x] * (tiles.count(x) - 1), unseen
-                ),
-                -risk[x],
-                -_neighbour_score(c, x),
-                x,
-            ),
-        )
+        ukes = self._ukeires(game, seat, tiles, near, unseen, shape)
+        tile = max(near, key=lambda x: (ukes[x], -risk[x], -_neighbour_score(c, x), x))
         return tile, (0.0, -ev[tile], 0.0)
 
     def _best_discard(
