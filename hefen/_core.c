@@ -4570,7 +4570,7 @@ m_hits(const MTally *t, const long long *value, int extra, long long *points)
         *points += value[p] * t->fans[p];
         PyObject *f[6] = {PyTuple_GET_ITEM(mp_ids, p), PyTuple_GET_ITEM(mp_names_en, p),
                           PyLong_FromLongLong(value[p]), PyLong_FromLong(t->fans[p]),
-                          PyTuple_New(t->nuses[p]), PyDict_Copy(PyTuple_GET_ITEM(mp_names, p))};
+                          PyTuple_New(t->nuses[p]), Py_NewRef(PyTuple_GET_ITEM(mp_names, p))};
         PyObject *h = NULL;
         if (f[2] && f[3] && f[4] && f[5]) {
             for (int u = 0; u < t->nuses[p]; u++) {
@@ -4690,7 +4690,7 @@ mr_result(const MWin *w, const MCtx *c, PyObject *hits, long long points)
             PyTuple_SET_ITEM(uses, i, s);
         }
         PyObject *one = PyLong_FromLong(1), *cnt = PyLong_FromLong(c->nflowers),
-                 *names = PyDict_Copy(mr_flower_names), *h = NULL;
+                 *names = Py_NewRef(mr_flower_names), *h = NULL;
         if (one && cnt && names) {
             PyObject *f[6] = {mr_flower_id, mr_flower_name, one, cnt, uses, names};
             h = ft_make(kh, f, 6);
@@ -4778,10 +4778,14 @@ py_set_mcr_result(PyObject *self, PyObject *args)
 {
     PyObject *rt, *pt, *codes, *fid, *fname, *fnames, *seats, *notes, *rules, *unit;
     long minp, base;
-    if (!PyArg_ParseTuple(args, "OOO!UUO!O!O!llUU:_set_mcr_result", &rt, &pt, &PyTuple_Type,
-                          &codes, &fid, &fname, &PyDict_Type, &fnames, &PyTuple_Type, &seats,
-                          &PyTuple_Type, &notes, &minp, &base, &rules, &unit))
+    if (!PyArg_ParseTuple(args, "OOO!UUOO!O!llUU:_set_mcr_result", &rt, &pt, &PyTuple_Type,
+                          &codes, &fid, &fname, &fnames, &PyTuple_Type, &seats, &PyTuple_Type,
+                          &notes, &minp, &base, &rules, &unit))
         return NULL;
+    if (!PyMapping_Check(fnames)) {
+        PyErr_SetString(PyExc_TypeError, "_set_mcr_result: flower names");
+        return NULL;
+    }
     if (PyTuple_GET_SIZE(seats) != 4 || PyTuple_GET_SIZE(notes) != 4) {
         PyErr_SetString(PyExc_ValueError, "_set_mcr_result: four seats");
         return NULL;
@@ -5107,7 +5111,7 @@ py_set_mcr(PyObject *self, PyObject *args)
         }
     }
     for (int p = 0; p < mp_n; p++)
-        if (!PyDict_Check(PyTuple_GET_ITEM(nall, p))) {
+        if (!PyMapping_Check(PyTuple_GET_ITEM(nall, p))) {
             PyErr_SetString(PyExc_ValueError, "_set_mcr: names");
             return NULL;
         }

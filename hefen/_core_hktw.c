@@ -635,7 +635,7 @@ hk_hit_of(int k, PyObject *ids, PyObject *names_en, PyObject *names, PyObject *c
 {
     PyObject *f[6] = {PyTuple_GET_ITEM(ids, p), PyTuple_GET_ITEM(names_en, p),
                       PyLong_FromLongLong(value), PyLong_FromLong(t->count[p]),
-                      PyTuple_New(t->nuses[p]), PyDict_Copy(PyTuple_GET_ITEM(names, p))};
+                      PyTuple_New(t->nuses[p]), Py_NewRef(PyTuple_GET_ITEM(names, p))};
     PyObject *h = NULL;
     if (f[2] && f[3] && f[4] && f[5]) {
         for (int u = 0; u < t->nuses[p]; u++) {
@@ -979,7 +979,7 @@ hk_load_patterns(const char *who, PyObject *ids, PyObject *values, PyObject *exc
         id_of[k] = -1;
     for (Py_ssize_t p = 0; p < n; p++) {
         PyObject *id = PyTuple_GET_ITEM(ids, p);
-        if (!PyUnicode_Check(id) || !PyDict_Check(PyTuple_GET_ITEM(names_all, p)) ||
+        if (!PyUnicode_Check(id) || !PyMapping_Check(PyTuple_GET_ITEM(names_all, p)) ||
             !PyUnicode_Check(PyTuple_GET_ITEM(names_en, p))) {
             PyErr_Format(PyExc_ValueError, "%s: ids and names", who);
             return -1;
@@ -1914,7 +1914,7 @@ tw_result(const WHand *h, const WOpts *o, HTally *t, const long long *value, PyO
             PyObject *uses = PyTuple_Pack(1, dname);
             PyObject *val = PyLong_FromLongLong(i ? o->dealer_repeat_tai : 1);
             PyObject *cnt = PyLong_FromLong(i ? h->streak : 1);
-            PyObject *names = PyDict_Copy(PyTuple_GET_ITEM(tw_names, p));
+            PyObject *names = Py_NewRef(PyTuple_GET_ITEM(tw_names, p));
             PyObject *hit = NULL;
             if (uses && val && cnt && names) {
                 PyObject *f[6] = {PyTuple_GET_ITEM(tw_ids, p), PyTuple_GET_ITEM(tw_names_en, p),

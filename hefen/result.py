@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,12 +19,17 @@ class PatternHit:
     value: int
     count: int = 1
     uses: tuple[str, ...] = ()
-    names: dict[str, str] = field(default_factory=dict, compare=False)
+    #: the pattern's names by language (``en``, ``zh``, ``hi``): the
+    #: ruleset's read-only table of them, shared by every hit of the pattern
+    names: Mapping[str, str] = field(default_factory=dict, compare=False)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # pickled as its fields (score_many's workers send results back):
         # several times faster than the dataclass's __getstate__
-        return (PatternHit, (self.id, self.name, self.value, self.count, self.uses, self.names))
+        return (
+            PatternHit,
+            (self.id, self.name, self.value, self.count, self.uses, dict(self.names)),
+        )
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -85,7 +91,9 @@ class Result:
                 self.total,
                 self.unit,
                 self.limit,
-                tuple((p.id, p.name, p.value, p.count, p.uses, p.names) for p in self.patterns),
+                tuple(
+                    (p.id, p.name, p.value, p.count, p.uses, dict(p.names)) for p in self.patterns
+                ),
                 tuple((p.frm, p.to, p.amount) for p in self.payments),
                 self.error,
                 self.notes,

@@ -12,8 +12,10 @@ one is counted — "included" in the page's words).
 from __future__ import annotations
 
 import csv
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from importlib import resources
+from types import MappingProxyType
 
 __all__ = ["PatternSpec", "load_table"]
 
@@ -33,9 +35,14 @@ class PatternSpec:
     def is_limit(self) -> bool:
         return self.value is None
 
-    @property
-    def names(self) -> dict[str, str]:
-        return {"en": self.name_en, "zh": self.name_zh, "hi": self.name_hi}
+    #: the names by language, one read-only mapping that every
+    #: :class:`~hefen.result.PatternHit` of this pattern shares (not a copy
+    #: per hit: building a result allocates no dict)
+    names: Mapping[str, str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        names = {"en": self.name_en, "zh": self.name_zh, "hi": self.name_hi}
+        object.__setattr__(self, "names", MappingProxyType(names))
 
 
 def _ids(cell: str | None) -> frozenset[str]:

@@ -540,7 +540,7 @@ def _result(hand: Hand, t: Tally, values: dict[str, int], opts: dict[str, Any]) 
         value = values[pid]
         points += value * n
         hits.append(
-            PatternHit(pid, _NAME_EN[pid], value, n, tuple(uses.get(pid, ())), dict(_NAMES[pid]))
+            PatternHit(pid, _NAME_EN[pid], value, n, tuple(uses.get(pid, ())), _NAMES[pid])
         )
     return _result_of(hand, points, hits, opts)
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import csv
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from importlib import resources
+from types import MappingProxyType
 
 __all__ = ["PatternSpec", "PATTERNS", "ORDER", "PER_SET"]
 
@@ -24,9 +26,14 @@ class PatternSpec:
     def value(self, variant: str) -> int | None:
         return self.points_mil if variant == "mil" else self.points
 
-    @property
-    def names(self) -> dict[str, str]:
-        return {"en": self.name_en, "zh": self.name_zh, "hi": self.name_hi}
+    #: the names by language, one read-only mapping that every
+    #: :class:`~hefen.result.PatternHit` of this pattern shares (not a copy
+    #: per hit: building a result allocates no dict)
+    names: Mapping[str, str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        names = {"en": self.name_en, "zh": self.name_zh, "hi": self.name_hi}
+        object.__setattr__(self, "names", MappingProxyType(names))
 
 
 def _load() -> dict[str, PatternSpec]:
