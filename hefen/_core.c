@@ -6468,6 +6468,40 @@ py_set_mcr_score_dict(PyObject *self, PyObject *args)
 /* the Hong Kong and Taiwanese scorers (hk_score, _set_hk) */
 #include "_core_hktw.c"
 
+/* score_dict(obj): the one-call answer of the ruleset the plain dict `obj`
+ * names (its "rules", else the default registered with _set_fast_hand),
+ * among those registered (mcr_score_dict, hk_score_dict, tw_score_dict,
+ * each keyed by the name it was registered with); None otherwise, as each
+ * of them answers (the Python path then does).  One C call in place of
+ * hefen.scoring._one_call's lookups: the same answers. */
+static PyObject *sd_rules_key;
+
+static PyObject *
+py_score_dict(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 1 || !PyDict_CheckExact(args[0]) || fh_default_rules == NULL)
+        Py_RETURN_NONE;
+    if (sd_rules_key == NULL && (sd_rules_key = PyUnicode_InternFromString("rules")) == NULL)
+        return NULL;
+    PyObject *r = PyDict_GetItemWithError(args[0], sd_rules_key); /* borrowed */
+    if (r == NULL) {
+        if (PyErr_Occurred()) {
+            PyErr_Clear();
+            Py_RETURN_NONE;
+        }
+        r = fh_default_rules;
+    }
+    if (!PyUnicode_CheckExact(r))
+        Py_RETURN_NONE;
+    if (sd_rules != NULL && (r == sd_rules || PyUnicode_Compare(r, sd_rules) == 0))
+        return py_mcr_score_dict(self, args, 1);
+    if (hd_rules != NULL && (r == hd_rules || PyUnicode_Compare(r, hd_rules) == 0))
+        return py_hk_score_dict(self, args, 1);
+    if (wd_rules != NULL && (r == wd_rules || PyUnicode_Compare(r, wd_rules) == 0))
+        return py_tw_score_dict(self, args, 1);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef core_methods[] = {
     {"is_standard_complete", (PyCFunction)(void (*)(void))py_is_standard_complete, METH_FASTCALL,
      "is_standard_complete(counts) -> bool: sets and one pair."},
@@ -6594,6 +6628,10 @@ static PyMethodDef core_methods[] = {
     {"rules_pass", (PyCFunction)(void (*)(void))py_rules_pass, METH_FASTCALL,
      "rules_pass(hand, concealed_size, flower_wins, default_context): True when "
      "Hand._check_rules would not raise; False when it would or the hand is not read here."},
+    {"score_dict", (PyCFunction)(void (*)(void))py_score_dict, METH_FASTCALL,
+     "score_dict(obj): score_uncached(obj) for a well-formed hand object of a ruleset whose "
+     "one-call path is registered (MCR, Hong Kong, Taiwanese), or None (the Python path "
+     "answers)."},
     {"mcr_score_dict", (PyCFunction)(void (*)(void))py_mcr_score_dict, METH_FASTCALL,
      "mcr_score_dict(obj): score_uncached(obj) for a well-formed MCR hand object, or None "
      "(the Python path answers)."},

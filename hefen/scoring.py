@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping
 from operator import attrgetter
 from typing import Any
 
+from .decompose import _CORE
 from .errors import HandError
 from .hand import Context, Hand
 from .result import Result
@@ -125,7 +126,9 @@ def score(obj: Hand | Mapping[str, Any], *, strict: bool = False) -> Result:
 
     ``strict`` lets an internal error through instead of answering
     :data:`UNREADABLE` (the fuzz tests use it to prove there is none)."""
-    found = _one_call(obj)
+    found = _ONE_CALL(obj)
+    if found is None and _ONE_CALL is not _one_call:
+        found = _one_call(obj)
     if found is not None:
         return found
 
@@ -149,7 +152,9 @@ def score_uncached(obj: Hand | Mapping[str, Any], *, strict: bool = False) -> Re
     """Score a hand given as an interchange dict (hand-format.md) or a
     :class:`~hefen.hand.Hand`.  Never raises for bad input: the result is then
     ``valid=False`` with one sentence in ``error``."""
-    found = _one_call(obj)
+    found = _ONE_CALL(obj)
+    if found is None and _ONE_CALL is not _one_call:
+        found = _one_call(obj)
     if found is not None:
         return found
     return _guarded(obj, lambda: (h := _parse(obj)).ruleset.score(h), strict=strict)
@@ -179,6 +184,14 @@ def _one_call(obj: Any) -> Result | None:
         return None
     found: Result | None = fast(obj)
     return found
+
+
+#: the compiled core's one-call answer of every registered ruleset at once
+#: (``hefen._core.score_dict``: the same answers as :func:`_one_call` once
+#: each ruleset's path is loaded, without its lookups); :func:`_one_call`
+#: itself where the core is not built.  On a miss, :func:`_one_call` runs
+#: too: it loads a ruleset's path the first time its hands are scored.
+_ONE_CALL: Any = getattr(_CORE, "score_dict", None) or _one_call
 
 
 def _load_mcr_fast() -> Any:

@@ -415,6 +415,40 @@ def test_hk_score_dict_dispatch(core: ModuleType) -> None:
 
 
 @needs_core
+def test_score_dict_answers_as_each_rulesets_one_call(core: ModuleType) -> None:
+    """hefen._core.score_dict (score_uncached's first try) answers each
+    object as the one-call path of the ruleset it names does (MCR where it
+    names none), and None for anything no such path reads: another ruleset,
+    a rules field that is no string, an object that is no plain dict."""
+    from hefen import mcr, scoring
+    from hefen.testing.generate import random_mcr_hands
+
+    assert scoring._ONE_CALL is core.score_dict
+    groups = {
+        "mcr": random_mcr_hands(150, 73),
+        "hk": random_hands("hk", 150, 74),
+        "tw": random_hands("tw", 150, 75),
+    }
+    paths = {"mcr": mcr.SCORE_DICT, "hk": hk.SCORE_DICT, "tw": tw.SCORE_DICT}
+    for objs in groups.values():
+        scoring.score_uncached(objs[0])  # each path registered, as by a first score
+    answered = 0
+    for rules, objs in groups.items():
+        for obj in objs:
+            want = paths[rules](obj)
+            got = core.score_dict(obj)
+            assert got == want and (got is None or got.to_dict() == want.to_dict()), obj
+            answered += got is not None
+            assert core.score_dict({**obj, "rules": rules.upper()}) is None
+            assert core.score_dict({**obj, "rules": 3}) is None
+            assert core.score_dict(list(obj.items())) is None
+        unnamed = {k: v for k, v in objs[0].items() if k != "rules"}
+        assert core.score_dict(unnamed) == mcr.SCORE_DICT(unnamed)
+    assert answered > 400, answered
+    assert core.score_dict(None) is None and core.score_dict({}) is None
+
+
+@needs_core
 def test_hk_score_dict_same_as_the_python_path(core: ModuleType) -> None:
     """hk_score_dict (score_uncached of a well-formed Hong Kong object in one
     call) against the Python path with the reference scorer, on generated
