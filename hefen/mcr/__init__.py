@@ -539,9 +539,7 @@ def _result(hand: Hand, t: Tally, values: dict[str, int], opts: dict[str, Any]) 
             continue
         value = values[pid]
         points += value * n
-        hits.append(
-            PatternHit(pid, _NAME_EN[pid], value, n, tuple(uses.get(pid, ())), _NAMES[pid])
-        )
+        hits.append(PatternHit(pid, _NAME_EN[pid], value, n, tuple(uses.get(pid, ())), _NAMES[pid]))
     return _result_of(hand, points, hits, opts)
 
 
