@@ -65,7 +65,7 @@ static PyObject *tile_obj[NK];
 static PyObject *empty_tuple;
 
 /* the pure references, for inputs outside the C domain */
-static PyObject *pure_isc, *pure_sd, *pure_ic, *pure_ct;
+static PyObject *pure_isc, *pure_sd, *pure_ic, *pure_ct, *pure_rd;
 
 /* ------------------------------------------------------------------ */
 /* reading the arguments                                              */
@@ -668,6 +668,54 @@ py_is_complete(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     return PyBool_FromLong(complete(c, n_melds, forms));
 }
 
+static int m_n_completing(const int *c0, long n_melds, int forms, int fifth);
+
+/* ready_discards(counts, n_melds, forms): the kinds held whose discard leaves
+ * a hand one tile from complete (completing_tiles of the rest not empty, a
+ * fifth copy never a wait), ascending; reference
+ * hefen.decompose._py_ready_discards */
+static PyObject *
+py_ready_discards(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    int c[NK];
+    long n_melds;
+    if (nargs != 3)
+        return fallback(pure_rd, args, nargs, NULL);
+    int r = read_counts(args[0], c);
+    if (r == 1)
+        r = read_melds(args[1], &n_melds);
+    if (r == 1 && !PyAnySet_Check(args[2]))
+        r = 0;
+    if (r < 0)
+        return NULL;
+    if (r == 0)
+        return fallback(pure_rd, args, nargs, NULL);
+    int forms = read_forms(args[2]);
+    if (forms < 0)
+        return NULL;
+    int found[NK], nf = 0;
+    for (int t = 0; t < NK; t++) {
+        if (c[t] <= 0)
+            continue;
+        c[t]--;
+        if (m_n_completing(c, n_melds, forms, 0) > 0)
+            found[nf++] = t;
+        c[t]++;
+    }
+    PyObject *res = PyTuple_New(nf);
+    if (res == NULL)
+        return NULL;
+    for (int i = 0; i < nf; i++) {
+        PyObject *v = PyLong_FromLong(found[i]);
+        if (v == NULL) {
+            Py_DECREF(res);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(res, i, v);
+    }
+    return res;
+}
+
 static PyObject *
 py_completing_tiles(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
@@ -779,8 +827,8 @@ py_completing_tiles(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyO
 static PyObject *
 py_set_pure(PyObject *self, PyObject *args)
 {
-    PyObject *a, *b, *c, *d;
-    if (!PyArg_ParseTuple(args, "OOOO:_set_pure", &a, &b, &c, &d))
+    PyObject *a, *b, *c, *d, *e = NULL;
+    if (!PyArg_ParseTuple(args, "OOOO|O:_set_pure", &a, &b, &c, &d, &e))
         return NULL;
     Py_INCREF(a);
     Py_INCREF(b);
@@ -790,6 +838,8 @@ py_set_pure(PyObject *self, PyObject *args)
     Py_XSETREF(pure_sd, b);
     Py_XSETREF(pure_ic, c);
     Py_XSETREF(pure_ct, d);
+    Py_XINCREF(e);
+    Py_XSETREF(pure_rd, e);
     Py_RETURN_NONE;
 }
 
@@ -6511,6 +6561,9 @@ static PyMethodDef core_methods[] = {
      "(pair, ((kind, tile), ...)) in the pure reference's order."},
     {"is_complete", (PyCFunction)(void (*)(void))py_is_complete, METH_FASTCALL,
      "is_complete(counts, n_melds, forms) -> bool: complete in one of the forms."},
+    {"ready_discards", (PyCFunction)(void (*)(void))py_ready_discards, METH_FASTCALL,
+     "ready_discards(counts, n_melds, forms) -> tuple: the kinds held whose discard leaves "
+     "the hand one tile from complete (a fifth copy never a wait)."},
     {"completing_tiles", (PyCFunction)(void (*)(void))py_completing_tiles,
      METH_FASTCALL | METH_KEYWORDS,
      "completing_tiles(counts, n_melds=0, forms=FORMS_ALL, fifth=False) -> the "
@@ -6539,7 +6592,8 @@ static PyMethodDef core_methods[] = {
      "pure references and the 34 tile codes."},
     {"_set_pure", py_set_pure, METH_VARARGS,
      "_set_pure(is_standard_complete, standard_decompositions, is_complete, "
-     "completing_tiles): the pure references, for inputs outside the C domain."},
+     "completing_tiles[, ready_discards]): the pure references, for inputs outside the C "
+     "domain."},
     {"hk_discard_values", (PyCFunction)(void (*)(void))py_hk_discard_values,
      METH_FASTCALL | METH_KEYWORDS,
      "hk_discard_values(counts, cap, n_melds, forms, size, allow_four_pairs, ctx, kinds) -> "

@@ -40,6 +40,7 @@ __all__ = [
     "honors_and_knitted",
     "knitted_straight_decompositions",
     "completing_tiles",
+    "ready_discards",
     "FORMS_ALL",
     "FORMS_STANDARD",
     "COMPILED",
@@ -306,6 +307,33 @@ def _py_completing_tiles(
     return _completing(tuple(counts), n_melds, forms, fifth)
 
 
+def _py_ready_discards(
+    counts: Counts, n_melds: int = 0, forms: frozenset[str] = FORMS_ALL
+) -> tuple[int, ...]:
+    """The kinds ``counts`` holds whose discard leaves a hand one tile from
+    complete (:func:`completing_tiles` of the rest not empty; a kind the rest
+    holds four times is no wait), ascending: which discards go ready, as a
+    declaration of ready asks.
+
+    >>> from hefen.tiles import tile_from_str
+    >>> c = [0] * 34
+    >>> for t in "1m 2m 3m 4p 5p 6p 7s 8s 9s E E E S W".split():
+    ...     c[tile_from_str(t)] += 1
+    >>> [t == tile_from_str("S") or t == tile_from_str("W") for t in _py_ready_discards(c, 0)]
+    [True, True]
+    """
+    c = list(counts)
+    out = []
+    for t in range(len(c)):
+        if c[t] <= 0:
+            continue
+        c[t] -= 1
+        if _completing(tuple(c), n_melds, forms, False):
+            out.append(t)
+        c[t] += 1
+    return tuple(out)
+
+
 def _source_hash() -> str:
     """The digest of hefen/_core.c (and hefen/_core_hktw.c, which it
     includes) beside this module, as setup.py computes it; the extension's
@@ -337,7 +365,11 @@ def _load_core() -> ModuleType | None:
         )
         return None
     _core._set_pure(
-        _py_is_standard_complete, _py_standard_decompositions, _py_is_complete, _py_completing_tiles
+        _py_is_standard_complete,
+        _py_standard_decompositions,
+        _py_is_complete,
+        _py_completing_tiles,
+        _py_ready_discards,
     )
     return _core
 
@@ -350,13 +382,16 @@ is_standard_complete: Callable[[Counts], bool]
 standard_decompositions: Callable[[Counts], tuple[Decomposition, ...]]
 is_complete: Callable[[Counts, int, frozenset[str]], bool]
 completing_tiles: Callable[..., tuple[int, ...]]
+ready_discards: Callable[[Counts, int, frozenset[str]], tuple[int, ...]]
 if _CORE is not None:
     is_standard_complete = _CORE.is_standard_complete
     standard_decompositions = _CORE.standard_decompositions
     is_complete = _CORE.is_complete
     completing_tiles = _CORE.completing_tiles
+    ready_discards = _CORE.ready_discards
 else:
     is_standard_complete = _py_is_standard_complete
     standard_decompositions = _py_standard_decompositions
     is_complete = _py_is_complete
     completing_tiles = _py_completing_tiles
+    ready_discards = _py_ready_discards

@@ -230,6 +230,64 @@ def test_primitives_past_four_of_a_kind(core: ModuleType, c: Counts, n_melds: in
     check_all(core, c, n_melds)
 
 
+def _ready_by_each_discard(c: Counts, n_melds: int, forms: frozenset[str]) -> tuple[int, ...]:
+    """The kinds whose discard leaves ``c`` waiting, one completing_tiles
+    call per kind held (what Game._turn_actions asked before ready_discards)."""
+    out = []
+    for t in range(NUM_KINDS):
+        if c[t]:
+            rest = list(c)
+            rest[t] -= 1
+            if d._py_completing_tiles(tuple(rest), n_melds, forms):
+                out.append(t)
+    return tuple(out)
+
+
+@needs_core
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    c=_tiles(4),
+    n_melds=st.integers(0, 5),
+    forms=st.sampled_from([d.FORMS_ALL, d.FORMS_STANDARD, frozenset({"standard", "seven_pairs"})]),
+)
+def test_ready_discards_on_random_counts(
+    core: ModuleType, c: Counts, n_melds: int, forms: frozenset[str]
+) -> None:
+    """ready_discards, compiled and pure, against a completing_tiles call per
+    kind held, under MCR's, Hong Kong's and Taiwan's forms."""
+    want = _ready_by_each_discard(c, n_melds, forms)
+    assert core.ready_discards(c, n_melds, forms) == want
+    assert d._py_ready_discards(c, n_melds, forms) == want
+
+
+@needs_core
+def test_ready_discards_of_dealt_taiwanese_hands(core: ModuleType) -> None:
+    """On Taiwanese winning hands with one tile swapped (near ready, beside
+    their melds): many discards go ready, and both answers agree."""
+    import random
+
+    from hefen.testing.generate_hk_tw import random_hands
+
+    rng = random.Random(3)
+    ready = 0
+    for h in random_hands("tw", 300, 4):
+        tiles = [tile_from_str(t) for t in [*h["hand"], h["win_tile"]]]
+        if max(tiles) >= NUM_KINDS:
+            continue  # a flower win
+        tiles[rng.randrange(len(tiles))] = rng.randrange(NUM_KINDS)
+        c = [0] * NUM_KINDS
+        for t in tiles:
+            c[t] += 1
+        if max(c) > 4:
+            continue
+        n_melds = len(h.get("melds") or [])
+        forms = frozenset({"standard"})
+        want = _ready_by_each_discard(tuple(c), n_melds, forms)
+        assert core.ready_discards(tuple(c), n_melds, forms) == want
+        ready += bool(want)
+    assert ready > 30, ready
+
+
 @needs_core
 def test_inputs_outside_the_compiled_domain_go_to_the_reference(core: ModuleType) -> None:
     def same(f: Callable[..., Any], g: Callable[..., Any], *args: Any, **kw: Any) -> None:

@@ -35,7 +35,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..decompose import completing_tiles
+from ..decompose import completing_tiles, ready_discards
 from ..hand import _DEFAULT_CONTEXT, Context, Hand, Meld, _rules_pass
 from ..result import Result
 from ..ruleset import DEFAULT_RULESET, REGISTRY, Ruleset, find_ruleset, ruleset_keys
@@ -839,11 +839,13 @@ class Game:
                     if t in pungs or p.concealed.count(t) == 4:
                         out.append(_act(seat, "kong", t))
         if self.ruleset.declared_ready and self._may_declare(seat):
-            for t in kinds:
-                rest = list(p.concealed)
-                rest.remove(t)
-                if self._waits(seat, rest):
-                    out.append(_act(seat, "ready", t))
+            # the discards that leave the hand waiting, in one call
+            c = [0] * NUM_KINDS
+            for t in p.concealed:
+                c[t] += 1
+            forms = self.ruleset.decompose_forms
+            for t in ready_discards(tuple(c), len(p.melds), forms):
+                out.append(_act(seat, "ready", t))
         return out
 
     def _may_declare(self, seat: int) -> bool:
