@@ -835,8 +835,10 @@ class Game:
             pungs = {m.tiles[0] for m in p.melds if m.kind == "pung"}
             # four of a kind needs three tiles past one of each kind held
             if pungs or len(p.concealed) - len(kinds) >= 3:
+                held = sorted(p.concealed)
+                fours = {held[i] for i in range(len(held) - 3) if held[i] == held[i + 3]}
                 for t in kinds:
-                    if t in pungs or p.concealed.count(t) == 4:
+                    if t in pungs or t in fours:
                         out.append(_act(seat, "kong", t))
         if self.ruleset.declared_ready and self._may_declare(seat):
             # the discards that leave the hand waiting, in one call
@@ -863,11 +865,16 @@ class Game:
         claims: dict[int, list[Action]] = {}
         last = self.wall_remaining == 0
         chower = self._next[discarder]
+        memo = self._completing_memo
         for seat in self._after[discarder]:
             p = self.players[seat]
             opts: list[Action] = []
-            # can_win, its first test here (most hands do not complete)
-            if tile in self._completing(p.concealed, len(p.melds)) and self.can_win(
+            # can_win, its first test here (most hands do not complete);
+            # the memo of _completing read here first, without the call
+            waits = memo.get((tuple(p.concealed), len(p.melds)))
+            if waits is None:
+                waits = self._completing(p.concealed, len(p.melds))
+            if tile in waits and self.can_win(
                 seat, tile, self_drawn=False, discarder=discarder, robbing=False
             ):
                 opts.append(_act(seat, "win"))
