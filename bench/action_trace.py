@@ -60,8 +60,14 @@ def main() -> None:
         for key in keys:
             for i, (a, b) in enumerate(zip(want[key], got[key], strict=True)):
                 if a != b:
-                    n = next(j for j, (x, y) in enumerate(zip(a + [""], b + [""])) if x != y)
-                    print(f"{key} hand {i}: differs at action {n}: {a[n:n+1]} != {b[n:n+1]}")
+                    n = next(
+                        j
+                        for j, (x, y) in enumerate(zip(a + [""], b + [""], strict=False))
+                        if x != y
+                    )
+                    print(
+                        f"{key} hand {i}: differs at action {n}: {a[n : n + 1]} != {b[n : n + 1]}"
+                    )
                     bad += 1
                     break
             else:

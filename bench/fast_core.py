@@ -129,9 +129,7 @@ def worker(n: int, seed: int) -> dict[str, Any]:
         for h in random_hands(rules, 5, seed + 100):
             score_uncached(h)
         others = random_hands(rules, n, seed)
-        out[f"score_{rules}"] = _per_call(
-            lambda hs=others: _each(score_uncached, hs), len(others)
-        )
+        out[f"score_{rules}"] = _per_call(lambda hs=others: _each(score_uncached, hs), len(others))
 
     # waits of ready hands (other hands)
     ready = _hands(n // 2, seed + 1)

@@ -93,7 +93,9 @@ def main() -> None:
     for i, name in ((0, args.a), (1, args.b)):
         fans = [f for x, y in res for f in x[4][i] + y[4][i]]
         won = collections.Counter(lim for x, y in res for lim in x[6][i] + y[6][i])
-        print(f"  {name}: mean fan {sum(fans) / max(1, len(fans)):.2f}, limits {sorted(won.items())}")
+        print(
+            f"  {name}: mean fan {sum(fans) / max(1, len(fans)):.2f}, limits {sorted(won.items())}"
+        )
     draws = sum(x[5] + y[5] for x, y in res) / (2 * n)
     print(f"  draw rate {draws:.3f} ({time.perf_counter() - started:.0f} s)")
 

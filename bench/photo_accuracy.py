@@ -181,67 +181,16 @@ def score_figures(art: synth.Art, count: int, seed: int) -> dict[str, float]:
     return {"photos": count, "same_score": same / count, "whole_hand_exact": exact / count}
 
 
-def _table_strip(rows: np.ndarray, height: int) -> np.ndarray:
-    """``rows`` of bare table mirrored back and forth until ``height`` rows."""
-    out = rows
-    while len(out) < height:
-        out = np.concatenate([out, out[::-1]])
-    return out[:height]
-
-
-def _things(rng: np.random.Generator, img: np.ndarray, top: int, bottom: int) -> None:
-    """One to three things drawn on the table between rows ``top`` and ``bottom``: a sheet
-    with lines of writing, a printed label, a box, a cup seen from above, a phone."""
-    import cv2
-
-    w = img.shape[1]
-    for _ in range(int(rng.integers(1, 4))):
-        bw, bh = int(rng.integers(60, 360)), int(rng.integers(50, 260))
-        if bottom - top - bh < 10 or w - bw < 10:
-            continue
-        x, y = int(rng.integers(0, w - bw)), int(rng.integers(top, bottom - bh))
-        colour = tuple(int(c) for c in rng.integers(0, 256, 3))
-        kind = int(rng.integers(5))
-        if kind == 0:
-            cv2.rectangle(img, (x, y), (x + bw, y + bh), (235, 235, 230), -1)
-            for line in range(y + 10, y + bh - 5, 14):
-                end = x + bw - 8 - int(rng.integers(0, 40))
-                cv2.line(img, (x + 8, line), (end, line), (40, 40, 40), 2)
-        elif kind == 1:
-            cv2.rectangle(img, (x, y), (x + bw, y + bh), (245, 245, 240), -1)
-            for k in range(int(rng.integers(2, 8))):
-                text = "".join(rng.choice(list("ABCDEFGH1234567"), 4))
-                cv2.putText(img, text, (x + 5, y + 25 + 25 * k), 0, 0.8, (20, 20, 120), 2)
-        elif kind == 2:
-            cv2.rectangle(img, (x, y), (x + bw, y + bh), colour, -1)
-        elif kind == 3:
-            centre, axes = (x + bw // 2, y + bh // 2), (bw // 2, bh // 2)
-            cv2.ellipse(img, centre, axes, 0, 0, 360, colour, -1)
-        else:
-            cv2.rectangle(img, (x, y), (x + bw, y + bh), (20, 20, 25), -1)
-            screen = tuple(int(c) for c in rng.integers(80, 256, 3))
-            cv2.rectangle(img, (x + 8, y + 8), (x + bw - 8, y + bh - 8), screen, -1)
-
-
 def cluttered_figures(art: synth.Art, count: int, seed: int) -> dict[str, float]:
-    """Hand photos with things beside the tiles: the photo's own bare table mirrored out
-    above and below the hand to twice its height, and on it a few things that are not
-    tiles (:func:`_things`)."""
+    """Hand photos with things beside the tiles (:func:`hefen.photo.synth.cluttered_photo`:
+    the photo's own bare table mirrored out above and below the hand, and on it a few
+    things that are not tiles)."""
     rng = np.random.default_rng(seed)
     right = extra = extra_tiles = 0
     for _ in range(count):
-        photo = synth.hand_photo(rng, art)
-        img = photo.image
-        ys = np.concatenate([q[:, 1] for g in photo.quads for q in g])
-        lo, hi = max(2, int(ys.min()) - 2), min(img.shape[0] - 2, int(ys.max()) + 2)
-        pad = img.shape[0] // 2
-        above = _table_strip(img[:lo][::-1], pad + lo)[::-1]
-        below = _table_strip(img[hi:], pad + img.shape[0] - hi)
-        img = np.ascontiguousarray(np.concatenate([above, img[lo:hi], below]))
-        _things(rng, img, 0, pad + lo - 10)
-        _things(rng, img, pad + hi + 10, img.shape[0])
+        photo = synth.cluttered_photo(rng, art)
         try:
-            got = len(recognize(img, None, tested()).tiles)
+            got = len(recognize(photo.image, None, tested()).tiles)
         except PhotoError:
             got = 0
         right += got == len(photo.tiles)

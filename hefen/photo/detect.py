@@ -233,7 +233,11 @@ def _row_angle_and_height(blobs: list[tuple[np.ndarray, tuple]]) -> tuple[float,
         count = a / h**2
         row = ROW_TILES[0] <= count <= ROW_TILES[1] and h >= ROW_MIN_H
         tiles.append(count if row or h >= ROW_FLOOR * by_area else 0.0)
-    return weighted_median(angles, areas), weighted_median(heights, tiles)
+    # the direction too by the tiles each blob holds: a phone or a box lying square to the
+    # photo outweighed a slanted row of tiles by area alone
+    return weighted_median(angles, tiles if sum(tiles) > 0 else areas), weighted_median(
+        heights, tiles
+    )
 
 
 def _line(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
