@@ -433,6 +433,7 @@ def test_a_folding_taiwan_expert_drops_what_risks_least_at_every_seat() -> None:
     assert make_bot("strong").choose(game, 1).tile == s2
     old = ExpertBot()
     old.tw_fold_by_risk = False  # the expert's danger to the threat alone
+    old.tw_weigh_far = False  # (the weighing would replace that fold's tile)
     assert old.choose(game, 1).tile == s2
 
 
@@ -473,3 +474,48 @@ def test_taiwan_winning_waits_are_counted_without_scoring() -> None:
                     checked += got > 0
             game.apply(bots[s].choose(game, s))
     assert checked > 5
+
+
+def test_a_taiwan_expert_two_from_ready_keeps_its_hand_while_it_is_worth_more() -> None:
+    """Seat 2 (two chows shown; 2m 4m5m6m 8m9m 2p 5p 1s 3s 5s), 47 tiles
+    left, seat 1 a threat (a kong and two chows shown).  Folding outright,
+    the expert drops 9m, the least risk (0.44), which leaves it three from
+    ready; weighing the hand's chance × a win's money against each tile's
+    risk it drops 2m (0.54, still two from ready): early in the wall the
+    hand is worth far more than the tenth of money the fold saves."""
+    game = _strong_play_to(7, 26)
+    assert game.phase == "discard" and game.to_act() == [2]
+    expert = ExpertBot()
+    assert expert._threats(game, 2) == [1]
+    risk = expert._tw_risk(game, 2, expert._unseen(game, 2))
+    m2, m9 = T("2m")[0], T("9m")[0]
+    assert risk[m9] < risk[m2] < risk[m9] + 0.2
+    assert expert.choose(game, 2) == Action(2, "discard", m2)
+    outright = ExpertBot()
+    outright.tw_weigh_far = False  # the fold made outright
+    assert outright.choose(game, 2).tile == m9
+
+
+def test_a_taiwan_expert_two_from_ready_replaces_its_choice_only_for_three_money() -> None:
+    """Seat 1, two from ready with 14 tiles left and no seat showing a
+    threat (so no fold): 9m and 9s both keep 17 useful tiles; the strong
+    bot and the far count drop 9s.  9m risks nothing (every other seat has
+    passed it), 9s 1.5 money at seats that may be ready by their discards:
+    under the three money (:attr:`tw_weigh_margin`) another discard must
+    gain to replace the far choice, so the expert drops 9s too; asked for
+    one money, it drops 9m."""
+    game = _strong_play_to(6, 58)
+    assert game.phase == "discard" and game.to_act() == [1]
+    expert = ExpertBot()
+    assert expert._threats(game, 1) == []
+    unseen = expert._unseen(game, 1)
+    risk = expert._tw_risk(game, 1, unseen)
+    m9, s9 = T("9m")[0], T("9s")[0]
+    tiles = game.players[1].concealed
+    ukes = expert._ukeires(game, 1, tiles, [m9, s9], unseen)
+    assert ukes[m9] == ukes[s9] and risk[m9] == 0.0 < risk[s9] < 3.0
+    assert expert.choose(game, 1) == Action(1, "discard", s9)
+    assert make_bot("strong").choose(game, 1).tile == s9
+    eager = ExpertBot()
+    eager.tw_weigh_margin = 1.0
+    assert eager.choose(game, 1).tile == m9

@@ -1081,7 +1081,10 @@ class ExpertBot(StrongBot):
       deal-in costs base + tai × per-tai with the dealer's tai; near ready
       it discards for the chance of winning × a win's money less that risk
       (:meth:`_tw_discard`), folding for the least risk at every seat, and
-      two or more from ready it looks two draws on (:meth:`_tw_far`).
+      two or more from ready it looks two draws on (:meth:`_tw_far`); there
+      the fold or far choice gives way to a discard worth three money more,
+      the hand's rough chance × a win's money against each tile's risk
+      (:meth:`_tw_weigh_far`) — so it keeps an early hand against a threat.
     """
 
     name = "expert"
@@ -1139,6 +1142,16 @@ class ExpertBot(StrongBot):
     tw_far: bool = True
     #: Taiwan: how near the most useful tiles a discard must keep for :meth:`_tw_far`
     tw_far_margin: float = 0.8
+    #: Taiwan: two or more from ready, weigh the hand's chance of winning
+    #: (:meth:`_tw_far_chance`) × a win's money against what each discard
+    #: risks (:meth:`_tw_weigh_far`), folding or pushing by money
+    tw_weigh_far: bool = True
+    #: Taiwan: the chance a hand two from ready wins with the whole wall to come
+    tw_far_p: float = 0.35
+    #: Taiwan: how much more money another discard must be worth to replace
+    #: the fold or far choice (:meth:`_tw_weigh_far`; 1 and 3 measured on
+    #: seeds 40000–45999, 3 kept, docs/game.md)
+    tw_weigh_margin: float = 3.0
 
     def _big(self, game: Game, s: int) -> bool:
         p = game.players[s]
@@ -1286,6 +1299,54 @@ class ExpertBot(StrongBot):
         tai = self._tw_tai(game, seat)
         pay = sum(self._tw_pay(game, seat, s, tai) for s in game.after(seat)) / 3
         return pay * (1 + 2 * self.tw_self_draw_share)
+
+    def _tw_far_chance(self, game: Game, sh: int) -> float:
+        """Taiwan: a rough chance a hand ``sh`` (two or more) from ready
+        wins: :attr:`tw_far_p` with the whole wall to come (60 tiles),
+        falling as the wall's share to the power 1.5, halved for each step
+        farther."""
+        left = min(1.0, game.wall_remaining / 60)
+        return self.tw_far_p * left**1.5 * 0.5 ** max(0, sh - 2)
+
+    def _tw_weigh_far(
+        self,
+        game: Game,
+        seat: int,
+        tiles: list[int],
+        scored: list[tuple[int, int]],
+        shape: _Shape,
+        best_sh: int,
+        choice: tuple[int, tuple[float, ...]],
+    ) -> tuple[int, tuple[float, ...]]:
+        """Taiwan, two or more from ready: ``choice`` (the fold's tile or the
+        far one) unless another discard is worth :attr:`tw_weigh_margin`
+        more money — each discard worth the hand's chance
+        (:meth:`_tw_far_chance`) × a win's money (:meth:`_tw_win_money`) ×
+        its useful tiles' share of the most (a third of that one step
+        farther, nothing beyond) less what it risks (:meth:`_tw_risk`). So a
+        hand folds late against seats likely ready though none shows a
+        threat, and pushes early against a threat while the hand is worth
+        more than the tile risks."""
+        unseen = self._unseen(game, seat)
+        risk = self._tw_risk(game, seat, unseen)
+        sh_of = {t: sh for sh, t in scored}
+        kinds = list(sh_of)
+        ukes = self._ukeires(game, seat, tiles, kinds, unseen, shape)
+        top = max(1, max(ukes[t] for t in kinds if sh_of[t] == best_sh))
+        value = self._tw_far_chance(game, best_sh) * self._tw_win_money(game, seat)
+
+        def ev(t: int) -> float:
+            f = min(1.0, ukes[t] / top)
+            if sh_of[t] > best_sh:
+                f = f / 3 if sh_of[t] == best_sh + 1 else 0.0
+            return value * f - risk[t]
+
+        evs = {t: ev(t) for t in kinds}
+        tile = choice[0]
+        best = max(kinds, key=lambda t: (evs[t], ukes[t], -risk[t], t))
+        if best != tile and evs[best] > evs.get(tile, float("-inf")) + self.tw_weigh_margin:
+            return best, (float(sh_of[best]), -evs[best], 0.0)
+        return choice
 
     # -- the chance a hand wins
     def _ww(
@@ -1807,6 +1868,10 @@ class ExpertBot(StrongBot):
             fold = self._fold(game, seat, threats, best_sh)
             if self.tw_defence and _tw_rules(game):
                 tw = self._tw_discard(game, seat, tiles, scored, shape, threats, best_sh, fold)
+                if self.tw_weigh_far and best_sh >= 2:
+                    if tw is None:
+                        tw = super()._best_discard(game, seat, tiles, candidates, melds)
+                    tw = self._tw_weigh_far(game, seat, tiles, scored, shape, best_sh, tw)
                 if tw is not None:
                     return tw
             if self.by_chance and not fold and best_sh <= 1:
