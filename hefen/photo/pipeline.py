@@ -760,7 +760,22 @@ def _recognize(
                 )
             )
         out.append(TileGroup(tuple(tiles)))
+    # face-down tiles are shown only as a concealed kong (four backs, or two between two
+    # alike faces, in one group): a group of backs alone of another size is no tiles at
+    # all but something blank and coloured beside them (a box, a phone's screen)
+    keep = [not _stray_backs(g) for g in out]
+    if not any(keep):
+        raise PhotoError("No mahjong tiles were found in the photo.")
+    sizes = [len(g.tiles) for g in out]
+    starts = np.cumsum([0, *sizes])
+    crops = [c for k, s in enumerate(sizes) if keep[k] for c in crops[starts[k] : starts[k] + s]]
+    out = [g for g, k in zip(out, keep, strict=True) if k]
     return Recognition(tuple(out), tuple(crops))
+
+
+def _stray_backs(group: TileGroup) -> bool:
+    """A group wholly of backs that is not four of them."""
+    return len(group.tiles) != 4 and all(t.tile == BACK for t in group.tiles)
 
 
 def _face_hue(rgb: np.ndarray, quad: np.ndarray) -> np.ndarray:
