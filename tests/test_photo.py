@@ -518,16 +518,23 @@ def test_things_square_to_the_photo_do_not_set_the_rows_direction(art: synth.Art
     area alone, sheets, boxes and phones lying square to the photo beside a slanted hand
     turned the picture their way and rows of tiles were lost. On 12 cluttered photos
     (synth.cluttered_photo) the tile count is right in 8 (5 weighing by area)."""
-    rng = np.random.default_rng(TEST_SEED + 100)
+    right = _cluttered_right(art, TEST_SEED + 100, 12)
+    assert right >= 7, right
+
+
+def _cluttered_right(art: synth.Art, seed: int, count: int) -> int:
+    """Of ``count`` cluttered photos (synth.cluttered_photo), those read with the right
+    tile count."""
+    rng = np.random.default_rng(seed)
     right = 0
-    for _ in range(12):
+    for _ in range(count):
         photo = synth.cluttered_photo(rng, art)
         try:
             got = recognize(photo.image).tiles
         except PhotoError:
             got = []
         right += len(got) == len(photo.tiles)
-    assert right >= 7, right
+    return right
 
 
 def test_a_group_of_backs_alone_is_a_concealed_kong_or_no_tiles() -> None:
@@ -551,13 +558,5 @@ def test_a_group_of_backs_alone_is_a_concealed_kong_or_no_tiles() -> None:
 def test_cluttered_photos_lose_the_blank_things_read_as_backs(art: synth.Art) -> None:
     """On 20 cluttered photos (seed TEST_SEED + 200) the tile count is right in 14, 12
     while a lone coloured blank thing (a box, a phone's screen) was kept as backs."""
-    rng = np.random.default_rng(TEST_SEED + 200)
-    right = 0
-    for _ in range(20):
-        photo = synth.cluttered_photo(rng, art)
-        try:
-            got = recognize(photo.image).tiles
-        except PhotoError:
-            got = []
-        right += len(got) == len(photo.tiles)
+    right = _cluttered_right(art, TEST_SEED + 200, 20)
     assert right >= 13, right
