@@ -386,6 +386,7 @@ def test_detect_on_generated_hands(core: ModuleType, monkeypatch: pytest.MonkeyP
     import hefen.scoring as scoring
 
     monkeypatch.setattr(scoring, "_MCR_FAST", [None])  # and not the one-call path, if loaded
+    monkeypatch.setattr(scoring, "_ONE_CALL", scoring._one_call)  # nor the core's dispatch
     for i, h in enumerate(random_mcr_hands(1500, 31)):
         score_uncached({**h, "options": {"variant": "mil"}} if i % 2 else h, strict=True)
     assert seen["cc"] > 1000 and seen["sc"] > 1000 and seen["chosen"] > 500, seen
