@@ -648,23 +648,36 @@ py_standard_decompositions(PyObject *self, PyObject *const *args, Py_ssize_t nar
     return res;
 }
 
+/* the (counts, n_melds, forms) of a call of three arguments: 1 read, 0 outside the
+ * compiled domain (the reference answers; with `set_forms`, forms that are no set
+ * too), -1 an error raised */
+static int
+read_cmf(PyObject *const *args, Py_ssize_t nargs, int set_forms, int *c, long *n_melds,
+         int *forms)
+{
+    if (nargs != 3)
+        return 0;
+    int r = read_counts(args[0], c);
+    if (r == 1)
+        r = read_melds(args[1], n_melds);
+    if (r == 1 && set_forms && !PyAnySet_Check(args[2]))
+        r = 0;
+    if (r != 1)
+        return r;
+    *forms = read_forms(args[2]);
+    return *forms < 0 ? -1 : 1;
+}
+
 static PyObject *
 py_is_complete(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    int c[NK];
+    int c[NK], forms;
     long n_melds;
-    if (nargs != 3)
-        return fallback(pure_ic, args, nargs, NULL);
-    int r = read_counts(args[0], c);
-    if (r == 1)
-        r = read_melds(args[1], &n_melds);
+    int r = read_cmf(args, nargs, 0, c, &n_melds, &forms);
     if (r < 0)
         return NULL;
     if (r == 0)
         return fallback(pure_ic, args, nargs, NULL);
-    int forms = read_forms(args[2]);
-    if (forms < 0)
-        return NULL;
     return PyBool_FromLong(complete(c, n_melds, forms));
 }
 
@@ -677,22 +690,13 @@ static int m_n_completing(const int *c0, long n_melds, int forms, int fifth);
 static PyObject *
 py_ready_discards(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    int c[NK];
+    int c[NK], forms;
     long n_melds;
-    if (nargs != 3)
-        return fallback(pure_rd, args, nargs, NULL);
-    int r = read_counts(args[0], c);
-    if (r == 1)
-        r = read_melds(args[1], &n_melds);
-    if (r == 1 && !PyAnySet_Check(args[2]))
-        r = 0;
+    int r = read_cmf(args, nargs, 1, c, &n_melds, &forms);
     if (r < 0)
         return NULL;
     if (r == 0)
         return fallback(pure_rd, args, nargs, NULL);
-    int forms = read_forms(args[2]);
-    if (forms < 0)
-        return NULL;
     int found[NK], nf = 0;
     for (int t = 0; t < NK; t++) {
         if (c[t] <= 0)
@@ -838,8 +842,10 @@ py_set_pure(PyObject *self, PyObject *args)
     Py_XSETREF(pure_sd, b);
     Py_XSETREF(pure_ic, c);
     Py_XSETREF(pure_ct, d);
-    Py_XINCREF(e);
-    Py_XSETREF(pure_rd, e);
+    if (e != NULL) { /* kept as registered where not given */
+        Py_INCREF(e);
+        Py_XSETREF(pure_rd, e);
+    }
     Py_RETURN_NONE;
 }
 

@@ -70,6 +70,7 @@ def core() -> ModuleType:
         d._py_standard_decompositions,
         d._py_is_complete,
         d._py_completing_tiles,
+        d._py_ready_discards,
     )
     _core._set_pure_detect(
         detect._py_combination_candidates, detect._py_select_combinations, detect.Group
@@ -317,6 +318,7 @@ def test_inputs_outside_the_compiled_domain_go_to_the_reference(core: ModuleType
         same(core.standard_decompositions, d._py_standard_decompositions, c)
         same(core.is_complete, d._py_is_complete, c, 0, d.FORMS_ALL)
         same(core.completing_tiles, d._py_completing_tiles, c, 0, d.FORMS_ALL)
+        same(core.ready_discards, d._py_ready_discards, c, 0, d.FORMS_ALL)
     c13 = tuple([1, 1, 1, 0, 0, 0, 0, 0, 0] + [0] * 18 + [2, 0, 0, 0, 0, 0, 0])
     c13 = tuple(x + (i == 12) * 3 for i, x in enumerate(c13))  # 4p pung: 11 tiles
     # keywords, defaults, iterables, n_melds and forms of other types
@@ -337,6 +339,9 @@ def test_inputs_outside_the_compiled_domain_go_to_the_reference(core: ModuleType
     same(core.completing_tiles, d._py_completing_tiles, c13, colour=1)
     same(core.completing_tiles, d._py_completing_tiles)
     same(core.is_complete, d._py_is_complete, c13, 1)
+    same(core.ready_discards, d._py_ready_discards, c13, 1)
+    same(core.ready_discards, d._py_ready_discards, c13, 1, ("standard",))
+    same(core.ready_discards, d._py_ready_discards, c13, 1.5, d.FORMS_ALL)
     same(core.is_standard_complete, d._py_is_standard_complete)
 
 
