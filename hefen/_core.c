@@ -2953,6 +2953,42 @@ py_plan_shantens(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObje
     return out;
 }
 
+/* a discard changes one part's table: the hand's four tables and their two
+ * products (suits 0-1, suit 2 and the honours) are made once, and each discard
+ * makes its part's table and that product again, which is what
+ * sh_standard_kept would make of the whole hand without it */
+static void
+sh_discard_tables(const shhand *h, shtab p[4], shtab lr[2])
+{
+    sh_tables(h->c, h->cap, p);
+    sh_comb(&p[0], &p[1], &lr[0]);
+    sh_comb(&p[2], &p[3], &lr[1]);
+}
+
+/* the shanten of the hand without one t (held), c its counts (left as they were) */
+static long long
+sh_discard_one(const shhand *h, long long *c, const shtab p[4], const shtab lr[2], int t)
+{
+    c[t]--;
+    int k = t < 27 ? t / 9 : 3;
+    shtab q, pr[2];
+    if (k < 3)
+        sh_suit_compute(c + 9 * k, h->cap + 9 * k, &q);
+    else
+        sh_honor7(c + 27, h->cap + 27, &q);
+    if (k < 2) {
+        sh_comb(k == 0 ? &q : &p[0], k == 0 ? &p[1] : &q, &pr[0]);
+        pr[1] = lr[1];
+    }
+    else {
+        pr[0] = lr[0];
+        sh_comb(k == 2 ? &q : &p[2], k == 2 ? &p[3] : &q, &pr[1]);
+    }
+    long long v = sh_number(h, c, pr);
+    c[t]++;
+    return v;
+}
+
 /* discard_shantens: for each kind held, the shanten of the hand without one
  * of it (None for a kind not held): a discard's choices in one call */
 static PyObject *
@@ -2966,34 +3002,12 @@ py_discard_shantens(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyO
         return NULL;
     long long c[NK];
     memcpy(c, h.c, sizeof c);
-    /* a discard changes one part's table: the hand's four tables and their
-     * two products (suits 0-1, suit 2 and the honours) are made once, and
-     * each discard makes its part's table and that product again, which is
-     * what sh_standard_kept would make of the whole hand without it */
     shtab p[4], lr[2];
-    sh_tables(c, h.cap, p);
-    sh_comb(&p[0], &p[1], &lr[0]);
-    sh_comb(&p[2], &p[3], &lr[1]);
+    sh_discard_tables(&h, p, lr);
     for (int t = 0; t < NK; t++) {
         PyObject *o;
         if (c[t]) {
-            c[t]--;
-            int k = t < 27 ? t / 9 : 3;
-            shtab q, pr[2];
-            if (k < 3)
-                sh_suit_compute(c + 9 * k, h.cap + 9 * k, &q);
-            else
-                sh_honor7(c + 27, h.cap + 27, &q);
-            if (k < 2) {
-                sh_comb(k == 0 ? &q : &p[0], k == 0 ? &p[1] : &q, &pr[0]);
-                pr[1] = lr[1];
-            }
-            else {
-                pr[0] = lr[0];
-                sh_comb(k == 2 ? &q : &p[2], k == 2 ? &p[3] : &q, &pr[1]);
-            }
-            o = PyLong_FromLongLong(sh_number(&h, c, pr));
-            c[t]++;
+            o = PyLong_FromLongLong(sh_discard_one(&h, c, p, lr, t));
             if (!o) {
                 Py_DECREF(out);
                 return NULL;
@@ -3241,16 +3255,75 @@ py_discard_ukeire(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObj
     return out;
 }
 
+/* best_discards(counts, cap, n_melds, forms, size, allow_four_pairs, unseen,
+ * kinds): the least shanten of the hand without one of any of kinds (distinct
+ * kinds held, at least one), and (kind, unseen copies of its useful kinds) for
+ * each of kinds that keeps it, in kinds' order: discard_shantens and
+ * discard_ukeire of those in one call; reference
+ * hefen.game.bots._py_best_discards */
+static PyObject *pure_best_discards;
+
+static PyObject *
+py_best_discards(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    shhand h;
+    long long unseen[NK], sh[NK];
+    int kinds[NK];
+    Py_ssize_t n;
+    if (nargs != 8 || (kwnames && PyTuple_GET_SIZE(kwnames)) || !sh_read_hand(args, 6, NULL, &h) ||
+        !sh_read_ints(args[6], NK, unseen) || !sh_read_kinds(args[7], h.c, kinds, &n) || n == 0)
+        return sh_fallback_kw(pure_best_discards, args, nargs, kwnames);
+    long long c[NK];
+    memcpy(c, h.c, sizeof c);
+    shtab p[4], lr[2];
+    sh_discard_tables(&h, p, lr);
+    long long best = 0;
+    Py_ssize_t m = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        sh[i] = sh_discard_one(&h, c, p, lr, kinds[i]);
+        if (i == 0 || sh[i] < best)
+            best = sh[i];
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        m += sh[i] == best;
+    PyObject *pairs = PyTuple_New(m);
+    if (!pairs)
+        return NULL;
+    Py_ssize_t j = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (sh[i] != best)
+            continue;
+        h.c[kinds[i]]--;
+        unsigned long long mask = sh_useful_mask(&h);
+        h.c[kinds[i]]++;
+        long long total = 0;
+        for (int t = 0; t < NK; t++)
+            if (mask >> t & 1)
+                total += unseen[t];
+        PyObject *o = Py_BuildValue("(iL)", kinds[i], total);
+        if (!o) {
+            Py_DECREF(pairs);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(pairs, j++, o);
+    }
+    return Py_BuildValue("(LN)", best, pairs);
+}
+
 static PyObject *
 py_set_pure_bots(PyObject *self, PyObject *args)
 {
-    PyObject *a, *b;
-    if (!PyArg_ParseTuple(args, "OO:_set_pure_bots", &a, &b))
+    PyObject *a, *b, *c = NULL;
+    if (!PyArg_ParseTuple(args, "OO|O:_set_pure_bots", &a, &b, &c))
         return NULL;
     Py_INCREF(a);
     Py_INCREF(b);
     Py_XSETREF(pure_hk_discard_values, a);
     Py_XSETREF(pure_discard_ukeire, b);
+    if (c != NULL) { /* kept as registered where not given */
+        Py_INCREF(c);
+        Py_XSETREF(pure_best_discards, c);
+    }
     Py_RETURN_NONE;
 }
 
@@ -6609,7 +6682,11 @@ static PyMethodDef core_methods[] = {
      "discard_ukeire(counts, cap, n_melds, forms, size, allow_four_pairs, unseen, kinds) -> "
      "for each of kinds, the unseen copies of the useful kinds of the hand without one of it."},
     {"_set_pure_bots", py_set_pure_bots, METH_VARARGS,
-     "_set_pure_bots(hk_discard_values, discard_ukeire): their references."},
+     "_set_pure_bots(hk_discard_values, discard_ukeire[, best_discards]): their references."},
+    {"best_discards", (PyCFunction)(void (*)(void))py_best_discards, METH_FASTCALL | METH_KEYWORDS,
+     "best_discards(counts, cap, n_melds, forms, size, allow_four_pairs, unseen, kinds) -> "
+     "(shanten, ((kind, useful), ...)): the least shanten over the discards of kinds and the "
+     "unseen useful tiles of each that keeps it."},
     {"hk_value", (PyCFunction)(void (*)(void))py_hk_value, METH_FASTCALL | METH_KEYWORDS,
      "hk_value(counts, cap, n_melds, forms, size, allow_four_pairs, ctx) -> the Hong Kong "
      "value layer's expected payment of a hand (hefen.game.bots._py_hk_value)."},

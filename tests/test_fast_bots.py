@@ -44,7 +44,7 @@ def core() -> ModuleType:
         S._py_discard_shantens,
     )
     _core._set_pure_hk_value(B._py_hk_value)
-    _core._set_pure_bots(B._py_hk_discard_values, B._py_discard_ukeire)
+    _core._set_pure_bots(B._py_hk_discard_values, B._py_discard_ukeire, B._py_best_discards)
     return _core
 
 
@@ -208,6 +208,46 @@ def test_every_discard_at_once_compiled_and_pure(core: ModuleType, rules: str) -
         assert core.discard_ukeire(*pos, unseen, kinds) == tuple(want_u), (pos, kinds)
         n += bool(kinds)
     assert n > 1000
+
+
+@needs_core
+@pytest.mark.parametrize("rules", ["mcr", "hk", "tw"])
+def test_best_discards_compiled_and_pure(core: ModuleType, rules: str) -> None:
+    """best_discards (the strong bot's plain discard in one call) against each
+    discard alone: the least shanten over the kinds (S._py_shanten_number of
+    the hand without it) and the useful tiles of each that keeps it; and the
+    reference, the same."""
+    rng = random.Random(len(rules) + 17)
+    n = 0
+    for pos in _positions(rules, 1500, seed=12):
+        c = list(pos[0])
+        kinds = tuple(t for t in range(34) if c[t] and rng.random() < 0.8)
+        if not kinds:
+            continue
+        unseen = tuple(rng.randint(0, 4) for _ in range(34))
+        sh, uke = {}, {}
+        for k in kinds:
+            c[k] -= 1
+            rest = (tuple(c), *pos[1:])
+            sh[k] = S._py_shanten_number(*rest)
+            uke[k] = sum(unseen[t] for t in S._py_useful_kinds(*rest))
+            c[k] += 1
+        best = min(sh.values())
+        want = (best, tuple((k, uke[k]) for k in kinds if sh[k] == best))
+        assert core.best_discards(*pos, unseen, kinds) == want, (pos, kinds)
+        assert B._py_best_discards(*pos, unseen, kinds) == want, (pos, kinds)
+        n += 1
+    assert n > 1000
+    pos = next(_positions(rules, 1, seed=3))
+    held = tuple(t for t in range(34) if pos[0][t])
+    for kinds in ((), held[:1] * 2, (34,)):  # outside the C: the reference's answer or error
+        try:
+            ref = B._py_best_discards(*pos, (4,) * 34, kinds)
+        except Exception as e:  # noqa: BLE001
+            with pytest.raises(type(e)):
+                core.best_discards(*pos, (4,) * 34, kinds)
+            continue
+        assert core.best_discards(*pos, (4,) * 34, kinds) == ref
 
 
 @needs_core

@@ -37,6 +37,7 @@ from typing import Literal, Protocol
 
 from ..analysis.shanten import (
     COMPILED_HANDS,
+    _py_discard_shantens,
     discard_shantens,
     plan_shanten,
     plan_shantens,
@@ -387,17 +388,41 @@ def _py_discard_ukeire(
     return tuple(out)
 
 
+def _py_best_discards(
+    counts: tuple[int, ...],
+    cap: tuple[int, ...],
+    n_melds: int,
+    forms: tuple[str, ...],
+    size: int,
+    four_pairs: bool,
+    unseen: tuple[int, ...],
+    kinds: tuple[int, ...],
+) -> tuple[int, tuple[tuple[int, int], ...]]:
+    """The least shanten of the hand without one of any of ``kinds``
+    (distinct kinds held, at least one), and ``(kind, unseen useful tiles)``
+    for each of ``kinds`` that keeps it, in their order: what
+    :func:`discard_shantens` and :func:`_py_discard_ukeire` of those answer;
+    the reference of ``hefen._core.best_discards``."""
+    after = _py_discard_shantens(counts, cap, n_melds, forms, size, four_pairs)
+    best = min(after[t] for t in kinds)  # type: ignore[type-var]
+    keep = tuple(t for t in kinds if after[t] == best)
+    ukes = _py_discard_ukeire(counts, cap, n_melds, forms, size, four_pairs, unseen, keep)
+    return best, tuple(zip(keep, ukes, strict=True))  # type: ignore[return-value]
+
+
 # compiled (hefen._core) where the whole-hand analysis is; the Python above
 # stays as the reference, and answers what the C does not read
 hk_value: Callable[..., float] = _py_hk_value
 hk_discard_values: Callable[..., tuple[float, ...]] = _py_hk_discard_values
 discard_ukeire: Callable[..., tuple[int, ...]] = _py_discard_ukeire
+best_discards: Callable[..., tuple[int, tuple[tuple[int, int], ...]]] = _py_best_discards
 if _CORE is not None and COMPILED_HANDS and hasattr(_CORE, "discard_ukeire"):
     _CORE._set_pure_hk_value(_py_hk_value)
-    _CORE._set_pure_bots(_py_hk_discard_values, _py_discard_ukeire)
+    _CORE._set_pure_bots(_py_hk_discard_values, _py_discard_ukeire, _py_best_discards)
     hk_value = _CORE.hk_value
     hk_discard_values = _CORE.hk_discard_values
     discard_ukeire = _CORE.discard_ukeire
+    best_discards = _CORE.best_discards
 
 
 class SimpleBot:
@@ -742,6 +767,33 @@ class StrongBot:
         n_melds = len(melds)
         hk = game.ruleset.plays_for_value
         shape = self._shape(game, melds)
+        if not hk and candidates and melds is game.players[seat].melds:
+            # the plain case with the seat's own melds: the least shanten and
+            # the useful tiles of the discards that keep it, in one call
+            # (what the lines below find, when they do not fold)
+            best_sh, at_best = best_discards(
+                tuple(_counts(tiles)),
+                shape.cap,
+                shape.n_melds,
+                shape.forms,
+                shape.size,
+                shape.four_pairs,
+                tuple(unseen),
+                tuple(dict.fromkeys(candidates)),
+            )
+            if not self._fold(game, seat, threats, best_sh):
+                return self._best_kept(
+                    game,
+                    seat,
+                    tiles,
+                    [(best_sh, t) for t, _ in at_best],
+                    best_sh,
+                    threats,
+                    unseen,
+                    True,
+                    shape,
+                    dict(at_best),
+                )
         scored = _discard_shanten(shape, tiles, candidates)
         best_sh = min(scored)[0]
         fold = self._fold(game, seat, threats, best_sh)
@@ -804,6 +856,7 @@ class StrongBot:
         unseen: list[int],
         own_melds: bool,
         shape: _Shape | None = None,
+        ukes: dict[int, int] | None = None,
     ) -> tuple[int, tuple[float, ...]]:
         """:meth:`_best_discard`'s choice among ``kept`` where the hand is
         played for the win alone (no value layer, no fold): the least
@@ -811,7 +864,8 @@ class StrongBot:
         highest tile.  Only a discard of the least shanten can be least, and
         among those only one of the most winning waits: the useful tiles and
         the danger are counted for those alone (the same choice and key as
-        counting every discard's)."""
+        counting every discard's); ``ukes``: the useful tiles of each of
+        those, where already counted (:func:`best_discards`)."""
         cands = [t for sh, t in kept if sh == best_sh]
         values = dict.fromkeys(cands, 0.0)
         if best_sh == 0 and own_melds:
@@ -821,7 +875,8 @@ class StrongBot:
                 values[t] = -float(self._winning_waits(game, seat, rest, unseen))
             top = min(values.values())
             cands = [t for t in cands if values[t] == top]
-        ukes = self._ukeires(game, seat, tiles, cands, unseen, shape)
+        if ukes is None:
+            ukes = self._ukeires(game, seat, tiles, cands, unseen, shape)
         out: list[tuple[tuple[float, ...], int]] = []
         for t in cands:
             # no threat, no danger (what _danger answers then, unread)
