@@ -828,14 +828,14 @@ class Game:
         if p.declared_ready:
             assert drawn is not None
             return out + [_act(seat, "discard", drawn)] + self._locked_kongs(seat)
-        kinds = sorted(set(p.concealed))
+        held = sorted(p.concealed)
+        kinds = list(dict.fromkeys(held))
         discards = _DISCARDS[seat]
         out.extend([discards[t] for t in kinds])
         if drawn is not None and self.wall_remaining > 0:
             pungs = {m.tiles[0] for m in p.melds if m.kind == "pung"}
             # four of a kind needs three tiles past one of each kind held
-            if pungs or len(p.concealed) - len(kinds) >= 3:
-                held = sorted(p.concealed)
+            if pungs or len(held) - len(kinds) >= 3:
                 fours = {held[i] for i in range(len(held) - 3) if held[i] == held[i + 3]}
                 for t in kinds:
                     if t in pungs or t in fours:
