@@ -3221,6 +3221,21 @@ py_hk_discard_values(PyObject *self, PyObject *const *args, Py_ssize_t nargs, Py
     return out;
 }
 
+/* the unseen copies of the useful kinds of the hand without one k (held); h
+ * left as it was */
+static long long
+sh_discard_useful(shhand *h, int k, const long long *unseen)
+{
+    h->c[k]--;
+    unsigned long long mask = sh_useful_mask(h);
+    h->c[k]++;
+    long long total = 0;
+    for (int t = 0; t < NK; t++)
+        if (mask >> t & 1)
+            total += unseen[t];
+    return total;
+}
+
 /* discard_ukeire(counts, cap, n_melds, forms, size, allow_four_pairs, unseen,
  * kinds): for each of kinds, the unseen copies (34 plain ints) of the
  * useful kinds of the hand without one of it */
@@ -3238,14 +3253,7 @@ py_discard_ukeire(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObj
     if (!out)
         return NULL;
     for (Py_ssize_t i = 0; i < n; i++) {
-        h.c[kinds[i]]--;
-        unsigned long long mask = sh_useful_mask(&h);
-        h.c[kinds[i]]++;
-        long long total = 0;
-        for (int t = 0; t < NK; t++)
-            if (mask >> t & 1)
-                total += unseen[t];
-        PyObject *o = PyLong_FromLongLong(total);
+        PyObject *o = PyLong_FromLongLong(sh_discard_useful(&h, kinds[i], unseen));
         if (!o) {
             Py_DECREF(out);
             return NULL;
@@ -3293,14 +3301,7 @@ py_best_discards(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObje
     for (Py_ssize_t i = 0; i < n; i++) {
         if (sh[i] != best)
             continue;
-        h.c[kinds[i]]--;
-        unsigned long long mask = sh_useful_mask(&h);
-        h.c[kinds[i]]++;
-        long long total = 0;
-        for (int t = 0; t < NK; t++)
-            if (mask >> t & 1)
-                total += unseen[t];
-        PyObject *o = Py_BuildValue("(iL)", kinds[i], total);
+        PyObject *o = Py_BuildValue("(iL)", kinds[i], sh_discard_useful(&h, kinds[i], unseen));
         if (!o) {
             Py_DECREF(pairs);
             return NULL;

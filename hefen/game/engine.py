@@ -865,16 +865,11 @@ class Game:
         claims: dict[int, list[Action]] = {}
         last = self.wall_remaining == 0
         chower = self._next[discarder]
-        memo = self._completing_memo
         for seat in self._after[discarder]:
             p = self.players[seat]
             opts: list[Action] = []
-            # can_win, its first test here (most hands do not complete);
-            # the memo of _completing read here first, without the call
-            waits = memo.get((tuple(p.concealed), len(p.melds)))
-            if waits is None:
-                waits = self._completing(p.concealed, len(p.melds))
-            if tile in waits and self.can_win(
+            # can_win, its first test here (most hands do not complete)
+            if tile in self._completing(p.concealed, len(p.melds)) and self.can_win(
                 seat, tile, self_drawn=False, discarder=discarder, robbing=False
             ):
                 opts.append(_act(seat, "win"))

@@ -720,7 +720,7 @@ def _recognize(
             interpolation=cv2.INTER_AREA,
         )
     found: list[tuple[list[np.ndarray], list[np.ndarray]]] = []
-    crops: list[np.ndarray] = []
+    cuts: list[list[np.ndarray]] = []  # each group's crops
     read: list[tuple[Tiles, int]] = []
     heights: list[float] = []  # of the group each was read from, as found
     one = count if len(groups) == 1 else None
@@ -738,7 +738,7 @@ def _recognize(
     read, turned = _sideways(clf, grey, read)
     for (probs, quads, cut), _row in read:
         found.append((probs, [q / factor for q in quads]))
-        crops += cut
+        cuts.append(cut)
     if not found:
         raise PhotoError("No mahjong tiles were found in the photo.")
     photo_shape = (round(rgb.shape[0] * scale), round(rgb.shape[1] * scale))
@@ -766,9 +766,7 @@ def _recognize(
     keep = [not _stray_backs(g) for g in out]
     if not any(keep):
         raise PhotoError("No mahjong tiles were found in the photo.")
-    sizes = [len(g.tiles) for g in out]
-    starts = np.cumsum([0, *sizes])
-    crops = [c for k, s in enumerate(sizes) if keep[k] for c in crops[starts[k] : starts[k] + s]]
+    crops = [c for cut, k in zip(cuts, keep, strict=True) if k for c in cut]
     out = [g for g, k in zip(out, keep, strict=True) if k]
     return Recognition(tuple(out), tuple(crops))
 
