@@ -65,7 +65,7 @@ static PyObject *tile_obj[NK];
 static PyObject *empty_tuple;
 
 /* the pure references, for inputs outside the C domain */
-static PyObject *pure_isc, *pure_sd, *pure_ic, *pure_ct, *pure_rd;
+static PyObject *pure_isc, *pure_sd, *pure_ic, *pure_ct, *pure_rd, *pure_cw;
 
 /* ------------------------------------------------------------------ */
 /* reading the arguments                                              */
@@ -720,6 +720,52 @@ py_ready_discards(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     return res;
 }
 
+/* completes_with(tiles, n_melds, forms, tile): whether tile is one of
+ * completing_tiles(the counts of tiles, n_melds, forms), tiles a list or
+ * tuple of kinds (a claim's first question: does the discard complete the
+ * hand?), reference hefen.decompose._py_completes_with */
+static PyObject *
+py_completes_with(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    int c[NK], forms;
+    long n_melds, tile;
+    if (nargs != 4 || !(PyList_CheckExact(args[0]) || PyTuple_CheckExact(args[0])) ||
+        !PyAnySet_Check(args[2]) || !PyLong_CheckExact(args[3]))
+        return fallback(pure_cw, args, nargs, NULL);
+    int r = read_melds(args[1], &n_melds);
+    if (r < 0)
+        return NULL;
+    tile = PyLong_AsLong(args[3]);
+    if (tile == -1 && PyErr_Occurred())
+        PyErr_Clear();
+    if (r == 0 || tile < 0 || tile >= NK)
+        return fallback(pure_cw, args, nargs, NULL);
+    memset(c, 0, sizeof c);
+    PyObject *seq = args[0];
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long t = PyLong_CheckExact(items[i]) ? PyLong_AsLong(items[i]) : -1;
+        if (t == -1 && PyErr_Occurred())
+            PyErr_Clear();
+        if (t < 0 || t >= NK || c[t] >= MAX_COUNT)
+            return fallback(pure_cw, args, nargs, NULL);
+        c[t]++;
+    }
+    if ((forms = read_forms(args[2])) < 0)
+        return NULL;
+    forms = plausible_forms(c, n_melds, forms);
+    char cand[NK];
+    candidates(c, n_melds, forms, cand);
+    if (!cand[tile] || c[tile] >= 4)
+        Py_RETURN_FALSE;
+    StdBase base;
+    std_base(c, &base);
+    c[tile]++;
+    return PyBool_FromLong(std_complete_plus(c, &base, (int)tile) ||
+                           complete_special(c, n_melds, forms));
+}
+
 static PyObject *
 py_completing_tiles(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
@@ -831,8 +877,8 @@ py_completing_tiles(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyO
 static PyObject *
 py_set_pure(PyObject *self, PyObject *args)
 {
-    PyObject *a, *b, *c, *d, *e = NULL;
-    if (!PyArg_ParseTuple(args, "OOOO|O:_set_pure", &a, &b, &c, &d, &e))
+    PyObject *a, *b, *c, *d, *e = NULL, *f = NULL;
+    if (!PyArg_ParseTuple(args, "OOOO|OO:_set_pure", &a, &b, &c, &d, &e, &f))
         return NULL;
     Py_INCREF(a);
     Py_INCREF(b);
@@ -845,6 +891,10 @@ py_set_pure(PyObject *self, PyObject *args)
     if (e != NULL) { /* kept as registered where not given */
         Py_INCREF(e);
         Py_XSETREF(pure_rd, e);
+    }
+    if (f != NULL) {
+        Py_INCREF(f);
+        Py_XSETREF(pure_cw, f);
     }
     Py_RETURN_NONE;
 }
@@ -1968,15 +2018,29 @@ sh_suit_compute_raw(const long long *c, const long long *cap, shtab *out)
     lo = lo - 2 > 0 ? lo - 2 : 0;
     hi = hi + 2 < 8 ? hi + 2 : 8;
     shsuffix *st = &sh_state;
-    st->n = hi - lo + 1;
-    for (int i = 0; i < st->n; i++) {
-        st->c[i] = c[lo + i];
-        st->cap[i] = cap[lo + i];
+    /* a position's memo depends on the counts and caps from it to the end
+     * of the window only: where the last table made had the same window,
+     * the positions past the last one whose count or cap differs keep
+     * theirs (a hand's discards and draws change one rank) */
+    static int last_lo = -1;
+    int n = hi - lo + 1;
+    /* the highest position whose memo goes: all of them for another window */
+    int d = last_lo == lo && st->n == n ? -1 : n - 1;
+    for (int i = n - 1; i >= 0; i--) {
+        if (st->c[i] != c[lo + i] || st->cap[i] != cap[lo + i]) {
+            if (d < i)
+                d = i;
+            st->c[i] = c[lo + i];
+            st->cap[i] = cap[lo + i];
+        }
     }
-    st->sum[st->n] = 0;
-    for (int i = st->n - 1; i >= 0; i--)
+    st->n = n;
+    last_lo = lo;
+    st->sum[n] = 0;
+    for (int i = n - 1; i >= 0; i--)
         st->sum[i] = st->sum[i + 1] + st->c[i];
-    memset(st->done, 0, sizeof st->done);
+    if (d >= 0)
+        memset(st->done, 0, sizeof st->done[0] * (size_t)(d + 1));
     *out = *sh_suffix(st, 0, 0, 0);
     return lo;
 }
@@ -3311,11 +3375,140 @@ py_best_discards(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObje
     return Py_BuildValue("(LN)", best, pairs);
 }
 
+/* unseen_counts(players, seat): the copies of each kind seat cannot see (its
+ * own concealed tiles, every river's unclaimed tiles, the melds shown and
+ * its own concealed kongs), none below 0; reference
+ * hefen.game.bots._py_unseen_counts, which answers any player or meld not of
+ * the expected shape (a list of ints, a list of (int, bool), a list of melds
+ * with a bool concealed and a tuple of ints) */
+static PyObject *pure_unseen_counts;
+static PyObject *s_uc_concealed, *s_uc_discards, *s_uc_melds, *s_uc_tiles;
+
+/* a kind from a plain int, -1 if not one */
+static int
+uc_kind(PyObject *o)
+{
+    if (!PyLong_CheckExact(o))
+        return -1;
+    long v = PyLong_AsLong(o);
+    if (v < 0 || v >= NK) {
+        PyErr_Clear();
+        return -1;
+    }
+    return (int)v;
+}
+
+/* subtract the kinds of list/tuple o from n; 0 if o is not of that shape */
+static int
+uc_take(PyObject *o, int tuple, long long *n)
+{
+    if (tuple ? !PyTuple_CheckExact(o) : !PyList_CheckExact(o))
+        return 0;
+    Py_ssize_t len = tuple ? PyTuple_GET_SIZE(o) : PyList_GET_SIZE(o);
+    for (Py_ssize_t i = 0; i < len; i++) {
+        int t = uc_kind(tuple ? PyTuple_GET_ITEM(o, i) : PyList_GET_ITEM(o, i));
+        if (t < 0)
+            return 0;
+        n[t]--;
+    }
+    return 1;
+}
+
+/* one player's share into n; 0 where it is not of the expected shape */
+static int
+uc_player(PyObject *p, int own, long long *n)
+{
+    int ok = 1;
+    PyObject *x;
+    if (own) {
+        if (!(x = PyObject_GetAttr(p, s_uc_concealed)))
+            return 0;
+        ok = uc_take(x, 0, n);
+        Py_DECREF(x);
+        if (!ok)
+            return 0;
+    }
+    if (!(x = PyObject_GetAttr(p, s_uc_discards)))
+        return 0;
+    if (!PyList_CheckExact(x))
+        ok = 0;
+    for (Py_ssize_t i = 0; ok && i < PyList_GET_SIZE(x); i++) {
+        PyObject *d = PyList_GET_ITEM(x, i);
+        if (!PyTuple_CheckExact(d) || PyTuple_GET_SIZE(d) != 2 ||
+            !PyBool_Check(PyTuple_GET_ITEM(d, 1))) {
+            ok = 0;
+            break;
+        }
+        int t = uc_kind(PyTuple_GET_ITEM(d, 0));
+        if (t < 0)
+            ok = 0;
+        else if (PyTuple_GET_ITEM(d, 1) == Py_False)
+            n[t]--;
+    }
+    Py_DECREF(x);
+    if (!ok || !(x = PyObject_GetAttr(p, s_uc_melds)))
+        return 0;
+    if (!PyList_CheckExact(x))
+        ok = 0;
+    for (Py_ssize_t i = 0; ok && i < PyList_GET_SIZE(x); i++) {
+        PyObject *m = PyList_GET_ITEM(x, i), *c = PyObject_GetAttr(m, s_uc_concealed);
+        if (!c || !PyBool_Check(c)) {
+            Py_XDECREF(c);
+            ok = 0;
+            break;
+        }
+        int hidden = c == Py_True;
+        Py_DECREF(c);
+        if (hidden && !own)
+            continue; /* a concealed kong of another seat shows nothing */
+        PyObject *tiles = PyObject_GetAttr(m, s_uc_tiles);
+        ok = tiles && uc_take(tiles, 1, n);
+        Py_XDECREF(tiles);
+    }
+    Py_DECREF(x);
+    return ok;
+}
+
+static PyObject *
+py_unseen_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    long long n[NK];
+    long seat = -1;
+    int ok = nargs == 2 && PyList_CheckExact(args[0]) && PyLong_CheckExact(args[1]);
+    if (ok) {
+        seat = PyLong_AsLong(args[1]);
+        ok = !(seat == -1 && PyErr_Occurred()) && seat >= 0 && seat < PyList_GET_SIZE(args[0]);
+        PyErr_Clear();
+    }
+    if (ok && !s_uc_concealed) {
+        s_uc_concealed = PyUnicode_InternFromString("concealed");
+        s_uc_discards = PyUnicode_InternFromString("discards");
+        s_uc_melds = PyUnicode_InternFromString("melds");
+        s_uc_tiles = PyUnicode_InternFromString("tiles");
+        if (!s_uc_concealed || !s_uc_discards || !s_uc_melds || !s_uc_tiles)
+            return NULL;
+    }
+    for (int t = 0; t < NK; t++)
+        n[t] = 4;
+    for (Py_ssize_t s = 0; ok && s < PyList_GET_SIZE(args[0]); s++)
+        ok = uc_player(PyList_GET_ITEM(args[0], s), s == seat, n);
+    if (!ok) {
+        PyErr_Clear();
+        return sh_fallback(pure_unseen_counts, args, nargs);
+    }
+    PyObject *out = PyList_New(NK);
+    if (!out)
+        return NULL;
+    for (int t = 0; t < NK; t++)
+        PyList_SET_ITEM(out, t, PyLong_FromLongLong(n[t] > 0 ? n[t] : 0)); /* small ints */
+    return out;
+}
+
 static PyObject *
 py_set_pure_bots(PyObject *self, PyObject *args)
 {
-    PyObject *a, *b, *c = NULL;
-    if (!PyArg_ParseTuple(args, "OO|O:_set_pure_bots", &a, &b, &c))
+    PyObject *a, *b, *c = NULL, *d = NULL;
+    if (!PyArg_ParseTuple(args, "OO|OO:_set_pure_bots", &a, &b, &c, &d))
         return NULL;
     Py_INCREF(a);
     Py_INCREF(b);
@@ -3324,6 +3517,10 @@ py_set_pure_bots(PyObject *self, PyObject *args)
     if (c != NULL) { /* kept as registered where not given */
         Py_INCREF(c);
         Py_XSETREF(pure_best_discards, c);
+    }
+    if (d != NULL) {
+        Py_INCREF(d);
+        Py_XSETREF(pure_unseen_counts, d);
     }
     Py_RETURN_NONE;
 }
@@ -6644,6 +6841,9 @@ static PyMethodDef core_methods[] = {
     {"ready_discards", (PyCFunction)(void (*)(void))py_ready_discards, METH_FASTCALL,
      "ready_discards(counts, n_melds, forms) -> tuple: the kinds held whose discard leaves "
      "the hand one tile from complete (a fifth copy never a wait)."},
+    {"completes_with", (PyCFunction)(void (*)(void))py_completes_with, METH_FASTCALL,
+     "completes_with(tiles, n_melds, forms, tile) -> whether tile completes the hand of the "
+     "kinds tiles (one of its completing_tiles)."},
     {"completing_tiles", (PyCFunction)(void (*)(void))py_completing_tiles,
      METH_FASTCALL | METH_KEYWORDS,
      "completing_tiles(counts, n_melds=0, forms=FORMS_ALL, fifth=False) -> the "
@@ -6672,7 +6872,8 @@ static PyMethodDef core_methods[] = {
      "pure references and the 34 tile codes."},
     {"_set_pure", py_set_pure, METH_VARARGS,
      "_set_pure(is_standard_complete, standard_decompositions, is_complete, "
-     "completing_tiles[, ready_discards]): the pure references, for inputs outside the C "
+     "completing_tiles[, ready_discards[, completes_with]]): the pure references, for inputs "
+     "outside the C "
      "domain."},
     {"hk_discard_values", (PyCFunction)(void (*)(void))py_hk_discard_values,
      METH_FASTCALL | METH_KEYWORDS,
@@ -6683,7 +6884,10 @@ static PyMethodDef core_methods[] = {
      "discard_ukeire(counts, cap, n_melds, forms, size, allow_four_pairs, unseen, kinds) -> "
      "for each of kinds, the unseen copies of the useful kinds of the hand without one of it."},
     {"_set_pure_bots", py_set_pure_bots, METH_VARARGS,
-     "_set_pure_bots(hk_discard_values, discard_ukeire[, best_discards]): their references."},
+     "_set_pure_bots(hk_discard_values, discard_ukeire[, best_discards[, unseen_counts]]): "
+     "their references."},
+    {"unseen_counts", (PyCFunction)(void (*)(void))py_unseen_counts, METH_FASTCALL,
+     "unseen_counts(players, seat) -> the copies of each kind seat cannot see (a list of 34)."},
     {"best_discards", (PyCFunction)(void (*)(void))py_best_discards, METH_FASTCALL | METH_KEYWORDS,
      "best_discards(counts, cap, n_melds, forms, size, allow_four_pairs, unseen, kinds) -> "
      "(shanten, ((kind, useful), ...)): the least shanten over the discards of kinds and the "

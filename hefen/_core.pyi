@@ -31,8 +31,12 @@ def _set_pure(
     is_complete: Callable[..., bool],
     completing_tiles: Callable[..., tuple[int, ...]],
     ready_discards: Callable[..., tuple[int, ...]] = ...,
+    completes_with: Callable[..., bool] = ...,
     /,
 ) -> None: ...
+def completes_with(
+    tiles: Sequence[int], n_melds: int, forms: Container[str], tile: int, /
+) -> bool: ...
 def ready_discards(
     counts: tuple[int, ...], n_melds: int, forms: Container[str], /
 ) -> tuple[int, ...]: ...

@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import os
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
 from itertools import permutations
 from pathlib import Path
@@ -334,6 +334,26 @@ def _py_ready_discards(
     return tuple(out)
 
 
+def _py_completes_with(
+    tiles: Sequence[int], n_melds: int, forms: frozenset[str], tile: int
+) -> bool:
+    """Whether ``tile`` completes the hand of the kinds ``tiles`` beside
+    ``n_melds`` declared sets: one of its :func:`completing_tiles` (never a
+    fifth copy), what a claim asks of every discard.
+
+    >>> from hefen.tiles import tile_from_str
+    >>> hand = [tile_from_str(t) for t in "1m 2m 3m 4p 5p 6p 7s 8s 9s E E E S".split()]
+    >>> _py_completes_with(hand, 0, FORMS_ALL, tile_from_str("S"))
+    True
+    >>> _py_completes_with(hand, 0, FORMS_ALL, tile_from_str("W"))
+    False
+    """
+    counts = [0] * NUM_KINDS
+    for t in tiles:
+        counts[t] += 1
+    return tile in _completing(tuple(counts), n_melds, forms, False)
+
+
 def _source_hash() -> str:
     """The digest of hefen/_core.c (and hefen/_core_hktw.c, which it
     includes) beside this module, as setup.py computes it; the extension's
@@ -370,6 +390,7 @@ def _load_core() -> ModuleType | None:
         _py_is_complete,
         _py_completing_tiles,
         _py_ready_discards,
+        _py_completes_with,
     )
     return _core
 
@@ -383,15 +404,18 @@ standard_decompositions: Callable[[Counts], tuple[Decomposition, ...]]
 is_complete: Callable[[Counts, int, frozenset[str]], bool]
 completing_tiles: Callable[..., tuple[int, ...]]
 ready_discards: Callable[[Counts, int, frozenset[str]], tuple[int, ...]]
+completes_with: Callable[[Sequence[int], int, frozenset[str], int], bool]
 if _CORE is not None:
     is_standard_complete = _CORE.is_standard_complete
     standard_decompositions = _CORE.standard_decompositions
     is_complete = _CORE.is_complete
     completing_tiles = _CORE.completing_tiles
     ready_discards = _CORE.ready_discards
+    completes_with = _CORE.completes_with
 else:
     is_standard_complete = _py_is_standard_complete
     standard_decompositions = _py_standard_decompositions
     is_complete = _py_is_complete
     completing_tiles = _py_completing_tiles
     ready_discards = _py_ready_discards
+    completes_with = _py_completes_with

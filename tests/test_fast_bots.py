@@ -44,7 +44,9 @@ def core() -> ModuleType:
         S._py_discard_shantens,
     )
     _core._set_pure_hk_value(B._py_hk_value)
-    _core._set_pure_bots(B._py_hk_discard_values, B._py_discard_ukeire, B._py_best_discards)
+    _core._set_pure_bots(
+        B._py_hk_discard_values, B._py_discard_ukeire, B._py_best_discards, B._py_unseen_counts
+    )
     return _core
 
 
@@ -248,6 +250,53 @@ def test_best_discards_compiled_and_pure(core: ModuleType, rules: str) -> None:
                 core.best_discards(*pos, (4,) * 34, kinds)
             continue
         assert core.best_discards(*pos, (4,) * 34, kinds) == ref
+
+
+@pytest.mark.parametrize("rules", ["mcr", "hk", "tw"])
+def test_unseen_counts_compiled_and_pure(core: ModuleType, rules: str) -> None:
+    """unseen_counts (what a seat cannot see), compiled and pure, for every
+    seat at every step of strong bots' hands: rivers with claimed tiles,
+    exposed melds and concealed kongs (seen by their owner alone)."""
+    from hefen.game import Game, GameSettings, make_bot
+
+    claimed = 0
+    for i in range(12):
+        game = Game(GameSettings(rules), f"unseen/{i}", dealer=i % 4)
+        bots = [make_bot("strong", i * 4 + s) for s in range(4)]
+        while game.phase != "end":
+            for s in range(4):
+                got = core.unseen_counts(game.players, s)
+                assert got == B._py_unseen_counts(game.players, s)
+                assert len(got) == 34 and min(got) >= 0
+            seat = game.to_act()[0]
+            game.apply(bots[seat].choose(game, seat))
+        claimed += sum(c for p in game.players for _, c in p.discards)
+    assert claimed > 0
+
+
+def test_unseen_counts_outside_the_compiled_domain(core: ModuleType) -> None:
+    """Players or melds of another shape go to the reference (its answer or
+    its error)."""
+    from hefen.game.engine import Player
+    from hefen.hand import Meld
+
+    me = Player(concealed=[0, 0, 5], discards=[(9, False), (9, True)])
+    other = Player(melds=[Meld.kong(27, concealed=True), Meld.pung(31)])
+    want = B._py_unseen_counts([me, other], 0)
+    assert core.unseen_counts([me, other], 0) == want
+    assert core.unseen_counts([me, other], 1) == B._py_unseen_counts([me, other], 1)
+    # a tuple of players, a river of lists, claimed flags as ints: the reference reads them
+    assert core.unseen_counts((me, other), 0) == want
+    odd = Player(concealed=[0, 0, 5], discards=[[9, 0], (9, 1)])  # type: ignore[list-item]
+    assert core.unseen_counts([odd, other], 0) == want
+    for args in (([me, other], 2), ([me, 3], 0), ([Player(concealed=[40])], 0)):
+        try:
+            ref = B._py_unseen_counts(*args)  # type: ignore[arg-type]
+        except Exception as e:  # the reference's own error
+            with pytest.raises(type(e)):
+                core.unseen_counts(*args)
+        else:
+            assert core.unseen_counts(*args) == ref
 
 
 @needs_core

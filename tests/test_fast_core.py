@@ -71,6 +71,7 @@ def core() -> ModuleType:
         d._py_is_complete,
         d._py_completing_tiles,
         d._py_ready_discards,
+        d._py_completes_with,
     )
     _core._set_pure_detect(
         detect._py_combination_candidates, detect._py_select_combinations, detect.Group
@@ -259,6 +260,83 @@ def test_ready_discards_on_random_counts(
     want = _ready_by_each_discard(c, n_melds, forms)
     assert core.ready_discards(c, n_melds, forms) == want
     assert d._py_ready_discards(c, n_melds, forms) == want
+
+
+def _tiles_of(c: Counts) -> list[int]:
+    return [t for t in range(NUM_KINDS) for _ in range(c[t])]
+
+
+@needs_core
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    c=_tiles(4),
+    n_melds=st.integers(0, 5),
+    forms=st.sampled_from(FORM_SETS),
+    drop=st.integers(0, 17),
+)
+def test_completes_with_is_one_of_the_completing_tiles(
+    core: ModuleType, c: Counts, n_melds: int, forms: frozenset[str], drop: int
+) -> None:
+    """completes_with (the claims' first test), compiled and pure, is
+    ``tile in completing_tiles`` for every kind, on random hands and on the
+    same hands one tile short of what they hold (often waiting)."""
+    tiles = _tiles_of(c)
+    if tiles:
+        del tiles[drop % len(tiles)]
+    counts = [0] * NUM_KINDS
+    for t in tiles:
+        counts[t] += 1
+    waits = set(d._py_completing_tiles(tuple(counts), n_melds, forms))
+    for t in range(NUM_KINDS):
+        assert core.completes_with(tiles, n_melds, forms, t) == (t in waits), (tiles, t)
+        assert core.completes_with(tuple(tiles), n_melds, forms, t) == (t in waits)
+        assert d._py_completes_with(tiles, n_melds, forms, t) == (t in waits)
+
+
+@needs_core
+def test_completes_with_on_waiting_hands(core: ModuleType) -> None:
+    """On generated winning hands less their winning tile (every ruleset's
+    forms), the winning tile completes them, compiled and pure."""
+    from hefen.testing.generate_hk_tw import random_hands
+
+    n = 0
+    for rules in ("hk", "tw"):
+        for h in random_hands(rules, 200, 5):
+            tiles = [tile_from_str(t) for t in h["hand"]]
+            win = tile_from_str(h["win_tile"])
+            if win >= NUM_KINDS or max(tiles, default=0) >= NUM_KINDS:
+                continue
+            n_melds = len(h.get("melds") or [])
+            for forms in (d.FORMS_ALL, frozenset({"standard"})):
+                want = d._py_completes_with(tiles, n_melds, forms, win)
+                assert core.completes_with(tiles, n_melds, forms, win) == want
+                n += want
+    assert n > 300, n
+
+
+@needs_core
+def test_completes_with_outside_the_compiled_domain(core: ModuleType) -> None:
+    """Anything the C does not read (not a list of kinds, a meld count not an
+    int, forms not a set, a tile out of range) goes to the reference, with
+    its answer or its error."""
+    hand = [tile_from_str(t) for t in "1m 2m 3m 4p 5p 6p 7s 8s 9s E E E S".split()]
+    s = tile_from_str("S")
+    assert core.completes_with(iter(hand), 0, d.FORMS_ALL, s) is True  # the reference reads it
+    assert core.completes_with(hand, 0, d.FORMS_ALL, 34) is False
+    with pytest.raises(IndexError):
+        core.completes_with([*hand[:-1], 40], 0, d.FORMS_ALL, s)
+    for args in (
+        (hand, 1.5, d.FORMS_ALL, s),
+        (hand, None, d.FORMS_ALL, s),
+        (hand, 0, ("standard",), s),
+    ):
+        try:
+            want = d._py_completes_with(*args)  # type: ignore[arg-type]
+        except Exception as e:  # the reference's own error
+            with pytest.raises(type(e)):
+                core.completes_with(*args)
+        else:
+            assert core.completes_with(*args) == want
 
 
 @needs_core

@@ -134,6 +134,26 @@ def test_random_vectors_with_caps(core: ModuleType) -> None:
 
 
 @needs_core
+def test_tables_of_hands_one_rank_apart(core: ModuleType) -> None:
+    """The C keeps the memo of the ranks past the last one that changed since
+    the table before (a discard or a draw changes one rank): walks of one
+    rank at a time, over the same and other windows and caps, answer as the
+    reference.  A cap over seven is never cached, so every step is made."""
+    rng = random.Random(29)
+    c = [1, 1, 1, 0, 2, 0, 0, 3, 1]
+    cap = [4] * 8 + [S._NO_LIMIT]
+    for i in range(20000):
+        r = rng.randrange(9)
+        step = rng.choice((1, -1))
+        if 0 <= c[r] + step <= 4 and 1 <= sum(c) + step <= 14:
+            c[r] += step
+        if i % 97 == 0:
+            cap[rng.randrange(8)] = rng.choice((2, 3, 4))
+        t, ct = tuple(c), tuple(cap)
+        assert core.suit_table(t, ct, 0) == _pure_suit(t, ct, 0), (t, ct)
+
+
+@needs_core
 def test_edge_cases(core: ModuleType) -> None:
     vecs = [(0,) * 9, (4,) * 9, (1,) * 9, (3, 1, 1, 1, 1, 1, 1, 1, 3), (0,) * 8 + (1,)]
     caps = [(4,) * 9, (0,) * 9, (S._NO_LIMIT,) * 9, (1,) * 9, (3,) * 9]

@@ -47,7 +47,7 @@ from ..analysis.shanten import (
 from ..decompose import _CORE, completing_tiles
 from ..hand import Context, Hand
 from ..tiles import DRAGONS, NUM_KINDS, ORPHANS, WINDS
-from .engine import Action, Game, GameSettings, Meld, _act, _score_checked
+from .engine import Action, Game, GameSettings, Meld, Player, _act, _score_checked
 
 __all__ = ["Bot", "SimpleBot", "StrongBot", "ExpertBot", "BOTS", "make_bot"]
 
@@ -242,6 +242,10 @@ class _Shape:
         )
 
 
+#: the shapes made, by their fields (shared by every bot: a shape is a value)
+_SHAPES: dict[tuple[tuple[int, ...], int, tuple[str, ...], int, bool], _Shape] = {}
+
+
 def _flower_fan(flowers: list[int], seat_wind: int) -> int:
     """The Hong Kong bonus fan of a seat's flowers (defaults: a full set of
     four scores 2 in place of the own one inside it; none at all scores 1)."""
@@ -410,19 +414,50 @@ def _py_best_discards(
     return best, tuple(zip(keep, ukes, strict=True))  # type: ignore[return-value]
 
 
+def _py_unseen_counts(players: Sequence[Player], seat: int) -> list[int]:
+    """The copies of each kind that ``seat`` cannot see: four, less its own
+    concealed tiles and kongs, every river's unclaimed tiles and every
+    exposed meld (none below 0); the reference of
+    ``hefen._core.unseen_counts``.
+
+    >>> me = Player(concealed=[0, 0, 5], discards=[(9, False), (9, True)])
+    >>> other = Player(melds=[Meld.kong(27, concealed=True), Meld.pung(31)])
+    >>> u = _py_unseen_counts([me, other], 0)
+    >>> u[0], u[5], u[9], u[27], u[31]
+    (2, 3, 3, 4, 1)
+    """
+    unseen = [4] * NUM_KINDS
+    for t in players[seat].concealed:
+        unseen[t] -= 1
+    for s, p in enumerate(players):
+        for t, claimed in p.discards:
+            if not claimed:
+                unseen[t] -= 1
+        for m in p.melds:
+            if not m.concealed or s == seat:
+                for t in m.tiles:
+                    unseen[t] -= 1
+            # a concealed kong of another seat shows nothing
+    return [n if n > 0 else 0 for n in unseen]
+
+
 # compiled (hefen._core) where the whole-hand analysis is; the Python above
 # stays as the reference, and answers what the C does not read
 hk_value: Callable[..., float] = _py_hk_value
 hk_discard_values: Callable[..., tuple[float, ...]] = _py_hk_discard_values
 discard_ukeire: Callable[..., tuple[int, ...]] = _py_discard_ukeire
 best_discards: Callable[..., tuple[int, tuple[tuple[int, int], ...]]] = _py_best_discards
+unseen_counts: Callable[[Sequence[Player], int], list[int]] = _py_unseen_counts
 if _CORE is not None and COMPILED_HANDS and hasattr(_CORE, "discard_ukeire"):
     _CORE._set_pure_hk_value(_py_hk_value)
-    _CORE._set_pure_bots(_py_hk_discard_values, _py_discard_ukeire, _py_best_discards)
+    _CORE._set_pure_bots(
+        _py_hk_discard_values, _py_discard_ukeire, _py_best_discards, _py_unseen_counts
+    )
     hk_value = _CORE.hk_value
     hk_discard_values = _CORE.hk_discard_values
     discard_ukeire = _CORE.discard_ukeire
     best_discards = _CORE.best_discards
+    unseen_counts = _CORE.unseen_counts
 
 
 class SimpleBot:
@@ -467,9 +502,7 @@ class StrongBot:
         self.exact = exact
         #: the settings last seen and whether four alike make two of seven pairs there
         self._four: tuple[GameSettings, bool] | None = None
-        #: the shapes made under those settings, by (cap, n_melds)
-        self._shapes: dict[tuple[tuple[int, ...], int], _Shape] = {}
-        #: the same shapes by the tiles of the melds and ``extra`` they were made for
+        #: the shapes asked for under those settings, by the tiles of the melds and ``extra`` they were made for
         self._by_melds: dict[tuple[tuple[int, ...], ...], _Shape] = {}
         #: the last :meth:`_hk_context`: (melds, key, shape, context)
         self._hk_memo: tuple[list[Meld], tuple[object, ...], _Shape, HkContext] | None = None
@@ -482,19 +515,8 @@ class StrongBot:
 
     # -- what the seat can see
     def _unseen(self, game: Game, seat: int) -> list[int]:
-        unseen = [4] * NUM_KINDS
-        for t in game.players[seat].concealed:
-            unseen[t] -= 1
-        for s, p in enumerate(game.players):
-            for t, claimed in p.discards:
-                if not claimed:
-                    unseen[t] -= 1
-            for m in p.melds:
-                if not m.concealed or s == seat:
-                    for t in m.tiles:
-                        unseen[t] -= 1
-                # a concealed kong of another seat shows nothing
-        return [n if n > 0 else 0 for n in unseen]
+        """The copies of each kind ``seat`` cannot see (:func:`unseen_counts`)."""
+        return unseen_counts(game.players, seat)
 
     def _shape(self, game: Game, melds: list[Meld], extra: tuple[int, ...] = ()) -> _Shape:
         """How the analysis counts a hand beside ``melds`` (and a meld of
@@ -503,7 +525,6 @@ class StrongBot:
         if self._four is None or self._four[0] is not settings:
             r = game.ruleset
             self._four = (settings, r.four_alike_in_seven_pairs(settings.options))
-            self._shapes = {}
             self._by_melds = {}
         # by the melds' tiles first (what the shape is made of), without
         # hashing the 34 caps each time
@@ -511,13 +532,19 @@ class StrongBot:
         shape = self._by_melds.get(tiles_key)
         if shape is not None:
             return shape
-        key = (_cap(melds, extra), len(melds) + (1 if extra else 0))
-        shape = self._shapes.get(key)
+        r = game.ruleset
+        key = (
+            _cap(melds, extra),
+            len(melds) + (1 if extra else 0),
+            r.forms,
+            r.concealed_size,
+            self._four[1],
+        )
+        shape = _SHAPES.get(key)
         if shape is None:
-            r = game.ruleset
-            shape = self._shapes[key] = _Shape(
-                key[0], key[1], r.forms, r.concealed_size, self._four[1]
-            )
+            if len(_SHAPES) > 1 << 14:
+                _SHAPES.clear()
+            shape = _SHAPES[key] = _Shape(*key)
         if len(self._by_melds) > 1 << 12:
             self._by_melds.clear()
         self._by_melds[tiles_key] = shape
@@ -877,6 +904,11 @@ class StrongBot:
             cands = [t for t in cands if values[t] == top]
         if ukes is None:
             ukes = self._ukeires(game, seat, tiles, cands, unseen, shape)
+        if not threats:
+            # no danger: the values left are equal, so the most useful
+            # tiles, then the highest tile (the same choice and key)
+            tile = max(cands, key=lambda t: (ukes[t], t))
+            return tile, (float(best_sh), values[tile], -ukes[tile] + 0.0)
         out: list[tuple[tuple[float, ...], int]] = []
         for t in cands:
             # no threat, no danger (what _danger answers then, unread)

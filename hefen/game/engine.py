@@ -35,7 +35,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..decompose import completing_tiles, ready_discards
+from ..decompose import completes_with, completing_tiles, ready_discards
 from ..hand import _DEFAULT_CONTEXT, Context, Hand, Meld, _rules_pass
 from ..result import Result
 from ..ruleset import DEFAULT_RULESET, REGISTRY, Ruleset, find_ruleset, ruleset_keys
@@ -865,11 +865,12 @@ class Game:
         claims: dict[int, list[Action]] = {}
         last = self.wall_remaining == 0
         chower = self._next[discarder]
+        forms = self.ruleset.decompose_forms
         for seat in self._after[discarder]:
             p = self.players[seat]
             opts: list[Action] = []
             # can_win, its first test here (most hands do not complete)
-            if tile in self._completing(p.concealed, len(p.melds)) and self.can_win(
+            if completes_with(p.concealed, len(p.melds), forms, tile) and self.can_win(
                 seat, tile, self_drawn=False, discarder=discarder, robbing=False
             ):
                 opts.append(_act(seat, "win"))
