@@ -7,9 +7,10 @@
 For each ruleset, ``--pairs`` times: one fresh process on the base tree, then
 one on this tree (alternating, so that a machine whose speed drifts moves
 both alike), each pinned to one core where the OS allows, each playing three
-warm-up hands and then ``--hands`` hands of four ``--bot`` bots, as
-``bench/game_simulate.py`` plays them (``Game(GameSettings(rules),
-f"bench/0/{i}", dealer=i % 4)``, ``make_bot(bot, i * 4 + s)``).  A process
+warm-up hands and then ``--hands`` hands of four ``--bot`` bots with
+``bench/game_simulate.py``'s ``play`` (``Game(GameSettings(rules),
+f"bench/0/{i}", dealer=i % 4)``, ``make_bot(bot, i * 4 + s)``; the base
+tree's ``hefen``, this tree's bench).  A process
 reports hands per second of CPU time (a busy machine's other work is not
 counted; its effect on caches still is) and the actions per hand, which
 must be the same on both sides (the same play).  Prints each pair, its
@@ -34,23 +35,12 @@ try:
     os.sched_setaffinity(0, {int(sys.argv[4])})
 except (AttributeError, OSError, ValueError):
     pass
-from hefen.game import Game, GameSettings, make_bot
+sys.path.insert(0, sys.argv[5])
+from game_simulate import play  # this tree's bench, the other tree's hefen
 rules, bot, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
-
-def play(lo, hi):
-    actions = 0
-    for i in range(lo, hi):
-        game = Game(GameSettings(rules), f"bench/0/{i}", dealer=i % 4)
-        bots = [make_bot(bot, i * 4 + s) for s in range(4)]
-        while game.phase != "end":
-            seat = game.to_act()[0]
-            game.apply(bots[seat].choose(game, seat))
-        actions += len(game.actions)
-    return actions
-
-play(0, 3)
+play(rules, bot, 0, 3)
 t = time.process_time()
-actions = play(3, 3 + n)
+actions = play(rules, bot, 3, 3 + n)
 dt = time.process_time() - t
 print(json.dumps({"rate": n / dt, "actions": actions / n}))
 """
@@ -60,7 +50,7 @@ def run(tree: Path, rules: str, bot: str, hands: int, cpu: int) -> dict[str, flo
     env = dict(os.environ, PYTHONPATH=str(tree))
     env.pop("HEFEN_PURE", None)
     out = subprocess.run(
-        [sys.executable, "-c", CHILD, rules, bot, str(hands), str(cpu)],
+        [sys.executable, "-c", CHILD, rules, bot, str(hands), str(cpu), str(HERE / "bench")],
         cwd=tree,
         env=env,
         capture_output=True,

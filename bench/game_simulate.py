@@ -16,16 +16,22 @@ from hefen.game import Game, GameSettings, make_bot
 from hefen.ruleset import ruleset_keys
 
 
-def bench(rules: str, bot: str, hands: int, seed: int) -> tuple[float, float]:
+def play(rules: str, bot: str, first: int, end: int, seed: int = 0) -> int:
+    """Play hands ``first`` to ``end - 1`` of four ``bot`` bots; the actions taken."""
     actions = 0
-    started = time.perf_counter()
-    for i in range(hands):
+    for i in range(first, end):
         game = Game(GameSettings(rules), f"bench/{seed}/{i}", dealer=i % 4)
         bots = [make_bot(bot, i * 4 + s) for s in range(4)]
         while game.phase != "end":
             seat = game.to_act()[0]
             game.apply(bots[seat].choose(game, seat))
         actions += len(game.actions)
+    return actions
+
+
+def bench(rules: str, bot: str, hands: int, seed: int) -> tuple[float, float]:
+    started = time.perf_counter()
+    actions = play(rules, bot, 0, hands, seed)
     elapsed = time.perf_counter() - started
     return hands / elapsed, actions / hands
 
