@@ -107,6 +107,20 @@ read_melds(PyObject *obj, long *out)
     return 1;
 }
 
+/* a kind (0-33) from a plain int, -1 if not one */
+static int
+read_kind(PyObject *o)
+{
+    if (!PyLong_CheckExact(o))
+        return -1;
+    long v = PyLong_AsLong(o);
+    if (v < 0 || v >= NK) {
+        PyErr_Clear();
+        return -1;
+    }
+    return (int)v;
+}
+
 /* the forms as a bit mask; -1 with an error set */
 static int
 read_forms(PyObject *forms)
@@ -727,28 +741,23 @@ py_ready_discards(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 static PyObject *
 py_completes_with(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    int c[NK], forms;
-    long n_melds, tile;
+    int c[NK], forms, tile;
+    long n_melds;
     if (nargs != 4 || !(PyList_CheckExact(args[0]) || PyTuple_CheckExact(args[0])) ||
-        !PyAnySet_Check(args[2]) || !PyLong_CheckExact(args[3]))
+        !PyAnySet_Check(args[2]))
         return fallback(pure_cw, args, nargs, NULL);
     int r = read_melds(args[1], &n_melds);
     if (r < 0)
         return NULL;
-    tile = PyLong_AsLong(args[3]);
-    if (tile == -1 && PyErr_Occurred())
-        PyErr_Clear();
-    if (r == 0 || tile < 0 || tile >= NK)
+    if (r == 0 || (tile = read_kind(args[3])) < 0)
         return fallback(pure_cw, args, nargs, NULL);
     memset(c, 0, sizeof c);
     PyObject *seq = args[0];
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     PyObject **items = PySequence_Fast_ITEMS(seq);
     for (Py_ssize_t i = 0; i < n; i++) {
-        long t = PyLong_CheckExact(items[i]) ? PyLong_AsLong(items[i]) : -1;
-        if (t == -1 && PyErr_Occurred())
-            PyErr_Clear();
-        if (t < 0 || t >= NK || c[t] >= MAX_COUNT)
+        int t = read_kind(items[i]);
+        if (t < 0 || c[t] >= MAX_COUNT)
             return fallback(pure_cw, args, nargs, NULL);
         c[t]++;
     }
@@ -762,7 +771,7 @@ py_completes_with(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     StdBase base;
     std_base(c, &base);
     c[tile]++;
-    return PyBool_FromLong(std_complete_plus(c, &base, (int)tile) ||
+    return PyBool_FromLong(std_complete_plus(c, &base, tile) ||
                            complete_special(c, n_melds, forms));
 }
 
@@ -1738,7 +1747,7 @@ static PyObject *pure_suit_table, *pure_honor_table, *pure_combine, *pure_combin
     *pure_best, *pure_best_mask;
 
 typedef struct {
-    int n;
+    int n, lo; /* the window: n ranks from rank lo */
     long long c[9], cap[9], sum[10];
     unsigned char done[10][SH_K + 1][SH_K + 1];
     shtab memo[10][SH_K + 1][SH_K + 1];
@@ -2022,10 +2031,10 @@ sh_suit_compute_raw(const long long *c, const long long *cap, shtab *out)
      * of the window only: where the last table made had the same window,
      * the positions past the last one whose count or cap differs keep
      * theirs (a hand's discards and draws change one rank) */
-    static int last_lo = -1;
     int n = hi - lo + 1;
-    /* the highest position whose memo goes: all of them for another window */
-    int d = last_lo == lo && st->n == n ? -1 : n - 1;
+    /* the highest position whose memo goes: all of them for another window
+     * (none before the first table: n is 0 there) */
+    int d = st->lo == lo && st->n == n ? -1 : n - 1;
     for (int i = n - 1; i >= 0; i--) {
         if (st->c[i] != c[lo + i] || st->cap[i] != cap[lo + i]) {
             if (d < i)
@@ -2035,7 +2044,7 @@ sh_suit_compute_raw(const long long *c, const long long *cap, shtab *out)
         }
     }
     st->n = n;
-    last_lo = lo;
+    st->lo = lo;
     st->sum[n] = 0;
     for (int i = n - 1; i >= 0; i--)
         st->sum[i] = st->sum[i + 1] + st->c[i];
@@ -3384,20 +3393,6 @@ py_best_discards(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObje
 static PyObject *pure_unseen_counts;
 static PyObject *s_uc_concealed, *s_uc_discards, *s_uc_melds, *s_uc_tiles;
 
-/* a kind from a plain int, -1 if not one */
-static int
-uc_kind(PyObject *o)
-{
-    if (!PyLong_CheckExact(o))
-        return -1;
-    long v = PyLong_AsLong(o);
-    if (v < 0 || v >= NK) {
-        PyErr_Clear();
-        return -1;
-    }
-    return (int)v;
-}
-
 /* subtract the kinds of list/tuple o from n; 0 if o is not of that shape */
 static int
 uc_take(PyObject *o, int tuple, long long *n)
@@ -3406,7 +3401,7 @@ uc_take(PyObject *o, int tuple, long long *n)
         return 0;
     Py_ssize_t len = tuple ? PyTuple_GET_SIZE(o) : PyList_GET_SIZE(o);
     for (Py_ssize_t i = 0; i < len; i++) {
-        int t = uc_kind(tuple ? PyTuple_GET_ITEM(o, i) : PyList_GET_ITEM(o, i));
+        int t = read_kind(tuple ? PyTuple_GET_ITEM(o, i) : PyList_GET_ITEM(o, i));
         if (t < 0)
             return 0;
         n[t]--;
@@ -3439,7 +3434,7 @@ uc_player(PyObject *p, int own, long long *n)
             ok = 0;
             break;
         }
-        int t = uc_kind(PyTuple_GET_ITEM(d, 0));
+        int t = read_kind(PyTuple_GET_ITEM(d, 0));
         if (t < 0)
             ok = 0;
         else if (PyTuple_GET_ITEM(d, 1) == Py_False)
@@ -6873,8 +6868,7 @@ static PyMethodDef core_methods[] = {
     {"_set_pure", py_set_pure, METH_VARARGS,
      "_set_pure(is_standard_complete, standard_decompositions, is_complete, "
      "completing_tiles[, ready_discards[, completes_with]]): the pure references, for inputs "
-     "outside the C "
-     "domain."},
+     "outside the C domain."},
     {"hk_discard_values", (PyCFunction)(void (*)(void))py_hk_discard_values,
      METH_FASTCALL | METH_KEYWORDS,
      "hk_discard_values(counts, cap, n_melds, forms, size, allow_four_pairs, ctx, kinds) -> "

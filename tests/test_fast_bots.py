@@ -253,6 +253,7 @@ def test_best_discards_compiled_and_pure(core: ModuleType, rules: str) -> None:
         assert core.best_discards(*pos, (4,) * 34, kinds) == ref
 
 
+@needs_core
 @pytest.mark.parametrize("rules", ["mcr", "hk", "tw"])
 def test_unseen_counts_compiled_and_pure(core: ModuleType, rules: str) -> None:
     """unseen_counts (what a seat cannot see), compiled and pure, for every
@@ -275,6 +276,7 @@ def test_unseen_counts_compiled_and_pure(core: ModuleType, rules: str) -> None:
     assert claimed > 0
 
 
+@needs_core
 def test_unseen_counts_outside_the_compiled_domain(core: ModuleType) -> None:
     """Players or melds of another shape go to the reference (its answer or
     its error)."""

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from webserver import ARGS, CHROMIUM, PHONE, needs_chromium, running
+from webserver import ARGS, CHROMIUM, PHONE, needs_chromium, running, wait_for_a_bot_discard
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 MINE = '#board .seatbox[data-pos="bottom"] .river .t'  # Ann's river
@@ -57,13 +57,7 @@ def test_play_a_discard_by_tapping_a_tile(server: str) -> None:
         tile.click()
         # the tile lands in Ann's river and the turn moves on to the bots
         page.locator(f'{MINE}[data-tile="{code}"]').first.wait_for()
-        # a bot discarded (the deal is the server's random one: the seat on the right is
-        # next, unless another bot claims the discard first, or wins on it)
-        page.wait_for_function(
-            "() => document.querySelectorAll("
-            "'#board .seatbox:not([data-pos=\"bottom\"]) .river .t').length > 0"
-            " || !document.querySelector('#result').hidden"
-        )
+        wait_for_a_bot_discard(page)
         # keep playing by tapping: pass on calls, discard on turns
         for _ in range(6):
             page.locator("#prompt", has_text=re.compile("Your turn|Your call|over")).wait_for()

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webserver import ARGS, CHROMIUM, needs_chromium, running
+from webserver import ARGS, CHROMIUM, needs_chromium, running, wait_for_a_bot_discard
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 
@@ -186,13 +186,7 @@ def test_a_whole_hand_from_the_table_at_360_portrait(server: str, browser: Any) 
     code = tile.get_attribute("data-tile")
     tile.click()
     page.locator(f'{MINE}[data-tile="{code}"]').first.wait_for()
-    # a bot discarded (the deal is the server's random one: the seat on the right is next,
-    # unless another bot claims the discard first, or wins on it)
-    page.wait_for_function(
-        "() => document.querySelectorAll("
-        "'#board .seatbox:not([data-pos=\"bottom\"]) .river .t').length > 0"
-        " || !document.querySelector('#result').hidden"
-    )
+    wait_for_a_bot_discard(page)
     page.wait_for_function(
         "() => document.querySelectorAll('#board .river .t.last').length === 1"
         " || !document.querySelector('#result').hidden"

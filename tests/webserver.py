@@ -67,3 +67,14 @@ def phone_page() -> Iterator[tuple[Any, list[str]]]:
             yield page, errors
         finally:
             browser.close()
+
+
+def wait_for_a_bot_discard(page: Any) -> None:
+    """Wait, on the play screen, until a bot has discarded or the hand is over. The
+    deal is the server's random one: the seat on the right plays next, unless another
+    bot claims the discard first, or wins on it."""
+    page.wait_for_function(
+        "() => document.querySelectorAll("
+        "'#board .seatbox:not([data-pos=\"bottom\"]) .river .t').length > 0"
+        " || !document.querySelector('#result').hidden"
+    )

@@ -502,7 +502,8 @@ class StrongBot:
         self.exact = exact
         #: the settings last seen and whether four alike make two of seven pairs there
         self._four: tuple[GameSettings, bool] | None = None
-        #: the shapes asked for under those settings, by the tiles of the melds and ``extra`` they were made for
+        #: the shapes asked for under those settings, by the tiles of the melds
+        #: and ``extra`` they were made for
         self._by_melds: dict[tuple[tuple[int, ...], ...], _Shape] = {}
         #: the last :meth:`_hk_context`: (melds, key, shape, context)
         self._hk_memo: tuple[list[Meld], tuple[object, ...], _Shape, HkContext] | None = None
@@ -911,8 +912,7 @@ class StrongBot:
             return tile, (float(best_sh), values[tile], -ukes[tile] + 0.0)
         out: list[tuple[tuple[float, ...], int]] = []
         for t in cands:
-            # no threat, no danger (what _danger answers then, unread)
-            danger = self._danger(game, threats, t, unseen) if threats else 0.0
+            danger = self._danger(game, threats, t, unseen)
             out.append(((float(best_sh), values[t], -ukes[t] + danger * 2), t))
         best_key, tile = min(out, key=lambda x: (x[0], -x[1]))
         return tile, best_key
