@@ -55,6 +55,19 @@ def test_replay_of_a_broken_file_fails_with_a_sentence(
     assert "before any hand header" in capsys.readouterr().err
 
 
+def test_replay_of_a_missing_or_binary_file_is_one_sentence(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "none.jsonl"
+    assert main(["replay", str(missing)]) == 1
+    err = capsys.readouterr().err
+    assert err == f"hefen replay: cannot read {missing} (No such file or directory).\n"
+    binary = tmp_path / "photo.jsonl"
+    binary.write_bytes(b"\xff\xd8\xff\xe0 not a record \x80\x81")
+    assert main(["replay", str(binary)]) == 1
+    assert capsys.readouterr().err == f"hefen replay: {binary} is not a text record (UTF-8).\n"
+
+
 def test_simulate_takes_the_house_rules(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     record = tmp_path / "tw.jsonl"
     argv = ["simulate", "--rules", "tw", "--games", "1", "--hands", "1", "--bots", "simple"]

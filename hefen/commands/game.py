@@ -139,7 +139,13 @@ def run_replay(args: argparse.Namespace) -> int:
             with open(args.file, encoding="utf-8") as fh:
                 lines = fh.readlines()
         rep = replay(lines)
-    except (OSError, RecordError) as e:
+    except OSError as e:
+        print(f"hefen replay: cannot read {args.file} ({e.strerror}).", file=sys.stderr)
+        return 1
+    except UnicodeDecodeError:
+        print(f"hefen replay: {args.file} is not a text record (UTF-8).", file=sys.stderr)
+        return 1
+    except RecordError as e:
         print(f"hefen replay: {e}", file=sys.stderr)
         return 1
     for game, header in zip(rep.games, rep.headers, strict=True):
