@@ -31,6 +31,15 @@ EDGE_HIGH, EDGE_LOW = 60.0, 24.0
 #: the pale table's cue) and no darker than it is tile when its piece touches tile faces:
 #: the coloured back of a tile lying face down, which is neither ivory nor busy with drawing.
 BACK_HUE = 36.0
+#: A blob about one tile wide (under this many of its heights) that fills less than
+#: :data:`LONE_FILL` of its quad is no tile: tiles are rectangles, a chip, a cup or a
+#: hand is not (the lone tiles of hand photos fill 0.9 or more).
+LONE_WIDTH = 1.3
+LONE_FILL = 0.88
+#: Leave pieces of the border with something on them out of its statistics.
+CLEAR_BORDER = True
+#: The least texture (Sobel magnitude, 7 x 7 mean) a tile's drawing has.
+BUSY_FLOOR = 40.0
 #: The tiles' height is weighed by how many tiles each blob would hold, over the blobs at
 #: least ``ROW_FLOOR`` of the height that weighing by area finds (the height before,
 #: thrown off by a large thing beside the tiles), or as long as a row of ``ROW_TILES``
@@ -49,6 +58,9 @@ class Group:
 
     quad: np.ndarray  # 4 x 2 float32
     row: int = 0
+    #: how much of its quad the blob it was found as fills (tiles are rectangles: a
+    #: chip, a cup or a hand is not)
+    fill: float = 1.0
 
     @property
     def height(self) -> float:
@@ -90,10 +102,55 @@ def _table_model(lab: np.ndarray, band: int) -> np.ndarray:
     return cv2.resize(coarse.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
 
 
-def _border_stats(img: np.ndarray, band: int) -> np.ndarray:
-    return np.concatenate(
-        [img[:band].ravel(), img[-band:].ravel(), img[:, :band].ravel(), img[:, -band:].ravel()]
+#: Each side of the photo's border is cut into this many pieces, and a piece with
+#: something on it (far busier or farther from the table's colour than the border's
+#: usual piece) is left out of the border's statistics (:func:`_clear_pieces`).
+BORDER_PIECES = 8
+#: How much busier (its 99th percentile of texture) than the median piece a piece may be.
+BORDER_BUSIER = 3.0
+#: How much farther from the table's colour (its median distance) than the median piece.
+BORDER_FARTHER = 3.0
+
+
+def _border_pieces(img: np.ndarray, band: int) -> list[np.ndarray]:
+    """The photo's border (``band`` pixels wide) as :data:`BORDER_PIECES` pieces a side."""
+    h, w = img.shape[:2]
+    n = BORDER_PIECES
+    pieces = []
+    for side in (img[:band], img[-band:]):
+        pieces += [side[:, i * w // n : (i + 1) * w // n] for i in range(n)]
+    for side in (img[:, :band], img[:, -band:]):
+        pieces += [side[i * h // n : (i + 1) * h // n] for i in range(n)]
+    return pieces
+
+
+def _clear_pieces(texture: np.ndarray, diff: np.ndarray, band: int) -> list[bool]:
+    """Which border pieces show the table alone. A box, a phone or a card cut by the
+    photo's edge lies in the border: its outline would raise the border's texture
+    percentile, which sets how busy a tile's drawing must be, until no drawing counted
+    (on a cluttered photo the tiles were then lost and the thing read as a tile). A piece
+    is left out when its texture's 99th percentile is over :data:`BORDER_BUSIER` times the
+    median piece's, or its median distance from the table's colour over
+    :data:`BORDER_FARTHER` times the median piece's (and 8 more); at least half the
+    pieces are always kept (the table itself may be busy)."""
+    busy = np.array([float(np.percentile(p, 99)) for p in _border_pieces(texture, band)])
+    far = np.array([float(np.median(p)) for p in _border_pieces(diff, band)])
+    keep = (busy <= BORDER_BUSIER * max(1.0, float(np.median(busy)))) & (
+        far <= BORDER_FARTHER * float(np.median(far)) + 8.0
     )
+    if keep.sum() < len(keep) / 2:
+        return [True] * len(keep)
+    return [bool(k) for k in keep]
+
+
+def _border_stats(img: np.ndarray, band: int, clear: list[bool] | None = None) -> np.ndarray:
+    """The values of ``img`` on the photo's border (only its ``clear`` pieces)."""
+    if clear is None:
+        return np.concatenate(
+            [img[:band].ravel(), img[-band:].ravel(), img[:, :band].ravel(), img[:, -band:].ravel()]
+        )
+    pieces = _border_pieces(img, band)
+    return np.concatenate([p.ravel() for p, k in zip(pieces, clear, strict=True) if k])
 
 
 def tile_mask(rgb_small: np.ndarray) -> np.ndarray:
@@ -104,6 +161,12 @@ def tile_mask(rgb_small: np.ndarray) -> np.ndarray:
     table = _table_model(lab, band)
     d = (lab - table) * np.array([1.0, 2.0, 2.0], np.float32)
     diff = cv2.GaussianBlur(np.sqrt((d * d).sum(-1)), (0, 0), 1.2)
+    grey: np.ndarray = cv2.cvtColor(rgb_small, cv2.COLOR_RGB2GRAY).astype(np.float32)
+    grey = cv2.GaussianBlur(grey, (0, 0), 0.8)
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1)
+    mag = np.sqrt(gx * gx + gy * gy)
+    texture = cv2.blur(mag, (7, 7))
     border = _border_stats(diff, band)
     med = float(np.median(border))
     mad = float(np.median(np.abs(border - med))) * 1.4826
@@ -115,14 +178,11 @@ def tile_mask(rgb_small: np.ndarray) -> np.ndarray:
     pale = float(np.linalg.norm((table_colour - [240.0, 128.0, 134.0]) * [1.0, 2.0, 2.0])) < 70
     table_chroma = float(np.hypot(table_colour[1] - 128.0, table_colour[2] - 128.0))
     pale = pale or (table_chroma < GREY_CHROMA and float(table_colour[0]) > GREY_LIGHTNESS)
-    grey: np.ndarray = cv2.cvtColor(rgb_small, cv2.COLOR_RGB2GRAY).astype(np.float32)
-    grey = cv2.GaussianBlur(grey, (0, 0), 0.8)
-    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0)
-    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1)
-    mag = np.sqrt(gx * gx + gy * gy)
-    texture = cv2.blur(mag, (7, 7))
+    clear = _clear_pieces(texture, diff, band) if CLEAR_BORDER and pale else None
     # the drawings on the faces: far busier than the table's own texture
-    busy = texture > max(40.0, float(np.percentile(_border_stats(texture, band), 99.5)) * 1.5)
+    busy = texture > max(
+        BUSY_FLOOR, float(np.percentile(_border_stats(texture, band, clear), 99.5)) * 1.5
+    )
     if pale:
         # outlines: faint edges that join up (a tile's rim)
         # A tile's rim is a strong edge somewhere along it; a bright cloth's noise and
@@ -130,7 +190,8 @@ def tile_mask(rgb_small: np.ndarray) -> np.ndarray:
         # joining the groups. Both thresholds have floors, in proportion to the light.
         light_scale = float(np.clip(table_colour[0] / 240.0, 0.5, 1.0))
         hi = max(
-            EDGE_HIGH * light_scale, float(np.percentile(_border_stats(mag, band), 99.5)) * 1.5
+            EDGE_HIGH * light_scale,
+            float(np.percentile(_border_stats(mag, band, clear), 99.5)) * 1.5,
         )
         lo = max(EDGE_LOW * light_scale, hi / 2.5)
         outline = cv2.Canny(np.clip(grey, 0, 255).astype(np.uint8), lo, hi, L2gradient=True)
@@ -212,12 +273,9 @@ def _row_angle_and_height(blobs: list[tuple[np.ndarray, tuple]]) -> tuple[float,
         e1, e2 = float(np.linalg.norm(pts[1] - pts[0])), float(np.linalg.norm(pts[2] - pts[1]))
         if min(e1, e2) <= 0:
             continue
-        if abs(a1) <= abs(a2):
-            angles.append(a1)
-            heights.append(e2)
-        else:
-            angles.append(a2)
-            heights.append(e1)
+        angle, height = (a1, e2) if abs(a1) <= abs(a2) else (a2, e1)
+        angles.append(angle)
+        heights.append(height)
         areas.append(float(cv2.contourArea(contour)))
     if not angles:
         return None
@@ -438,9 +496,12 @@ def find_groups(rgb: np.ndarray) -> tuple[list[Group], float]:
         box = np.array([[0, 0], [bw, 0], [bw, bh], [0, bh]], np.float32)
         if quad is None or np.abs(quad - box).max() > 0.3 * tile_h:
             quad = box
+        fill = float(blob.sum()) / max(1.0, float(cv2.contourArea(quad)))
+        if bw < LONE_WIDTH * mean_h and fill < LONE_FILL:
+            continue  # one "tile" that is no rectangle: a chip, a cup, a hand
         quad += np.array([x, y], np.float32)
         pts = cv2.transform(quad.reshape(-1, 1, 2), back).reshape(-1, 2) / scale
-        groups.append(Group(quad=pts.astype(np.float32)))
+        groups.append(Group(quad=pts.astype(np.float32), fill=min(1.0, fill)))
     if not groups:
         return [], 0.0
 
