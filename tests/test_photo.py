@@ -633,6 +633,9 @@ def test_a_group_mostly_of_blank_faces_read_unsurely_is_no_tiles() -> None:
     assert not _unsure_blanks(group(("9p", 0.5), ("8p", 0.5), ("P", 0.5)))
     assert not _unsure_blanks(group(("5h", 0.4)))
     assert BLANK_SURE == 0.9
+    # relative to the photo's usual tile: a never-seen set's tiles all read less surely
+    assert _unsure_blanks(group(("P", 0.7)), usual=0.97)
+    assert not _unsure_blanks(group(("P", 0.7)), usual=0.75)
 
 
 @needs_art

@@ -763,7 +763,8 @@ def _recognize(
     # face-down tiles are shown only as a concealed kong (four backs, or two between two
     # alike faces, in one group): a group of backs alone of another size is no tiles at
     # all but something blank and coloured beside them (a box, a phone's screen)
-    keep = [not _stray_backs(g) and not _unsure_blanks(g) for g in out]
+    usual = float(np.median([t.confidence for g in out for t in g.tiles]))
+    keep = [not _stray_backs(g) and not _unsure_blanks(g, usual) for g in out]
     if not any(keep):
         raise PhotoError("No mahjong tiles were found in the photo.")
     crops = [c for cut, k in zip(cuts, keep, strict=True) if k for c in cut]
@@ -772,17 +773,20 @@ def _recognize(
 
 
 #: A group at least half of blank white dragons is kept only when it is read at least
-#: this surely (geometric mean): a pale box, card, cup or sheet reads as a blank face,
-#: but less surely than a blank tile (on 200 cluttered tuning photos such groups read
-#: 0.2-0.89 and the blank tiles' groups 0.91-0.96).
+#: this share as surely (geometric mean) as the photo's usual tile (the median
+#: confidence): a pale box, card, cup or sheet reads as a blank face, but less surely
+#: than a blank tile (on 200 cluttered tuning photos such groups read 0.2-0.89 and the
+#: blank tiles' groups 0.91-0.96). Relative, since every tile of a set the model has
+#: never seen reads less surely, and those read as blank faces are tiles to correct.
 BLANK_SURE = 0.9
 
 
-def _unsure_blanks(group: TileGroup) -> bool:
+def _unsure_blanks(group: TileGroup, usual: float = 1.0) -> bool:
     """A group mostly of blank white dragons (at least half) read less surely than
-    :data:`BLANK_SURE` -- but not a pung or kong of them (a turned tile among them reads
-    less surely), nor a concealed kong's look (two alike faces about two blank or
-    face-down tiles: a grey back reads as a blank face)."""
+    :data:`BLANK_SURE` times ``usual`` (the photo's median tile confidence) -- but not a
+    pung or kong of them (a turned tile among them reads less surely), nor a concealed
+    kong's look (two alike faces about two blank or face-down tiles: a grey back reads
+    as a blank face)."""
     tiles = group.tiles
     codes = [t.tile for t in tiles]
     if 2 * codes.count("P") < len(codes):
@@ -792,7 +796,7 @@ def _unsure_blanks(group: TileGroup) -> bool:
     if len(codes) == 4 and codes[0] == codes[3] and {codes[1], codes[2]} <= {"P", BACK}:
         return False
     sure = math.exp(sum(math.log(max(t.confidence, 1e-9)) for t in tiles) / len(tiles))
-    return sure < BLANK_SURE
+    return sure < BLANK_SURE * usual
 
 
 def _stray_backs(group: TileGroup) -> bool:
