@@ -20,7 +20,7 @@ from hefen.commands import recognize as recognize_command
 from hefen.photo import TILE_CODES, PhotoError, classify_tile, recognize, synth
 from hefen.photo.classes import BONUS, MODEL_CLASSES, copies_allowed
 from hefen.photo.model import MODEL_DIR, TileClassifier
-from hefen.photo.pipeline import choose_tiles
+from hefen.photo.pipeline import RecognizedTile, TileGroup, choose_tiles
 
 TILES_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "tiles"
 # Seeds far from the training script's (which derives its own from --seed 5 and 6).
@@ -537,14 +537,19 @@ def _cluttered_right(art: synth.Art, seed: int, count: int) -> int:
     return right
 
 
+def _read_group(*read: tuple[str, float]) -> TileGroup:
+    """A group as recognised: each tile's code and confidence."""
+    return TileGroup(tuple(RecognizedTile(c, p, (), (0, 0, 1, 1)) for c, p in read))
+
+
 def test_a_group_of_backs_alone_is_a_concealed_kong_or_no_tiles() -> None:
     """Face-down tiles are shown only as a concealed kong: a group wholly of backs
     that is not four of them is something blank and coloured, not tiles."""
     from hefen.photo.classes import BACK
-    from hefen.photo.pipeline import RecognizedTile, TileGroup, _stray_backs
+    from hefen.photo.pipeline import _stray_backs
 
     def group(*codes: str) -> TileGroup:
-        return TileGroup(tuple(RecognizedTile(c, 0.9, (), (0, 0, 1, 1)) for c in codes))
+        return _read_group(*((c, 0.9) for c in codes))
 
     assert _stray_backs(group(BACK))
     assert _stray_backs(group(BACK, BACK))
@@ -599,7 +604,6 @@ def test_a_lone_blob_that_is_no_rectangle_is_no_tile() -> None:
     centres = [g.quad.mean(0) for g in groups]
     assert any(abs(c[0] - 125) < 20 for c in centres)
     assert not any(abs(c[0] - 400) < 40 for c in centres)
-    assert all(g.fill >= detect.LONE_FILL for g in groups)
 
 
 @needs_art
@@ -614,10 +618,9 @@ def test_cluttered_photos_with_things_cut_by_the_edge_of_a_pale_table(art: synth
 def test_a_group_mostly_of_blank_faces_read_unsurely_is_no_tiles() -> None:
     """A pale box, card or cup reads as blank white dragons, but less surely than the
     blank tiles: a group at least half of them is kept only when it is read surely."""
-    from hefen.photo.pipeline import BLANK_SURE, RecognizedTile, TileGroup, _unsure_blanks
+    from hefen.photo.pipeline import BLANK_SURE, _unsure_blanks
 
-    def group(*read: tuple[str, float]) -> TileGroup:
-        return TileGroup(tuple(RecognizedTile(c, p, (), (0, 0, 1, 1)) for c, p in read))
+    group = _read_group
 
     assert _unsure_blanks(group(("P", 0.8)))
     assert _unsure_blanks(group(("9p", 0.9), ("P", 0.8)))

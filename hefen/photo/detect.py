@@ -36,8 +36,6 @@ BACK_HUE = 36.0
 #: hand is not (the lone tiles of hand photos fill 0.9 or more).
 LONE_WIDTH = 1.3
 LONE_FILL = 0.88
-#: Leave pieces of the border with something on them out of its statistics.
-CLEAR_BORDER = True
 #: The least texture (Sobel magnitude, 7 x 7 mean) a tile's drawing has.
 BUSY_FLOOR = 40.0
 #: The tiles' height is weighed by how many tiles each blob would hold, over the blobs at
@@ -58,9 +56,6 @@ class Group:
 
     quad: np.ndarray  # 4 x 2 float32
     row: int = 0
-    #: how much of its quad the blob it was found as fills (tiles are rectangles: a
-    #: chip, a cup or a hand is not)
-    fill: float = 1.0
 
     @property
     def height(self) -> float:
@@ -144,13 +139,11 @@ def _clear_pieces(texture: np.ndarray, diff: np.ndarray, band: int) -> list[bool
 
 
 def _border_stats(img: np.ndarray, band: int, clear: list[bool] | None = None) -> np.ndarray:
-    """The values of ``img`` on the photo's border (only its ``clear`` pieces)."""
-    if clear is None:
-        return np.concatenate(
-            [img[:band].ravel(), img[-band:].ravel(), img[:, :band].ravel(), img[:, -band:].ravel()]
-        )
+    """The values of ``img`` on the photo's border (only its ``clear`` pieces; all of
+    them by default)."""
     pieces = _border_pieces(img, band)
-    return np.concatenate([p.ravel() for p, k in zip(pieces, clear, strict=True) if k])
+    keep = clear if clear is not None else [True] * len(pieces)
+    return np.concatenate([p.ravel() for p, k in zip(pieces, keep, strict=True) if k])
 
 
 def tile_mask(rgb_small: np.ndarray) -> np.ndarray:
@@ -178,7 +171,7 @@ def tile_mask(rgb_small: np.ndarray) -> np.ndarray:
     pale = float(np.linalg.norm((table_colour - [240.0, 128.0, 134.0]) * [1.0, 2.0, 2.0])) < 70
     table_chroma = float(np.hypot(table_colour[1] - 128.0, table_colour[2] - 128.0))
     pale = pale or (table_chroma < GREY_CHROMA and float(table_colour[0]) > GREY_LIGHTNESS)
-    clear = _clear_pieces(texture, diff, band) if CLEAR_BORDER and pale else None
+    clear = _clear_pieces(texture, diff, band) if pale else None
     # the drawings on the faces: far busier than the table's own texture
     busy = texture > max(
         BUSY_FLOOR, float(np.percentile(_border_stats(texture, band, clear), 99.5)) * 1.5
@@ -501,7 +494,7 @@ def find_groups(rgb: np.ndarray) -> tuple[list[Group], float]:
             continue  # one "tile" that is no rectangle: a chip, a cup, a hand
         quad += np.array([x, y], np.float32)
         pts = cv2.transform(quad.reshape(-1, 1, 2), back).reshape(-1, 2) / scale
-        groups.append(Group(quad=pts.astype(np.float32), fill=min(1.0, fill)))
+        groups.append(Group(quad=pts.astype(np.float32)))
     if not groups:
         return [], 0.0
 
