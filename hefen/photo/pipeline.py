@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 
+from hefen.photo import single
 from hefen.photo.classes import BACK, READ_CODES, copies_allowed
 from hefen.photo.detect import Group, cell_quad, cell_quads, find_groups, rectify
 from hefen.photo.errors import PhotoError
@@ -862,28 +863,23 @@ def teach(
     return memory
 
 
-def classify_tile(image: ImageInput) -> tuple[str, float, tuple[tuple[str, float], ...]]:
+def classify_tile(
+    image: ImageInput, memory: TileMemory | None = None
+) -> tuple[str, float, tuple[tuple[str, float], ...]]:
     """Identify a picture of one tile: (tile code, confidence, top-3 alternatives).
 
-    The picture may be a tight crop of the tile or show it on a table; if a tile can be
-    found in it, that is what is classified, else the whole picture.
+    The picture may be a tight crop of the tile or its face, or show it on a table or a
+    shop's plain ground, at any size, standing, lying or turned (:mod:`hefen.photo.single`
+    says how it is found and read). With ``memory``, the tiles taught in it are read as
+    taught.
     """
     rgb = load_image(image)
     try:
-        grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
-        crops = [to_crop(grey)]
-        groups, _ = find_groups(rgb)
-        if groups:
-            biggest = max(groups, key=lambda g: g.width * g.height)
-            crops.append(to_crop(rectify(grey, biggest.quad, CROP_H * 2)))
-        probs = classifier().probabilities(np.stack(crops))
+        k, p = single.classify_tile(rgb, memory)
     except PhotoError:
         raise
     except Exception as exc:  # the contract: a bad picture never raises anything else
         raise PhotoError("The picture could not be analysed.") from exc
-    best = max(range(len(probs)), key=lambda i: float(probs[i][: len(READ_CODES)].max()))
-    p = probs[best]
-    k = _ranked(p)[0]
     return READ_CODES[k], float(p[k]), _alternatives(p, k)
 
 

@@ -1123,6 +1123,99 @@ def tile_crop(
     return cv2.cvtColor(crop, cv2.COLOR_RGB2GRAY)
 
 
+def tile_photo(rng: np.random.Generator, art: Art, code: str) -> np.ndarray:
+    """A photograph of one tile, as people take them and shops show them (RGB ``uint8``).
+
+    The tile is seen from the front, standing (its side strip below the face), from
+    straight above, or at three quarters (a side strip beside the face as well); it lies
+    on a table or a plain studio ground (white, grey or black), fills a third to nine
+    tenths of the picture's height in a square, landscape or portrait frame, turned a
+    little, a quarter or (rarely) upside down, with a soft shadow (or, one in five, cropped
+    to the tile or to its face, as a shop shows it), and the light, colour
+    cast, blur, sensor noise and JPEG loss of :func:`degrade`'s real-camera effects. This is
+    what ``hefen recognize --tile`` is given; the bench reads such photos of styles the
+    model has never seen (``bench/photo_accuracy.py --tile-photos``).
+    """
+    look = TileLook.random(rng, real=True)
+    face_h = int(rng.integers(120, 220))
+    fw = round(face_h * look.aspect)
+    view = str(rng.choice(["front", "flat", "three-quarter"], p=[0.4, 0.3, 0.3]))
+    side = 0 if view == "flat" else round(face_h * rng.uniform(0.06, 0.3))
+    if view == "flat" and rng.random() < 0.5:
+        side = round(face_h * rng.uniform(0.02, 0.06))
+    tile, mask = draw_tile(rng, art.pick(rng, code), look, fw, face_h, side=side)
+    if view == "three-quarter":  # the tile's side beside the face: ivory, then its back
+        sw = round(fw * rng.uniform(0.08, 0.25))
+        h = tile.shape[0]
+        strip = np.empty((h, sw, 3), np.float32)
+        cut = round(sw * (1 - look.back_part))
+        strip[:, :cut] = look.body * 0.72
+        strip[:, cut:] = look.back * 0.78
+        right = rng.random() < 0.5
+        if not right:
+            strip = strip[:, ::-1]
+        smask = _rounded_mask(sw + 4, h, radius=0.09 * fw)[:, 2 : sw + 2]
+        tile = np.concatenate([tile, strip] if right else [strip, tile], axis=1)
+        mask = np.concatenate([mask, smask] if right else [smask, mask], axis=1)
+    th, tw = tile.shape[:2]
+    # the frame: the tile fills `fill` of its height, somewhere in it; the ground is drawn
+    # larger and the frame cut from it after the camera's turn, so no edge shows
+    frame_aspect = float(rng.choice([1.0, 4 / 3, 3 / 4, 16 / 9]))
+    fill = rng.uniform(0.33, 0.9)
+    fh = round(th / fill)
+    fwid = max(round(fh * frame_aspect), round(tw * 1.15))
+    ch, cw = 2 * fh + th, 2 * fwid + tw
+    if rng.random() < 0.45:  # a studio ground: white, grey or black, lit unevenly
+        level = float(
+            rng.choice([rng.uniform(225, 255), rng.uniform(120, 200), rng.uniform(10, 50)])
+        )
+        canvas = np.empty((ch, cw, 3), np.float32)
+        canvas[:] = level + rng.uniform(-6, 6, 3).astype(np.float32)
+        canvas *= 1 + 0.08 * _smooth_noise(rng, ch, cw, 2)[:, :, None]
+    else:
+        canvas = background(rng, ch, cw)
+    x, y = (cw - tw) // 2, (ch - th) // 2
+    shadow = np.zeros((ch, cw), np.float32)
+    dx, dy = (round(v * th) for v in rng.uniform(-0.06, 0.08, 2))
+    shadow[y + dy : y + dy + th, x + dx : x + dx + tw] = 1
+    shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, 0.05 * th))
+    canvas *= (1 - rng.uniform(0.15, 0.5) * shadow)[:, :, None]
+    region = canvas[y : y + th, x : x + tw]
+    m = mask[:, :, None]
+    region[:] = region * (1 - m) + tile * m
+    quad = np.array([[x, y], [x + tw, y], [x + tw, y + th], [x, y + th]], np.float32)
+    turn = int(rng.choice([0, 1, 2, 3], p=[0.86, 0.06, 0.02, 0.06]))
+    for _ in range(turn):  # a quarter anticlockwise each time
+        canvas = np.ascontiguousarray(np.rot90(canvas))
+        quad = np.stack([quad[:, 1], cw - quad[:, 0]], axis=1)
+        ch, cw = cw, ch
+        fh, fwid = fwid, fh
+    hom = _camera(rng, cw, ch, 1.0, 8.0, 0.05)
+    img = cv2.warpPerspective(
+        canvas, hom, (cw, ch), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    pts = _apply(hom, quad)
+    lo, hi = pts.min(0), pts.max(0)
+    if rng.random() < 0.2:  # cropped to the tile: a shop's picture, a scan of the face
+        size = hi - lo
+        a = lo + rng.uniform(-0.08, 0.04, 2) * size
+        b = hi + rng.uniform(-0.04, 0.08, 2) * size
+        if rng.random() < 0.5:  # the face alone, without the side strip below it
+            b[1] = lo[1] + (b[1] - lo[1]) * face_h / th
+        x0, y0 = (max(0, int(v)) for v in a)
+        img = img[y0 : max(y0 + 8, int(b[1])), x0 : max(x0 + 8, int(b[0]))]
+    else:  # the frame holds the whole tile, at a random place
+        x0 = rng.uniform(max(0.0, hi[0] - fwid), max(0.0, min(lo[0], cw - fwid)) + 1e-3)
+        y0 = rng.uniform(max(0.0, hi[1] - fh), max(0.0, min(lo[1], ch - fh)) + 1e-3)
+        x0, y0 = int(min(x0, lo[0])), int(min(y0, lo[1]))
+        img = img[y0 : y0 + max(fh, int(hi[1] - y0) + 1), x0 : x0 + max(fwid, int(hi[0] - x0) + 1)]
+    long_side = rng.uniform(300, 1200)
+    f = long_side / max(img.shape[:2])
+    size = (max(8, round(img.shape[1] * f)), max(8, round(img.shape[0] * f)))
+    img = cv2.resize(img, size, interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)
+    return degrade(rng, img, real=True)
+
+
 def clean_tile(
     rng: np.random.Generator, art: Art, code: str, size: tuple[int, int] = (120, 160)
 ) -> np.ndarray:

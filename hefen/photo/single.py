@@ -1,0 +1,223 @@
+"""Reading a picture of one tile (``hefen recognize --tile``, :func:`classify_tile`).
+
+A picture of one tile is not a hand: there is no row to level, and the tile may fill the
+frame or a tenth of it, stand or lie, show its side and back, or be turned. So the tile is
+looked for several ways, each giving a quadrilateral that may be it:
+
+* the pixels that look like tile rather than ground (:func:`hefen.photo.detect.tile_mask`),
+  the largest piece and the pieces beside it (a tile's drawing on a pale ground is found
+  in pieces, its ivory body not at all);
+* its outline: the edges of the picture closed into filled shapes, the largest that is
+  nearly a rectangle (on a white ground the body shows only by its rim and shadow);
+* the whole picture (a shop's picture or a scan cut to the tile).
+
+Each quadrilateral is read upright and turned a quarter, a half and three quarters, and
+each of those through :data:`CUTS` -- the whole body, the face without the side strip
+below it, the face without a side strip beside it -- so that no one guess of where the
+face ends decides. A reading's worth is the mean log probability of its best tile over its
+cuts, less :data:`TURN_COST` per quarter turn from the picture's own upright: a tile
+photographed sideways is read sideways only when that is clearly surer. The surest
+reading names the tile; its alternatives are its cuts' mean probabilities.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from hefen.photo.classes import READ_CODES
+from hefen.photo.detect import _fill, tile_mask
+from hefen.photo.errors import PhotoError
+from hefen.photo.memory import TileMemory
+from hefen.photo.model import TileClassifier, classifier, to_crop
+
+#: The long side, in pixels, of the copy of the picture a tile is looked for in.
+FIND_SIDE = 480
+#: The long side the picture is reduced to before the cuts are warped from it (an
+#: area-averaged copy: warping a large photo straight to 64 pixels would alias).
+READ_SIDE = 600
+#: Where in the tile's quadrilateral the classifier looks: (top, bottom, left, right) as
+#: fractions of its height and width. The whole body; without the side strip below the
+#: face (two depths); a little inside; without a side strip on the left or on the right.
+CUTS: tuple[tuple[float, float, float, float], ...] = (
+    (0.0, 1.0, 0.0, 1.0),
+    (0.0, 0.85, 0.0, 1.0),
+    (0.0, 0.72, 0.0, 1.0),
+    (0.0, 0.85, 0.06, 0.94),
+    (0.03, 0.8, 0.1, 1.0),
+    (0.03, 0.8, 0.0, 0.9),
+)
+#: What a quarter turn from the picture's upright costs a reading (mean log probability):
+#: a turned reading must be this much surer. Measured on the bench's single-tile photos
+#: (0.15, 0.3 and 0.4 within a point of each other on every set).
+TURN_COST = 0.3
+#: Pieces of tile smaller than this share of the largest are not joined to it.
+PIECE_SHARE = 0.02
+#: How far from the tile (a share of its larger side) a piece of its drawing may lie.
+PIECE_REACH = 0.25
+#: The outline's filled shape must fill this much of its bounding rectangle.
+OUTLINE_FILL = 0.75
+
+
+def _reduced(rgb: np.ndarray, side: int) -> tuple[np.ndarray, float]:
+    h, w = rgb.shape[:2]
+    scale = min(1.0, side / max(h, w))
+    if scale == 1.0:
+        return rgb, 1.0
+    size = (max(1, round(w * scale)), max(1, round(h * scale)))
+    return cv2.resize(rgb, size, interpolation=cv2.INTER_AREA), scale
+
+
+def _pieces_quad(small: np.ndarray) -> np.ndarray | None:
+    """The rectangle about the largest piece of tile and the pieces beside it."""
+    mask = tile_mask(small)
+    sh, sw = mask.shape
+    k = max(3, round(0.02 * max(sh, sw))) | 1
+    filled = _fill(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8)))
+    n, labels, stats, centres = cv2.connectedComponentsWithStats(filled, connectivity=8)
+    if n <= 1:
+        return None
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    big = int(areas.argmax()) + 1
+    if areas.max() < 0.003 * sh * sw:
+        return None
+    keep = {big}
+    x0, y0 = float(stats[big, 0]), float(stats[big, 1])
+    x1, y1 = x0 + float(stats[big, 2]), y0 + float(stats[big, 3])
+    grown = True
+    while grown:  # join the pieces that lie beside what is kept, until none does
+        grown = False
+        reach = PIECE_REACH * max(x1 - x0, y1 - y0)
+        for i in range(1, n):
+            if i in keep or stats[i, cv2.CC_STAT_AREA] < PIECE_SHARE * stats[big, 4]:
+                continue
+            cx, cy = centres[i]
+            if x0 - reach <= cx <= x1 + reach and y0 - reach <= cy <= y1 + reach:
+                keep.add(i)
+                grown = True
+                x0, y0 = min(x0, float(stats[i, 0])), min(y0, float(stats[i, 1]))
+                x1 = max(x1, float(stats[i, 0] + stats[i, 2]))
+                y1 = max(y1, float(stats[i, 1] + stats[i, 3]))
+    points = cv2.findNonZero(np.isin(labels, sorted(keep)).astype(np.uint8))
+    return np.asarray(cv2.boxPoints(cv2.minAreaRect(points)), np.float32)
+
+
+def _outline_quad(small: np.ndarray) -> np.ndarray | None:
+    """The rectangle of the largest nearly rectangular shape the picture's edges close."""
+    grey = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_RGB2GRAY), (0, 0), 1.0)
+    sh, sw = grey.shape
+    typical = float(np.median(np.abs(cv2.Sobel(grey, cv2.CV_32F, 1, 0))))
+    high = max(30.0, 6.0 * typical)
+    edges = cv2.Canny(grey, high / 2.5, high, L2gradient=True)
+    k = max(3, round(0.015 * max(sh, sw))) | 1
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    shapes = _fill(cv2.morphologyEx(edges, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8)))
+    shapes = cv2.morphologyEx(shapes, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+    contours, _ = cv2.findContours(shapes, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    best: tuple[float, tuple] | None = None
+    for contour in contours:
+        area = float(cv2.contourArea(contour))
+        if not 0.01 * sh * sw <= area <= 0.97 * sh * sw:
+            continue
+        rect = cv2.minAreaRect(contour)
+        if area < OUTLINE_FILL * rect[1][0] * rect[1][1]:
+            continue
+        if best is None or area > best[0]:
+            best = (area, rect)
+    return None if best is None else np.asarray(cv2.boxPoints(best[1]), np.float32)
+
+
+def _upright(box: np.ndarray) -> np.ndarray:
+    """A rectangle's corners as (top left, top right, bottom right, bottom left), the top
+    left the corner nearest the picture's top left."""
+    centre = box.mean(0)
+    angles = np.arctan2(box[:, 1] - centre[1], box[:, 0] - centre[0])
+    ring = box[np.argsort(angles)]  # clockwise on the screen (y down)
+    start = int(np.argmin(ring[:, 0] + ring[:, 1]))
+    return np.roll(ring, -start, axis=0).astype(np.float32)
+
+
+def tile_quads(rgb: np.ndarray) -> list[np.ndarray]:
+    """Where the one tile of a picture may be: quadrilaterals (top left, top right,
+    bottom right, bottom left, in the picture's pixels), the whole picture last."""
+    small, scale = _reduced(rgb, FIND_SIDE)
+    quads = [
+        _upright(box) / scale
+        for box in (_pieces_quad(small), _outline_quad(small))
+        if box is not None
+    ]
+    h, w = rgb.shape[:2]
+    quads.append(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32))
+    return quads
+
+
+def _cut(grey: np.ndarray, quad: np.ndarray, window: tuple[float, ...]) -> np.ndarray:
+    """The part ``window`` (top, bottom, left, right) of ``quad``, as a classifier crop."""
+    top, bottom, left, right = window
+    tl, tr, br, bl = quad.astype(np.float64)
+
+    def at(u: float, v: float) -> np.ndarray:
+        return (tl + (tr - tl) * u) * (1 - v) + (bl + (br - bl) * u) * v
+
+    src = np.array([at(left, top), at(right, top), at(right, bottom), at(left, bottom)])
+    w, h = 96, 128  # twice the crop: to_crop then averages it down
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    m = cv2.getPerspectiveTransform(src.astype(np.float32), dst)
+    out = cv2.warpPerspective(
+        grey, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    return to_crop(out)
+
+
+def _turns(quad: np.ndarray) -> list[tuple[np.ndarray, float]]:
+    """The quad's four readings (turned 0-3 quarters) with each one's quarter turns from
+    the picture's upright (0 to 2)."""
+    out = []
+    for r in range(4):
+        q = np.roll(quad, -r, axis=0)
+        down = q[3] - q[0]
+        out.append((q, abs(float(np.degrees(np.arctan2(down[0], down[1])))) / 90.0))
+    return out
+
+
+def classify_tile(
+    image: np.ndarray,
+    memory: TileMemory | None = None,
+    model: TileClassifier | None = None,
+) -> tuple[int, np.ndarray]:
+    """The surest reading of the one tile in ``image`` (RGB uint8): the index of its tile
+    in :data:`~hefen.photo.classes.READ_CODES` and its probabilities (the mean over its
+    cuts), with the tiles ``memory`` was taught read as taught."""
+    clf = model or classifier()
+    rgb, _ = _reduced(image, READ_SIDE)
+    grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+    readings: list[tuple[int, int]] = []  # (first crop, crops) of each reading
+    costs: list[float] = []
+    crops: list[np.ndarray] = []
+    for quad in tile_quads(rgb):
+        for turned, quarters in _turns(quad):
+            readings.append((len(crops), len(CUTS)))
+            costs.append(TURN_COST * quarters)
+            crops += [_cut(grey, turned, window) for window in CUTS]
+    # the picture as it is, squeezed to a crop (a picture that is the tile's face alone)
+    readings.append((len(crops), 1))
+    costs.append(0.0)
+    crops.append(to_crop(grey))
+    batch = np.stack(crops)
+    if memory is not None and len(memory):
+        probs, features = clf.run(batch)
+        probs = memory.adjust(probs, features)
+    else:
+        probs = clf.probabilities(batch)
+    tiles = probs[:, : len(READ_CODES)]
+    logs = np.log(tiles + 1e-6)
+    best: tuple[float, int, np.ndarray] | None = None
+    for (start, count), cost in zip(readings, costs, strict=True):
+        mean_log = logs[start : start + count].mean(0)
+        k = int(mean_log.argmax())
+        worth = float(mean_log[k]) - cost
+        if best is None or worth > best[0]:
+            best = (worth, k, probs[start : start + count].mean(0))
+    if best is None:  # pragma: no cover - the whole picture is always read
+        raise PhotoError("The picture could not be analysed.")
+    return best[1], best[2]
