@@ -7,6 +7,7 @@ Run by hand (not part of the tests):
     python bench/photo_accuracy.py --only-loso --loso-dir DIR   # just that, models kept in DIR
     python bench/photo_accuracy.py --only-sideways --sideways 60   # a claimed tile turned
     python bench/photo_accuracy.py --only-sideways --sideways 60 --no-sideways  # ... unread
+    python bench/photo_accuracy.py --only-tile-photos  # photos of one tile (recognize --tile)
 
 Figures printed here are the ones recorded in docs/photo.md.
 """
@@ -33,7 +34,15 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from hefen import score  # noqa: E402
-from hefen.photo import PhotoError, TileMemory, recognize, synth, teach  # noqa: E402
+from hefen.photo import (  # noqa: E402
+    PhotoError,
+    TileMemory,
+    classify_tile,
+    recognize,
+    synth,
+    teach,
+    teach_tile,
+)
 from hefen.photo.classes import BACK, BONUS, MODEL_CLASSES, TILE_CODES, copies_allowed  # noqa: E402
 from hefen.photo.hand import hand_fields, meld_kind  # noqa: E402
 from hefen.photo.model import MODEL_DIR, TileClassifier  # noqa: E402
@@ -48,6 +57,7 @@ TEACH_SEED = 94_000_001
 CLUTTER_SEED = 95_000_001
 KONG_SEED = 98_000_001
 SIDEWAYS_SEED = 99_000_001
+TILE_PHOTO_SEED = 89_000_001
 
 #: The model the figures are of (``--model-dir``; default: the shipped one).
 TESTED: list[Path] = [MODEL_DIR]
@@ -355,6 +365,51 @@ def _timed(photos: list[bytes]) -> tuple[float, float]:
     return statistics.median(times), times[int(0.9 * (len(times) - 1))]
 
 
+def tile_photos(art: synth.Art, count: int, seed: int) -> list[tuple[str, np.ndarray]]:
+    """``count`` photographs of one tile (``synth.tile_photo``), each of the 42 kinds alike."""
+    rng = np.random.default_rng(seed)
+    codes = [TILE_CODES[i % len(TILE_CODES)] for i in range(count)]
+    return [(c, synth.tile_photo(rng, art, c)) for c in codes]
+
+
+def tile_photo_accuracy(
+    photos: list[tuple[str, np.ndarray]], memory: TileMemory | None = None
+) -> tuple[float, ...]:
+    """``classify_tile`` on photos of one tile, as ``accuracies`` counts crops; and the
+    time per photo (ms, last)."""
+    t = time.perf_counter()
+    right = np.array([classify_tile(im, memory, tested())[0] == c for c, im in photos])
+    ms = (time.perf_counter() - t) * 1000 / max(1, len(photos))
+    return (*_accuracies(right, np.array([TILE_CODES.index(c) for c, _ in photos])), ms)
+
+
+def tile_photo_figures(art: synth.Art, count: int) -> None:
+    """Photographs of one tile, read as ``hefen recognize --tile`` reads them: of the
+    training styles, and of the two never-seen KMahjongg sets, before and after their
+    tiles are taught one photo at a time (``teach_tile``)."""
+    import unseen_sets
+
+    acc = tile_photo_accuracy(tile_photos(art, count, TILE_PHOTO_SEED))
+    print(f"single-tile photos ({count}), training styles: {split(acc)}; {acc[4]:.0f} ms/photo")
+    why = unseen_sets.missing()
+    if why:
+        print(f"single-tile photos of never-seen sets: skipped, {why}")
+        return
+    for name in unseen_sets.SETS:
+        unseen_art = unseen_sets.load_set(name)
+        photos = tile_photos(unseen_art, count, TILE_PHOTO_SEED + 1)
+        print(f"  never-seen KMahjongg {name:11s}: {split(tile_photo_accuracy(photos))}")
+        for kinds, label in ((BONUS, "its 8 bonus tiles"), (TILE_CODES, "all 42 kinds")):
+            memory = None
+            for n in (1, 2, 3):  # the n-th photo of each kind taught
+                taught = tile_photos(unseen_art, len(TILE_CODES), TILE_PHOTO_SEED + 10 + n)
+                for code, im in taught:
+                    if code in kinds:
+                        memory = teach_tile(im, code, memory, tested())
+                a = tile_photo_accuracy(photos, memory)
+                print(f"    {label} taught from {n} photo(s) each: {split(a)}", flush=True)
+
+
 def unseen(count: int, hands: int = 0, model_dir: Path | None = None) -> None:
     """Tile sets the model has never seen: KMahjongg's (see bench/unseen_sets.py)."""
     import unseen_sets
@@ -486,6 +541,8 @@ def main() -> None:
     p.add_argument("--only-new", action="store_true", help="just the face-down kong figures")
     p.add_argument("--sideways", type=int, default=100, help="hand photos with a tile turned")
     p.add_argument("--only-sideways", action="store_true", help="just the sideways tile figures")
+    p.add_argument("--tile-photos", type=int, default=420, help="photos of one tile each")
+    p.add_argument("--only-tile-photos", action="store_true", help="just the single-tile photos")
     p.add_argument(
         "--no-sideways", action="store_true", help="without reading sideways tiles (before)"
     )
@@ -508,6 +565,9 @@ def main() -> None:
         return
     if args.only_sideways:
         print(sideways_figures(art, args.sideways, SIDEWAYS_SEED))
+        return
+    if args.only_tile_photos:
+        tile_photo_figures(art, args.tile_photos)
         return
     if args.only_hands:
         print(hand_figures(art, args.hands, HAND_SEED))
@@ -562,6 +622,8 @@ def main() -> None:
         )
     if args.unseen:
         unseen(args.unseen, args.hands // 2)
+    if args.tile_photos:
+        tile_photo_figures(art, args.tile_photos)
     if args.speed:
         med, p90 = speed(art, args.speed)
         print(f"speed, 17-tile photo: {med:.0f} ms median, {p90:.0f} ms 90th percentile")

@@ -31,7 +31,8 @@ def register(subparsers: Any) -> None:
         "--teach",
         metavar="CODES",
         help="teach the photo's tiles as these codes, in reading order (e.g. "
-        "'1h 2h 3h 4h 5h 6h 7h 8h'), adding them to the --memory FILE",
+        "'1h 2h 3h 4h 5h 6h 7h 8h'), adding them to the --memory FILE; with --tile, "
+        "one code per picture",
     )
     parser.add_argument(
         "--forget",
@@ -43,7 +44,8 @@ def register(subparsers: Any) -> None:
         "--tile",
         nargs="+",
         metavar="IMG",
-        help="classify pictures of single tiles instead: one line per picture",
+        help="classify pictures of single tiles instead: one line per picture "
+        "(with --memory, taught tiles read as taught; with --teach, teach them)",
     )
     parser.set_defaults(func=run)
 
@@ -64,10 +66,18 @@ def run(args: argparse.Namespace) -> int:
     if args.tile and args.photo:
         return _fail("Give either a photo or --tile pictures, not both.")
     if args.tile:
+        if args.forget is not None:
+            return _fail("Give either --tile pictures or --forget, not both.")
+        if args.teach is not None:
+            return _teach_tiles(args)
+        try:
+            memory = TileMemory.load(args.memory) if args.memory else None
+        except PhotoError as exc:
+            return _fail(str(exc))
         status = 0
         for path in args.tile:
             try:
-                code, confidence, alternatives = classify_tile(path)
+                code, confidence, alternatives = classify_tile(path, memory)
             except PhotoError as exc:
                 status = _fail(f"{path}: {exc}")
                 continue
@@ -132,6 +142,40 @@ def _teach(args: argparse.Namespace) -> int:
         memory = TileMemory.load(args.memory) if Path(args.memory).exists() else None
         before = len(memory) if memory else 0
         memory = teach(args.photo, codes, memory)
+        memory.save(args.memory)
+    except PhotoError as exc:
+        return _fail(str(exc))
+    except OSError as exc:
+        return _fail(f"The tile memory {args.memory} cannot be written: {exc.strerror}.")
+    print(
+        f"taught {len(codes)} tiles ({' '.join(codes)}); {args.memory} now remembers "
+        f"{before + len(codes)}"
+    )
+    return 0
+
+
+def _teach_tiles(args: argparse.Namespace) -> int:
+    """Add each ``--tile`` picture, named by its code in ``--teach``, to ``--memory``."""
+    from pathlib import Path
+
+    from hefen.photo import PhotoError, TileMemory, teach_tile
+
+    if not args.memory:
+        return _fail("--teach needs --memory FILE to keep the taught tiles in.")
+    codes = _codes(args.teach)
+    if len(codes) != len(args.tile):
+        return _fail(
+            f"Give one tile code per picture: {len(args.tile)} pictures, {len(codes)} codes."
+        )
+    try:
+        memory = TileMemory.load(args.memory) if Path(args.memory).exists() else None
+        before = len(memory) if memory else 0
+        for path, code in zip(args.tile, codes, strict=True):
+            try:
+                memory = teach_tile(path, code, memory)
+            except PhotoError as exc:
+                raise PhotoError(f"{path}: {exc}") from exc
+        assert memory is not None
         memory.save(args.memory)
     except PhotoError as exc:
         return _fail(str(exc))

@@ -20,6 +20,7 @@ from hefen.photo.pipeline import (
     load_image,
     recognize,
     teach,
+    teach_tile,
 )
 
 __all__ = [
@@ -33,4 +34,5 @@ __all__ = [
     "load_image",
     "recognize",
     "teach",
+    "teach_tile",
 ]

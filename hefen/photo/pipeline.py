@@ -864,7 +864,7 @@ def teach(
 
 
 def classify_tile(
-    image: ImageInput, memory: TileMemory | None = None
+    image: ImageInput, memory: TileMemory | None = None, model: TileClassifier | None = None
 ) -> tuple[str, float, tuple[tuple[str, float], ...]]:
     """Identify a picture of one tile: (tile code, confidence, top-3 alternatives).
 
@@ -873,14 +873,39 @@ def classify_tile(
     says how it is found and read). With ``memory``, the tiles taught in it are read as
     taught.
     """
+    read = _read_tile(image, memory, model)
+    k = read.index
+    return READ_CODES[k], float(read.probs[k]), _alternatives(read.probs, k)
+
+
+def teach_tile(
+    image: ImageInput,
+    code: str,
+    memory: TileMemory | None = None,
+    model: TileClassifier | None = None,
+) -> TileMemory:
+    """Remember the one tile of a picture as ``code`` (added to ``memory``, or to a new
+    one): what its surest reading's cuts look like to the model, and how it read them.
+    A player's own flowers, photographed one by one, are then read as taught."""
+    base = model or classifier()
+    memory = memory or TileMemory(model=base.sha256)
+    require_model(memory.model, base.sha256)
+    read = _read_tile(image, None, base)
+    features = base.run(read.crops)[1].mean(0, keepdims=True)
+    memory.add([code], features, [READ_CODES[read.index]])
+    return memory
+
+
+def _read_tile(
+    image: ImageInput, memory: TileMemory | None = None, model: TileClassifier | None = None
+) -> single.TileReading:
     rgb = load_image(image)
     try:
-        k, p = single.classify_tile(rgb, memory)
+        return single.read_tile(rgb, memory, model)
     except PhotoError:
         raise
     except Exception as exc:  # the contract: a bad picture never raises anything else
         raise PhotoError("The picture could not be analysed.") from exc
-    return READ_CODES[k], float(p[k]), _alternatives(p, k)
 
 
 __all__ = [
@@ -893,4 +918,5 @@ __all__ = [
     "load_image",
     "recognize",
     "teach",
+    "teach_tile",
 ]

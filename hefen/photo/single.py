@@ -22,6 +22,8 @@ reading names the tile; its alternatives are its cuts' mean probabilities.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
@@ -180,14 +182,24 @@ def _turns(quad: np.ndarray) -> list[tuple[np.ndarray, float]]:
     return out
 
 
-def classify_tile(
+@dataclass
+class TileReading:
+    """The surest reading of a picture of one tile: its tile (an index into
+    :data:`~hefen.photo.classes.READ_CODES`), its probabilities (the mean over its cuts)
+    and the crops it was read from."""
+
+    index: int
+    probs: np.ndarray
+    crops: np.ndarray
+
+
+def read_tile(
     image: np.ndarray,
     memory: TileMemory | None = None,
     model: TileClassifier | None = None,
-) -> tuple[int, np.ndarray]:
-    """The surest reading of the one tile in ``image`` (RGB uint8): the index of its tile
-    in :data:`~hefen.photo.classes.READ_CODES` and its probabilities (the mean over its
-    cuts), with the tiles ``memory`` was taught read as taught."""
+) -> TileReading:
+    """The surest reading of the one tile in ``image`` (RGB uint8), with the tiles
+    ``memory`` was taught read as taught."""
     clf = model or classifier()
     rgb, _ = _reduced(image, READ_SIDE)
     grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
@@ -209,15 +221,15 @@ def classify_tile(
         probs = memory.adjust(probs, features)
     else:
         probs = clf.probabilities(batch)
-    tiles = probs[:, : len(READ_CODES)]
-    logs = np.log(tiles + 1e-6)
-    best: tuple[float, int, np.ndarray] | None = None
+    logs = np.log(probs[:, : len(READ_CODES)] + 1e-6)
+    best: tuple[float, int, int, int] | None = None
     for (start, count), cost in zip(readings, costs, strict=True):
         mean_log = logs[start : start + count].mean(0)
         k = int(mean_log.argmax())
         worth = float(mean_log[k]) - cost
         if best is None or worth > best[0]:
-            best = (worth, k, probs[start : start + count].mean(0))
+            best = (worth, k, start, count)
     if best is None:  # pragma: no cover - the whole picture is always read
         raise PhotoError("The picture could not be analysed.")
-    return best[1], best[2]
+    _, k, start, count = best
+    return TileReading(k, probs[start : start + count].mean(0), batch[start : start + count])
