@@ -559,6 +559,26 @@ def test_a_group_of_backs_alone_is_a_concealed_kong_or_no_tiles() -> None:
     assert not _stray_backs(group("P"))
 
 
+def test_a_group_mostly_of_backs_is_a_concealed_kong_or_no_tiles() -> None:
+    """A blank coloured thing reads as backs with a face read on its rim beside them (a
+    "back back P"): a group at least half backs that is not four tiles with alike faces
+    is no tiles; backs among more faces are left to the hand's reading."""
+    from hefen.photo.classes import BACK
+    from hefen.photo.pipeline import _stray_backs
+
+    def group(*codes: str) -> TileGroup:
+        return _read_group(*((c, 0.9) for c in codes))
+
+    assert _stray_backs(group(BACK, BACK, "P"))
+    assert _stray_backs(group("P", BACK))
+    assert _stray_backs(group("5p", BACK, BACK, "6p"))
+    assert _stray_backs(group("5p", BACK, BACK, BACK, BACK))
+    assert not _stray_backs(group("5p", BACK, BACK, BACK))
+    assert not _stray_backs(group("C", BACK, BACK, "C"))
+    assert not _stray_backs(group("1m", "2m", BACK, BACK, "3m"))
+    assert not _stray_backs(group("1m", "2m", "3m"))
+
+
 @needs_art
 def test_cluttered_photos_lose_the_blank_things_read_as_backs(art: synth.Art) -> None:
     """On 20 cluttered photos (seed TEST_SEED + 200) the tile count is right in 14, 12

@@ -151,7 +151,7 @@ def test_recognize_tile_teaches_and_reads_with_a_memory(
     b.write_bytes(_png(synth.clean_tile(rng, style, "1h")))
     memory = tmp_path / "set.json"
     assert run_cli(["recognize", "--tile", str(a), "--teach", "8h", "--memory", str(memory)]) == 0
-    assert "taught 1 tiles (8h)" in capsys.readouterr().out
+    assert "taught 1 tile (8h)" in capsys.readouterr().out
     assert run_cli(["recognize", "--tile", str(b), "--memory", str(memory)]) == 0
     assert capsys.readouterr().out.split()[1] == "8h"
     assert run_cli(["recognize", "--tile", str(b)]) == 0

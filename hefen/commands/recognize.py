@@ -165,7 +165,8 @@ def _teach_tiles(args: argparse.Namespace) -> int:
     codes = _codes(args.teach)
     if len(codes) != len(args.tile):
         return _fail(
-            f"Give one tile code per picture: {len(args.tile)} pictures, {len(codes)} codes."
+            "Give one tile code per picture: "
+            f"{_count(len(args.tile), 'picture')}, {_count(len(codes), 'code')}."
         )
     try:
         memory = TileMemory.load(args.memory) if Path(args.memory).exists() else None
@@ -182,10 +183,14 @@ def _teach_tiles(args: argparse.Namespace) -> int:
     except OSError as exc:
         return _fail(f"The tile memory {args.memory} cannot be written: {exc.strerror}.")
     print(
-        f"taught {len(codes)} tiles ({' '.join(codes)}); {args.memory} now remembers "
-        f"{before + len(codes)}"
+        f"taught {_count(len(codes), 'tile')} ({' '.join(codes)}); {args.memory} now "
+        f"remembers {before + len(codes)}"
     )
     return 0
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _remembered(args: argparse.Namespace) -> int:

@@ -762,7 +762,7 @@ def _recognize(
             )
         out.append(TileGroup(tuple(tiles)))
     # face-down tiles are shown only as a concealed kong (four backs, or two between two
-    # alike faces, in one group): a group of backs alone of another size is no tiles at
+    # alike faces, in one group): a group mostly of backs of another look is no tiles at
     # all but something blank and coloured beside them (a box, a phone's screen)
     usual = float(np.median([t.confidence for g in out for t in g.tiles]))
     keep = [not _stray_backs(g) and not _unsure_blanks(g, usual) for g in out]
@@ -801,8 +801,15 @@ def _unsure_blanks(group: TileGroup, usual: float = 1.0) -> bool:
 
 
 def _stray_backs(group: TileGroup) -> bool:
-    """A group wholly of backs that is not four of them."""
-    return len(group.tiles) != 4 and all(t.tile == BACK for t in group.tiles)
+    """A group at least half of backs that is not a concealed kong's look (four tiles,
+    the faces among them alike): tiles lie face down only as a concealed kong, and a
+    blank coloured thing (a box, a phone's screen) reads as backs, often with a blank
+    white dragon or another face read on its rim beside them."""
+    codes = [t.tile for t in group.tiles]
+    backs = codes.count(BACK)
+    if not backs or 2 * backs < len(codes):
+        return False
+    return len(codes) != 4 or len({c for c in codes if c != BACK}) > 1
 
 
 def _face_hue(rgb: np.ndarray, quad: np.ndarray) -> np.ndarray:
