@@ -79,8 +79,8 @@ def test_the_tile_is_found_on_a_plain_white_ground_and_on_felt() -> None:
 
 @needs_art
 def test_photographs_of_one_tile_are_read(art: synth.Art) -> None:
-    """84 photographs, two of each kind: read 90 % right or better (the whole picture
-    squeezed to a crop, as before, read 74 % of such photos; docs/photo.md)."""
+    """84 photographs, two of each kind: read 90 % right or better (all 84 are; the whole
+    picture squeezed to a crop, as before, got 30 of them wrong; docs/photo.md)."""
     rng = np.random.default_rng(TEST_SEED)
     wrong = []
     for i in range(84):
