@@ -5,7 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from hefen.photo import TileMemory
 
 #: Tiles recognised with less confidence than this are marked and shown with alternatives.
 UNSURE = 0.6
@@ -131,34 +135,17 @@ def run(args: argparse.Namespace) -> int:
 
 def _teach(args: argparse.Namespace) -> int:
     """Add the photo's tiles, named by ``--teach``, to the ``--memory`` file."""
-    from pathlib import Path
-
-    from hefen.photo import PhotoError, TileMemory, teach
+    from hefen.photo import teach
 
     if not args.memory:
         return _fail("--teach needs --memory FILE to keep the taught tiles in.")
     codes = _codes(args.teach)
-    try:
-        memory = TileMemory.load(args.memory) if Path(args.memory).exists() else None
-        before = len(memory) if memory else 0
-        memory = teach(args.photo, codes, memory)
-        memory.save(args.memory)
-    except PhotoError as exc:
-        return _fail(str(exc))
-    except OSError as exc:
-        return _fail(f"The tile memory {args.memory} cannot be written: {exc.strerror}.")
-    print(
-        f"taught {len(codes)} tiles ({' '.join(codes)}); {args.memory} now remembers "
-        f"{before + len(codes)}"
-    )
-    return 0
+    return _save_taught(args, codes, lambda memory: teach(args.photo, codes, memory))
 
 
 def _teach_tiles(args: argparse.Namespace) -> int:
     """Add each ``--tile`` picture, named by its code in ``--teach``, to ``--memory``."""
-    from pathlib import Path
-
-    from hefen.photo import PhotoError, TileMemory, teach_tile
+    from hefen.photo import PhotoError, teach_tile
 
     if not args.memory:
         return _fail("--teach needs --memory FILE to keep the taught tiles in.")
@@ -168,16 +155,32 @@ def _teach_tiles(args: argparse.Namespace) -> int:
             "Give one tile code per picture: "
             f"{_count(len(args.tile), 'picture')}, {_count(len(codes), 'code')}."
         )
-    try:
-        memory = TileMemory.load(args.memory) if Path(args.memory).exists() else None
-        before = len(memory) if memory else 0
+
+    def each(memory: TileMemory | None) -> TileMemory:
         for path, code in zip(args.tile, codes, strict=True):
             try:
                 memory = teach_tile(path, code, memory)
             except PhotoError as exc:
                 raise PhotoError(f"{path}: {exc}") from exc
-        assert memory is not None
-        memory.save(args.memory)
+        assert memory is not None  # one picture at least: argparse's nargs="+"
+        return memory
+
+    return _save_taught(args, codes, each)
+
+
+def _save_taught(
+    args: argparse.Namespace, codes: list[str], add: Callable[[TileMemory | None], TileMemory]
+) -> int:
+    """Teach ``codes`` into the ``--memory`` file with ``add`` (given the memory there, or
+    None), save it, and say so; a bad photo or file is one sentence, nothing written."""
+    from pathlib import Path
+
+    from hefen.photo import PhotoError, TileMemory
+
+    try:
+        memory = TileMemory.load(args.memory) if Path(args.memory).exists() else None
+        before = len(memory) if memory else 0
+        add(memory).save(args.memory)
     except PhotoError as exc:
         return _fail(str(exc))
     except OSError as exc:
