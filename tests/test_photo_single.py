@@ -187,3 +187,14 @@ def test_teach_tile_refuses_a_code_that_is_no_tile() -> None:
     img = np.full((160, 120, 3), 235, np.uint8)
     with pytest.raises(PhotoError, match="not a tile code"):
         teach_tile(img, "10m")
+
+
+def test_a_picture_too_small_or_thin_for_a_tile_is_one_sentence() -> None:
+    for shape in ((1, 1, 3), (4, 2000, 3), (15, 300, 3)):
+        with pytest.raises(PhotoError, match="too small to show a tile"):
+            classify_tile(np.zeros(shape, np.uint8))
+        with pytest.raises(PhotoError, match="too small to show a tile"):
+            teach_tile(np.zeros(shape, np.uint8), "1h")
+    # a blank picture of a fair size is read (unsurely), never an error
+    code, confidence, _ = classify_tile(np.full((300, 300, 3), 255, np.uint8))
+    assert code in TILE_CODES + ("back",) and confidence < 0.5

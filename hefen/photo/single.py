@@ -33,6 +33,8 @@ from hefen.photo.errors import PhotoError
 from hefen.photo.memory import TileMemory
 from hefen.photo.model import TileClassifier, classifier, to_crop
 
+#: A picture narrower or lower than this (pixels) shows no tile to read.
+MIN_SIDE = 16
 #: The long side, in pixels, of the copy of the picture a tile is looked for in.
 FIND_SIDE = 480
 #: The long side the picture is reduced to before the cuts are warped from it (an
@@ -203,6 +205,8 @@ def read_tile(
 ) -> TileReading:
     """The surest reading of the one tile in ``image`` (RGB uint8), with the tiles
     ``memory`` was taught read as taught."""
+    if min(image.shape[:2]) < MIN_SIDE:
+        raise PhotoError("The picture is too small to show a tile.")
     clf = model or classifier()
     rgb, _ = _reduced(image, READ_SIDE)
     grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
