@@ -579,6 +579,22 @@ def test_a_group_mostly_of_backs_is_a_concealed_kong_or_no_tiles() -> None:
     assert not _stray_backs(group("1m", "2m", "3m"))
 
 
+def test_a_lone_tile_far_wider_than_the_photos_tiles_is_no_tile() -> None:
+    """A chip, a cup or a card read as one tile is wider than the photo's tiles (its box
+    over 1.55 times their median width); a lone tile of their width, a group of several,
+    or a photo of too few tiles to tell the usual width is left alone."""
+    from hefen.photo.pipeline import LONE_AMONG, _wide_lone
+
+    def lone(width: int) -> TileGroup:
+        return TileGroup((RecognizedTile("1p", 0.8, (), (0, 0, width, 80)),))
+
+    assert _wide_lone(lone(100), 60.0, 15)
+    assert not _wide_lone(lone(85), 60.0, 15)  # 1.42: a lone flower found a little wide
+    assert not _wide_lone(lone(100), 60.0, LONE_AMONG)  # too few others to tell
+    two = TileGroup(lone(100).tiles * 2)
+    assert not _wide_lone(two, 60.0, 15)
+
+
 @needs_art
 def test_cluttered_photos_lose_the_blank_things_read_as_backs(art: synth.Art) -> None:
     """On 20 cluttered photos (seed TEST_SEED + 200) the tile count is right in 14, 12
