@@ -6,7 +6,6 @@ Uses the shipped model (never retrains) and synthetic photos drawn from the tile
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import io
 import json
@@ -14,19 +13,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from photo_support import TILES_DIR, needs_art, run_cli
 from PIL import Image
 
-from hefen.commands import recognize as recognize_command
 from hefen.photo import TILE_CODES, PhotoError, classify_tile, recognize, synth
 from hefen.photo.classes import BONUS, MODEL_CLASSES, copies_allowed
 from hefen.photo.model import MODEL_DIR, TileClassifier
 from hefen.photo.pipeline import RecognizedTile, TileGroup, choose_tiles
 
-TILES_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "tiles"
 # Seeds far from the training script's (which derives its own from --seed 5 and 6).
 TEST_SEED = 31_337_001
-
-needs_art = pytest.mark.skipif(not TILES_DIR.is_dir(), reason="shared/tiles is not beside the repo")
 
 
 @pytest.fixture(scope="module")
@@ -38,13 +34,6 @@ def art() -> synth.Art:
 def hands(art: synth.Art) -> list[synth.HandPhoto]:
     rng = np.random.default_rng(TEST_SEED)
     return [synth.hand_photo(rng, art) for _ in range(16)]
-
-
-def run_cli(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="hefen")
-    recognize_command.register(parser.add_subparsers())
-    args = parser.parse_args(argv)
-    return int(args.func(args))
 
 
 # --------------------------------------------------------------------------- the model

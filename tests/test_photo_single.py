@@ -7,23 +7,19 @@ turned or cut to the tile, with a real camera's light and noise. Seeds far from 
 
 from __future__ import annotations
 
-import argparse
 import io
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+from photo_support import TILES_DIR, needs_art, run_cli
 from PIL import Image
 
-from hefen.commands import recognize as recognize_command
 from hefen.photo import TILE_CODES, PhotoError, classify_tile, synth, teach_tile
 from hefen.photo.single import _upright, tile_quads
 
-TILES_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "tiles"
 TEST_SEED = 31_337_501
-
-needs_art = pytest.mark.skipif(not TILES_DIR.is_dir(), reason="shared/tiles is not beside the repo")
 
 
 @pytest.fixture(scope="module")
@@ -35,13 +31,6 @@ def _png(image: np.ndarray) -> bytes:
     buf = io.BytesIO()
     Image.fromarray(image).save(buf, format="PNG")
     return buf.getvalue()
-
-
-def run_cli(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="hefen")
-    recognize_command.register(parser.add_subparsers())
-    args = parser.parse_args(argv)
-    return int(args.func(args))
 
 
 # --------------------------------------------------------------------------- finding it
