@@ -435,11 +435,20 @@ def _to_box(x: int, y: int, blob: np.ndarray) -> tuple[int, int, np.ndarray] | N
     return x + int(cols[0]), y + int(rows[0]), cut
 
 
+def reduced(rgb: np.ndarray, side: int) -> tuple[np.ndarray, float]:
+    """The picture reduced (area-averaged) so that its long side is at most ``side``
+    pixels, and the scale it was reduced by (1.0: not reduced)."""
+    h, w = rgb.shape[:2]
+    scale = min(1.0, side / max(h, w))
+    if scale == 1.0:
+        return rgb, 1.0
+    size = (max(1, round(w * scale)), max(1, round(h * scale)))
+    return cv2.resize(rgb, size, interpolation=cv2.INTER_AREA), scale
+
+
 def find_groups(rgb: np.ndarray) -> tuple[list[Group], float]:
     """The groups of tiles in an RGB photo, in reading order, and the tiles' height (pixels)."""
-    h, w = rgb.shape[:2]
-    scale = min(1.0, WORK_SIDE / max(h, w))
-    small = cv2.resize(rgb, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    small, scale = reduced(rgb, WORK_SIDE)
     sh, sw = small.shape[:2]
     mask = tile_mask(small)
     first = _fill(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)))

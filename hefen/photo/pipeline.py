@@ -922,18 +922,21 @@ def teach_tile(
     base = model or classifier()
     memory = memory or TileMemory(model=base.sha256)
     require_model(memory.model, base.sha256)
-    read = _read_tile(image, None, base)
-    features = base.run(read.crops)[1].mean(0, keepdims=True)
-    memory.add([code], features, [READ_CODES[read.index]])
+    read = _read_tile(image, None, base, look=True)
+    assert read.look is not None
+    memory.add([code], read.look, [READ_CODES[read.index]])
     return memory
 
 
 def _read_tile(
-    image: ImageInput, memory: TileMemory | None = None, model: TileClassifier | None = None
+    image: ImageInput,
+    memory: TileMemory | None = None,
+    model: TileClassifier | None = None,
+    look: bool = False,
 ) -> single.TileReading:
     rgb = load_image(image)
     try:
-        return single.read_tile(rgb, memory, model)
+        return single.read_tile(rgb, memory, model, look)
     except PhotoError:
         raise
     except Exception as exc:  # the contract: a bad picture never raises anything else

@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 
 from hefen.photo.classes import READ_CODES
-from hefen.photo.detect import _fill, tile_mask
+from hefen.photo.detect import _fill, reduced, tile_mask
 from hefen.photo.errors import PhotoError
 from hefen.photo.memory import TileMemory
 from hefen.photo.model import TileClassifier, classifier, to_crop
@@ -64,15 +64,6 @@ PIECE_SHARE = 0.02
 PIECE_REACH = 0.25
 #: The outline's filled shape must fill this much of its bounding rectangle.
 OUTLINE_FILL = 0.75
-
-
-def _reduced(rgb: np.ndarray, side: int) -> tuple[np.ndarray, float]:
-    h, w = rgb.shape[:2]
-    scale = min(1.0, side / max(h, w))
-    if scale == 1.0:
-        return rgb, 1.0
-    size = (max(1, round(w * scale)), max(1, round(h * scale)))
-    return cv2.resize(rgb, size, interpolation=cv2.INTER_AREA), scale
 
 
 def _pieces_quad(small: np.ndarray) -> np.ndarray | None:
@@ -147,7 +138,7 @@ def _upright(box: np.ndarray) -> np.ndarray:
 def tile_quads(rgb: np.ndarray) -> list[np.ndarray]:
     """Where the one tile of a picture may be: quadrilaterals (top left, top right,
     bottom right, bottom left, in the picture's pixels), the whole picture last."""
-    small, scale = _reduced(rgb, FIND_SIDE)
+    small, scale = reduced(rgb, FIND_SIDE)
     quads = [
         _upright(box) / scale
         for box in (_pieces_quad(small), _outline_quad(small))
@@ -191,24 +182,26 @@ def _turns(quad: np.ndarray) -> list[tuple[np.ndarray, float]]:
 class TileReading:
     """The surest reading of a picture of one tile: its tile (an index into
     :data:`~hefen.photo.classes.READ_CODES`), its probabilities (the mean over its cuts)
-    and the crops it was read from."""
+    and, when asked for, its look (the mean of its cuts' features, 1 x F: what
+    :func:`hefen.photo.pipeline.teach_tile` keeps)."""
 
     index: int
     probs: np.ndarray
-    crops: np.ndarray
+    look: np.ndarray | None = None
 
 
 def read_tile(
     image: np.ndarray,
     memory: TileMemory | None = None,
     model: TileClassifier | None = None,
+    look: bool = False,
 ) -> TileReading:
     """The surest reading of the one tile in ``image`` (RGB uint8), with the tiles
-    ``memory`` was taught read as taught."""
+    ``memory`` was taught read as taught; with ``look``, also its look."""
     if min(image.shape[:2]) < MIN_SIDE:
         raise PhotoError("The picture is too small to show a tile.")
     clf = model or classifier()
-    rgb, _ = _reduced(image, READ_SIDE)
+    rgb, _ = reduced(image, READ_SIDE)
     grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
     readings: list[tuple[int, int]] = []  # (first crop, crops) of each reading
     costs: list[float] = []
@@ -220,7 +213,7 @@ def read_tile(
             crops += [_cut(grey, turned, window) for window in CUTS]
     batch = np.stack(crops)
     features = None
-    if memory is not None and len(memory):
+    if look or (memory is not None and len(memory)):
         probs, features = clf.run(batch)
     else:
         probs = clf.probabilities(batch)
@@ -232,18 +225,17 @@ def read_tile(
         worth = float(mean_log[k]) - cost
         if best is None or worth > best[0]:
             best = (worth, k, start, count)
-    if best is None:  # pragma: no cover - the whole picture is always read
-        raise PhotoError("The picture could not be analysed.")
+    assert best is not None  # the whole picture is always read
     _, k, start, count = best
     mean = probs[start : start + count].mean(0)
-    if memory is not None and features is not None:
+    seen = None if features is None else features[start : start + count].mean(0, keepdims=True)
+    if memory is not None and len(memory) and seen is not None:
         # The memory reads the chosen reading only, as one: its cuts' mean look (what
         # teach_tile keeps) against each taught tile's. Where the tile is stays the
         # model's call: with every cut given to the memory, a taught tile found in a bad
         # cut (turned, half off the tile) made that cut the surest, and teaching 3 photos
         # of each bonus tile of a never-seen set took 15 points off its suit and honour
         # tiles.
-        look = features[start : start + count].mean(0, keepdims=True)
-        mean = memory.adjust(mean[None], look)[0]
+        mean = memory.adjust(mean[None], seen)[0]
         k = int(mean[: len(READ_CODES)].argmax())
-    return TileReading(k, mean, batch[start : start + count])
+    return TileReading(k, mean, seen if look else None)
