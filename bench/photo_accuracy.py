@@ -8,6 +8,9 @@ Run by hand (not part of the tests):
     python bench/photo_accuracy.py --only-sideways --sideways 60   # a claimed tile turned
     python bench/photo_accuracy.py --only-sideways --sideways 60 --no-sideways  # ... unread
     python bench/photo_accuracy.py --only-tile-photos  # photos of one tile (recognize --tile)
+    python bench/photo_accuracy.py --only-bonus-look --bonus-loso-dir DIR
+                                      # flowers and seasons with and without the bonus look,
+                                      # also leave-one-style-out (trains 6 models into DIR)
 
 Figures printed here are the ones recorded in docs/photo.md.
 """
@@ -45,7 +48,7 @@ from hefen.photo import (  # noqa: E402
 )
 from hefen.photo.classes import BACK, BONUS, MODEL_CLASSES, TILE_CODES, copies_allowed  # noqa: E402
 from hefen.photo.hand import hand_fields, meld_kind  # noqa: E402
-from hefen.photo.model import MODEL_DIR, TileClassifier  # noqa: E402
+from hefen.photo.model import MODEL_DIR, BonusLook, TileClassifier  # noqa: E402
 from hefen.testing.generate import random_mcr_hand  # noqa: E402
 from hefen.tiles import tile_from_str  # noqa: E402
 
@@ -365,20 +368,25 @@ def _timed(photos: list[bytes]) -> tuple[float, float]:
     return statistics.median(times), times[int(0.9 * (len(times) - 1))]
 
 
-def tile_photos(art: synth.Art, count: int, seed: int) -> list[tuple[str, np.ndarray]]:
-    """``count`` photographs of one tile (``synth.tile_photo``), each of the 42 kinds alike."""
+def tile_photos(
+    art: synth.Art, count: int, seed: int, kinds: tuple[str, ...] = TILE_CODES
+) -> list[tuple[str, np.ndarray]]:
+    """``count`` photographs of one tile (``synth.tile_photo``), each of ``kinds`` alike."""
     rng = np.random.default_rng(seed)
-    codes = [TILE_CODES[i % len(TILE_CODES)] for i in range(count)]
+    codes = [kinds[i % len(kinds)] for i in range(count)]
     return [(c, synth.tile_photo(rng, art, c)) for c in codes]
 
 
 def tile_photo_accuracy(
-    photos: list[tuple[str, np.ndarray]], memory: TileMemory | None = None
+    photos: list[tuple[str, np.ndarray]],
+    memory: TileMemory | None = None,
+    model: TileClassifier | None = None,
 ) -> tuple[float, ...]:
     """``classify_tile`` on photos of one tile, as ``accuracies`` counts crops; and the
     time per photo (ms, last)."""
     t = time.perf_counter()
-    right = np.array([classify_tile(im, memory, tested())[0] == c for c, im in photos])
+    clf = model or tested()
+    right = np.array([classify_tile(im, memory, clf)[0] == c for c, im in photos])
     ms = (time.perf_counter() - t) * 1000 / max(1, len(photos))
     return (*_accuracies(right, np.array([TILE_CODES.index(c) for c, _ in photos])), ms)
 
@@ -408,6 +416,87 @@ def tile_photo_figures(art: synth.Art, count: int) -> None:
                         memory = teach_tile(im, code, memory, tested())
                 a = tile_photo_accuracy(photos, memory)
                 print(f"    {label} taught from {n} photo(s) each: {split(a)}", flush=True)
+
+
+def _with_look(model: TileClassifier, look: BonusLook | None) -> TileClassifier:
+    model.bonus = look
+    return model
+
+
+def bonus_look_figures(args: argparse.Namespace) -> None:
+    """Flowers and seasons in photos of one tile, read with and without the bonus look
+    (``hefen.photo.model.BonusLook``; ``--bonus-dir``, default: the one shipped beside the
+    model): on the training styles, on the never-seen KMahjongg sets and, with
+    ``--bonus-loso-dir``, leave-one-style-out -- a tile model and a bonus look trained
+    without one art style, read on photos of that style."""
+    import unseen_sets
+
+    look = BonusLook(Path(args.bonus_dir)) if args.bonus_dir else tested().bonus
+    if look is None:
+        print("bonus look: none shipped and no --bonus-dir given")
+        return
+    n = args.bonus_photos
+    sets = [("training styles", synth.load_art())]
+    if unseen_sets.missing() is None:
+        sets += [(f"KMahjongg {name}", unseen_sets.load_set(name)) for name in unseen_sets.SETS]
+    for label, art in sets:
+        flowers = tile_photos(art, n, TILE_PHOTO_SEED + 30, BONUS)
+        mixed = tile_photos(art, args.tile_photos, TILE_PHOTO_SEED + 31)
+        before = (
+            tile_photo_accuracy(flowers, model=_with_look(tested(), None)),
+            tile_photo_accuracy(mixed, model=_with_look(tested(), None)),
+        )
+        after = (
+            tile_photo_accuracy(flowers, model=_with_look(tested(), look)),
+            tile_photo_accuracy(mixed, model=_with_look(tested(), look)),
+        )
+        print(
+            f"{label}: {n} photos of bonus tiles {before[0][0]:.1%} -> {after[0][0]:.1%}; "
+            f"{args.tile_photos} photos of any tile {split(before[1])} -> {split(after[1])} "
+            f"({before[1][4]:.0f} -> {after[1][4]:.0f} ms/photo)",
+            flush=True,
+        )
+    if not args.bonus_loso_dir:
+        return
+    root = Path(args.bonus_loso_dir)
+    extra = list(synth.FONT_STYLES)
+    for held_out in synth.STYLES:
+        train_styles = ",".join([s for s in synth.STYLES if s != held_out] + extra)
+        t = time.time()
+        for kind, options in (("tiles", args.loso_train_args), ("bonus", args.bonus_train_args)):
+            out = root / kind / held_out
+            if not (out / f"{kind}.onnx").exists():
+                cmd = [
+                    sys.executable,
+                    str(ROOT / "scripts" / "train_photo.py"),
+                    "--styles",
+                    train_styles,
+                    "--out",
+                    str(out),
+                    "--look",
+                    kind,
+                    *shlex.split(options),
+                ]
+                subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+        art = synth.load_art((held_out,))
+        model = TileClassifier(root / "tiles" / held_out)
+        held = BonusLook(root / "bonus" / held_out)
+        flowers = tile_photos(art, n, TILE_PHOTO_SEED + 30, BONUS)
+        mixed = tile_photos(art, args.tile_photos, TILE_PHOTO_SEED + 31)
+        before = (
+            tile_photo_accuracy(flowers, model=_with_look(model, None)),
+            tile_photo_accuracy(mixed, model=_with_look(model, None)),
+        )
+        after = (
+            tile_photo_accuracy(flowers, model=_with_look(model, held)),
+            tile_photo_accuracy(mixed, model=_with_look(model, held)),
+        )
+        print(
+            f"  held out {held_out:9s}: {n} photos of bonus tiles {before[0][0]:.1%} -> "
+            f"{after[0][0]:.1%}; {args.tile_photos} photos of any tile {split(before[1])} -> "
+            f"{split(after[1])} ({time.time() - t:.0f}s)",
+            flush=True,
+        )
 
 
 def unseen(count: int, hands: int = 0, model_dir: Path | None = None) -> None:
@@ -546,6 +635,17 @@ def main() -> None:
     p.add_argument(
         "--no-sideways", action="store_true", help="without reading sideways tiles (before)"
     )
+    p.add_argument(
+        "--only-bonus-look", action="store_true", help="flowers with and without the bonus look"
+    )
+    p.add_argument("--bonus-dir", default=None, help="the bonus look to measure")
+    p.add_argument("--bonus-photos", type=int, default=160, help="photos of bonus tiles")
+    p.add_argument("--bonus-loso-dir", default=None, help="leave-one-style-out models here")
+    p.add_argument(
+        "--bonus-train-args",
+        default="--crops 12000 --val-crops 1500 --epochs 12",
+        help="train_photo.py options of the bonus looks trained leave-one-style-out",
+    )
     args = p.parse_args()
     if args.no_sideways:
         _without_sideways()
@@ -568,6 +668,9 @@ def main() -> None:
         return
     if args.only_tile_photos:
         tile_photo_figures(art, args.tile_photos)
+        return
+    if args.only_bonus_look:
+        bonus_look_figures(args)
         return
     if args.only_hands:
         print(hand_figures(art, args.hands, HAND_SEED))

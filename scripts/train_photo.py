@@ -32,14 +32,29 @@ import time
 from multiprocessing import get_context
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from hefen.photo import synth  # noqa: E402
-from hefen.photo.classes import NOT_A_TILE, READ_CLASSES, READ_CODES  # noqa: E402
-from hefen.photo.model import normalised  # noqa: E402  (the runtime's: they must agree)
+from hefen.photo.classes import (  # noqa: E402
+    BONUS,
+    BONUS_LOOK_CLASSES,
+    NOT_A_TILE,
+    READ_CLASSES,
+    READ_CODES,
+    TILE_CODES,
+)
+from hefen.photo.detect import reduced  # noqa: E402
+from hefen.photo.model import BONUS_H, BONUS_W, normalised  # noqa: E402  (the runtime's)
+from hefen.photo.single import CUTS, READ_SIDE, cut  # noqa: E402
+
+#: The bonus look's training crops: the share of other tiles (its last class), and crops
+#: cut from each photo of one tile.
+OTHER_SHARE = 1 / 9
+PER_PHOTO = 4
 
 CHUNK = 500
 _ART: synth.Art | None = None
@@ -76,6 +91,44 @@ def _make_chunk(job: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarray]:
     return xs, ys
 
 
+def _make_bonus_chunk(job: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarray]:
+    """``CHUNK`` crops for the bonus look, from their own seed: photos of one tile
+    (``synth.tile_photo_at``), each of the eight bonus tiles alike likely and
+    ``OTHER_SHARE`` another tile, each photo cut ``PER_PHOTO`` times as the single-tile
+    reader cuts it (``hefen.photo.single``: the picture reduced, one of its ``CUTS``) at the
+    tile's true corners, with the jitter of a found outline (each side a few hundredths
+    off, now and then inside the face or well outside the tile)."""
+    seed, count, _ = job
+    assert _ART is not None
+    rng = np.random.default_rng(seed)
+    others = [c for c in TILE_CODES if c not in BONUS]
+    xs = np.empty((count, BONUS_H, BONUS_W), np.uint8)
+    ys = np.empty(count, np.int64)
+    i = 0
+    while i < count:
+        if rng.random() < OTHER_SHARE:
+            code, label = str(rng.choice(others)), len(BONUS)
+        else:
+            label = int(rng.integers(len(BONUS)))
+            code = BONUS[label]
+        photo, corners = synth.tile_photo_at(rng, _ART, code)
+        rgb, scale = reduced(photo, READ_SIDE)
+        grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+        quad = corners * scale
+        for _ in range(min(PER_PHOTO, count - i)):
+            top, bottom, left, right = CUTS[rng.integers(len(CUTS))]
+            d = rng.normal(0, 0.035, 4)
+            if rng.random() < 0.2:  # found inside the tile (its drawing's pieces)
+                d += rng.uniform(0.02, 0.1) * np.array([1, -1, 1, -1])
+            elif rng.random() < 0.15:  # found well outside it
+                d -= rng.uniform(0.04, 0.2) * np.array([1, -1, 1, -1])
+            window = (top + d[0], bottom + d[1], left + d[2], right + d[3])
+            xs[i] = cut(grey, quad, window, (BONUS_W, BONUS_H))
+            ys[i] = label
+            i += 1
+    return xs, ys
+
+
 def make_data(
     seed: int,
     count: int,
@@ -84,17 +137,23 @@ def make_data(
     junk_fraction: float,
     tiles_dir: str | None = None,
     weights: dict[str, float] | None = None,
+    look: str = "tiles",
 ) -> tuple[np.ndarray, np.ndarray]:
     jobs = []
     for i, start in enumerate(range(0, count, CHUNK)):
         jobs.append((seed * 100_003 + i, min(CHUNK, count - start), junk_fraction))
     ctx = get_context("fork")
+    maker = _make_bonus_chunk if look == "bonus" else _make_chunk
     with ctx.Pool(workers, initializer=_init_worker, initargs=(styles, tiles_dir, weights)) as pool:
-        parts = pool.map(_make_chunk, jobs, chunksize=1)
+        parts = pool.map(maker, jobs, chunksize=1)
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
-def build_model(c: tuple[int, ...] = (16, 24, 48, 96)):  # type: ignore[no-untyped-def]
+def build_model(  # type: ignore[no-untyped-def]
+    c: tuple[int, ...] = (16, 24, 48, 96),
+    size: tuple[int, int] = (synth.CROP_W, synth.CROP_H),
+    classes: int = len(READ_CLASSES),
+):
     import torch.nn as nn
 
     def block(i: int, o: int) -> list[nn.Module]:
@@ -105,8 +164,8 @@ def build_model(c: tuple[int, ...] = (16, 24, 48, 96)):  # type: ignore[no-untyp
     for ch in c:
         layers += block(prev, ch) + [nn.MaxPool2d(2)]
         prev = ch
-    h, w = synth.CROP_H // 16, synth.CROP_W // 16
-    layers += [nn.Flatten(), nn.Dropout(0.2), nn.Linear(c[-1] * h * w, len(READ_CLASSES))]
+    h, w = size[1] // 16, size[0] // 16
+    layers += [nn.Flatten(), nn.Dropout(0.2), nn.Linear(c[-1] * h * w, classes)]
     return nn.Sequential(*layers)
 
 
@@ -126,17 +185,35 @@ def train(args: argparse.Namespace) -> None:
     else:
         weights = style_weights(args.style_weight)
         x, y = make_data(
-            args.seed, args.crops, styles, args.workers, args.junk, args.tiles_dir, weights
+            args.seed,
+            args.crops,
+            styles,
+            args.workers,
+            args.junk,
+            args.tiles_dir,
+            weights,
+            args.look,
         )
         xv, yv = make_data(
-            args.seed + 1, args.val_crops, styles, args.workers, args.junk, args.tiles_dir, weights
+            args.seed + 1,
+            args.val_crops,
+            styles,
+            args.workers,
+            args.junk,
+            args.tiles_dir,
+            weights,
+            args.look,
         )
         if cache:
             np.savez(cache, x=x, y=y, xv=xv, yv=yv)
     print(f"data: {len(x)} train, {len(xv)} val crops in {time.time() - t0:.0f}s", flush=True)
     xt, yt = torch.from_numpy(normalised(x)), torch.from_numpy(y)
     xvt = torch.from_numpy(normalised(xv))
-    model = build_model(tuple(int(v) for v in args.channels.split(",")))
+    channels = tuple(int(v) for v in args.channels.split(","))
+    if args.look == "bonus":
+        model = build_model(channels, (BONUS_W, BONUS_H), len(BONUS_LOOK_CLASSES))
+    else:
+        model = build_model(channels)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * ((len(x) + args.batch - 1) // args.batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps)
@@ -294,13 +371,15 @@ def export(model, args, xvt, yv, xv_raw, styles, seconds) -> None:  # type: igno
         f"{'int8' if quantised else 'fp32'}",
         flush=True,
     )
-    (out / "tiles.onnx").write_bytes(data)
+    bonus = args.look == "bonus"
+    name, meta_name = ("bonus.onnx", "bonus.json") if bonus else ("tiles.onnx", "model.json")
+    (out / name).write_bytes(data)
     meta = {
-        "classes": list(READ_CLASSES),
+        "classes": list(BONUS_LOOK_CLASSES if bonus else READ_CLASSES),
         "not_a_tile": NOT_A_TILE,
         "input": {
             "name": "crops",
-            "shape": [None, 1, synth.CROP_H, synth.CROP_W],
+            "shape": [None, 1, *((BONUS_H, BONUS_W) if bonus else (synth.CROP_H, synth.CROP_W))],
             "grey": True,
             "normalise": "per crop: (x - mean) / (std + 8), x in 0..255",
         },
@@ -312,6 +391,7 @@ def export(model, args, xvt, yv, xv_raw, styles, seconds) -> None:  # type: igno
         "validation_accuracy": {"fp32": round(acc_fp32, 4), "int8": round(acc_int8, 4)},
         "training": {
             "script": "scripts/train_photo.py",
+            "look": args.look,
             "seed": args.seed,
             "styles": list(styles),
             "crops": args.crops,
@@ -323,8 +403,8 @@ def export(model, args, xvt, yv, xv_raw, styles, seconds) -> None:  # type: igno
             "torch": torch.__version__,
         },
     }
-    (out / "model.json").write_text(json.dumps(meta, indent=2) + "\n")
-    print(f"wrote {out / 'tiles.onnx'} ({len(data)} bytes)", flush=True)
+    (out / meta_name).write_text(json.dumps(meta, indent=2) + "\n")
+    print(f"wrote {out / name} ({len(data)} bytes)", flush=True)
 
 
 def main() -> None:
@@ -352,6 +432,13 @@ def main() -> None:
     p.add_argument("--cache", default=None, help="keep the generated crops in this .npz")
     p.add_argument("--tiles-dir", default=None, help="default: ../shared/tiles")
     p.add_argument("--out", default=str(ROOT / "hefen" / "photo" / "model"))
+    p.add_argument(
+        "--look",
+        choices=("tiles", "bonus"),
+        default="tiles",
+        help="the tile classifier (tiles.onnx), or the second look at flowers and seasons "
+        "(bonus.onnx: 72 x 96 crops of photos of one tile)",
+    )
     args = p.parse_args()
     try:
         train(args)

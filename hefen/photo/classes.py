@@ -17,6 +17,13 @@ BACK = "back"
 #: What a recognised tile can be reported as: the 42 tile codes and :data:`BACK`.
 READ_CODES: tuple[str, ...] = TILE_CODES + (BACK,)
 
+#: The bonus look's last output (:class:`hefen.photo.model.BonusLook`): a tile that is no
+#: flower or season.
+OTHER_TILE = "other"
+
+#: The bonus look's outputs: the eight flowers and seasons, then :data:`OTHER_TILE`.
+BONUS_LOOK_CLASSES: tuple[str, ...] = BONUS + (OTHER_TILE,)
+
 #: The classifier's extra output for a crop that is not one whole tile
 #: (a cut between two tiles, half a tile, table). Never reported as a tile.
 NOT_A_TILE = "-"

@@ -7,40 +7,54 @@ import json
 import threading
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 
-from hefen.photo.classes import BACK, MODEL_CLASSES, READ_CLASSES
+from hefen.photo.classes import BACK, BONUS_LOOK_CLASSES, MODEL_CLASSES, READ_CLASSES
 from hefen.photo.errors import PhotoError
 
 MODEL_DIR = Path(__file__).resolve().parent / "model"
 CROP_W, CROP_H = 48, 64
+#: The bonus look's input (:class:`BonusLook`): a sharper crop, for the small numerals and
+#: characters of flowers and seasons.
+BONUS_W, BONUS_H = 72, 96
+
+
+def _session(model_dir: Path, name: str) -> tuple[Any, dict[str, Any]]:
+    """An onnxruntime session of ``name``.onnx in ``model_dir`` (one thread), and its
+    ``name``.json, after checking the file against the sha256 recorded there."""
+    import onnxruntime as ort
+
+    meta = json.loads((model_dir / f"{'model' if name == 'tiles' else name}.json").read_text())
+    data = (model_dir / f"{name}.onnx").read_bytes()
+    if hashlib.sha256(data).hexdigest() != meta["sha256"]:
+        raise PhotoError("The photo model file does not match its recorded checksum.")
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    session = ort.InferenceSession(data, sess_options=options, providers=["CPUExecutionProvider"])
+    return session, meta
 
 
 class TileClassifier:
     """Probabilities over :data:`~hefen.photo.classes.READ_CLASSES` for grey tile crops."""
 
     def __init__(self, model_dir: Path = MODEL_DIR) -> None:
-        import onnxruntime as ort
-
         meta = json.loads((model_dir / "model.json").read_text())
-        data = (model_dir / "tiles.onnx").read_bytes()
-        if hashlib.sha256(data).hexdigest() != meta["sha256"]:
-            raise PhotoError("The photo model file does not match its recorded checksum.")
         classes = tuple(meta["classes"])
         if classes not in (MODEL_CLASSES, READ_CLASSES):
             raise PhotoError("The photo model's classes are not the ones this version expects.")
         #: a model without the back class: its outputs get a column of 0 for the back
         self.without_back = BACK not in classes
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = 1
-        options.inter_op_num_threads = 1
-        self.session = ort.InferenceSession(
-            data, sess_options=options, providers=["CPUExecutionProvider"]
-        )
-        self.meta = meta
+        self.session, self.meta = _session(model_dir, "tiles")
         self._lock = threading.Lock()
+        #: the second look at flowers and seasons shipped beside the model, if any
+        #: (``bonus.onnx``); None reads them with this model alone
+        self.bonus: BonusLook | None = (
+            BonusLook(model_dir) if (model_dir / "bonus.onnx").exists() else None
+        )
 
     @property
     def sha256(self) -> str:
@@ -73,6 +87,28 @@ class TileClassifier:
         return self._classes(np.asarray(probs, np.float32)), np.asarray(features, np.float32)
 
 
+class BonusLook:
+    """A second, sharper look at a tile read as a flower or season: probabilities over
+    :data:`~hefen.photo.classes.BONUS_LOOK_CLASSES` (the eight bonus tiles, then any other
+    tile) for grey crops of ``BONUS_H`` x ``BONUS_W``. Its own small network, trained on
+    bonus tiles only (``scripts/train_photo.py --look bonus``), reads what a 64-pixel crop
+    blurs away: the corner numeral and the season's or plant's character."""
+
+    def __init__(self, model_dir: Path = MODEL_DIR) -> None:
+        self.session, self.meta = _session(model_dir, "bonus")
+        if tuple(self.meta["classes"]) != BONUS_LOOK_CLASSES:
+            raise PhotoError("The bonus look's classes are not the ones this version expects.")
+        self._lock = threading.Lock()
+
+    def probabilities(self, crops: np.ndarray) -> np.ndarray:
+        """``crops``: N x ``BONUS_H`` x ``BONUS_W`` uint8 grey; returns N x 9."""
+        if len(crops) == 0:
+            return np.zeros((0, len(BONUS_LOOK_CLASSES)), np.float32)
+        with self._lock:
+            out = self.session.run(["probs"], {"crops": normalised(crops)})[0]
+        return np.asarray(out, np.float32)
+
+
 def normalised(crops: np.ndarray) -> np.ndarray:
     """N x 1 x H x W float32, each crop to mean 0 and sd about 1 (as in training)."""
     f = crops.astype(np.float32)
@@ -87,8 +123,9 @@ def classifier() -> TileClassifier:
     return TileClassifier()
 
 
-def to_crop(grey: np.ndarray) -> np.ndarray:
-    """Resize a grey picture of one tile to the classifier's input size."""
+def to_crop(grey: np.ndarray, size: tuple[int, int] = (CROP_W, CROP_H)) -> np.ndarray:
+    """Resize a grey picture of one tile to the classifier's input size (``size``: width,
+    height; the bonus look's is ``(BONUS_W, BONUS_H)``)."""
     h, w = grey.shape[:2]
-    interp = cv2.INTER_AREA if h > CROP_H else cv2.INTER_LINEAR
-    return cv2.resize(grey, (CROP_W, CROP_H), interpolation=interp)
+    interp = cv2.INTER_AREA if h > size[1] else cv2.INTER_LINEAR
+    return cv2.resize(grey, size, interpolation=interp)

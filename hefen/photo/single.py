@@ -27,11 +27,20 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from hefen.photo.classes import READ_CODES
+from hefen.photo.classes import BONUS, READ_CODES
 from hefen.photo.detect import _fill, reduced, tile_mask
 from hefen.photo.errors import PhotoError
 from hefen.photo.memory import TileMemory
-from hefen.photo.model import TileClassifier, classifier, to_crop
+from hefen.photo.model import (
+    BONUS_H,
+    BONUS_W,
+    CROP_H,
+    CROP_W,
+    BonusLook,
+    TileClassifier,
+    classifier,
+    to_crop,
+)
 
 #: A picture narrower or lower than this (pixels) shows no tile to read.
 MIN_SIDE = 16
@@ -58,6 +67,11 @@ CUTS: tuple[tuple[float, float, float, float], ...] = (
 #: a turned reading must be this much surer. Measured on the bench's single-tile photos
 #: (0.15, 0.3 and 0.4 within a point of each other on every set).
 TURN_COST = 0.3
+#: The bonus tiles' share of a reading at which the bonus look
+#: (:class:`~hefen.photo.model.BonusLook`) takes a second look at it.
+BONUS_LOOK_AT = 0.25
+#: The bonus tiles' columns in the classifier's outputs.
+BONUS_AT = slice(READ_CODES.index(BONUS[0]), READ_CODES.index(BONUS[-1]) + 1)
 #: Pieces of tile smaller than this share of the largest are not joined to it.
 PIECE_SHARE = 0.02
 #: How far from the tile (a share of its larger side) a piece of its drawing may lie.
@@ -149,8 +163,14 @@ def tile_quads(rgb: np.ndarray) -> list[np.ndarray]:
     return quads
 
 
-def _cut(grey: np.ndarray, quad: np.ndarray, window: tuple[float, ...]) -> np.ndarray:
-    """The part ``window`` (top, bottom, left, right) of ``quad``, as a classifier crop."""
+def cut(
+    grey: np.ndarray,
+    quad: np.ndarray,
+    window: tuple[float, ...],
+    size: tuple[int, int] = (CROP_W, CROP_H),
+) -> np.ndarray:
+    """The part ``window`` (top, bottom, left, right) of ``quad``, as a crop of ``size``
+    (width, height: the classifier's, or the bonus look's)."""
     top, bottom, left, right = window
     tl, tr, br, bl = quad.astype(np.float64)
 
@@ -158,13 +178,13 @@ def _cut(grey: np.ndarray, quad: np.ndarray, window: tuple[float, ...]) -> np.nd
         return (tl + (tr - tl) * u) * (1 - v) + (bl + (br - bl) * u) * v
 
     src = np.array([at(left, top), at(right, top), at(right, bottom), at(left, bottom)])
-    w, h = 96, 128  # twice the crop: to_crop then averages it down
+    w, h = 2 * size[0], 2 * size[1]  # twice the crop: to_crop then averages it down
     dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     m = cv2.getPerspectiveTransform(src.astype(np.float32), dst)
     out = cv2.warpPerspective(
         grey, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     )
-    return to_crop(out)
+    return to_crop(out, size)
 
 
 def _turns(quad: np.ndarray) -> list[tuple[np.ndarray, float]]:
@@ -176,6 +196,24 @@ def _turns(quad: np.ndarray) -> list[tuple[np.ndarray, float]]:
         down = q[3] - q[0]
         out.append((q, abs(float(np.degrees(np.arctan2(down[0], down[1])))) / 90.0))
     return out
+
+
+def _bonus_look(
+    bonus: BonusLook, grey: np.ndarray, quad: np.ndarray, mean: np.ndarray
+) -> np.ndarray:
+    """``mean`` (the chosen reading's probabilities) after the bonus look at the same
+    quadrilateral through the same cuts: where it finds a flower or season, the bonus
+    tiles' share is divided as it reads them."""
+    look = bonus.probabilities(
+        np.stack([cut(grey, quad, window, (BONUS_W, BONUS_H)) for window in CUTS])
+    ).mean(0)
+    flowers = look[: len(BONUS)]
+    if flowers.sum() <= look[len(BONUS)]:
+        return mean  # another tile, to the sharper look too: the first reading stands
+    out = mean.copy()
+    share = max(float(mean[BONUS_AT].sum()), float(flowers.sum()))
+    out[BONUS_AT] = share * flowers / flowers.sum()
+    return out / out.sum()
 
 
 @dataclass
@@ -206,11 +244,13 @@ def read_tile(
     readings: list[tuple[int, int]] = []  # (first crop, crops) of each reading
     costs: list[float] = []
     crops: list[np.ndarray] = []
+    quads: list[np.ndarray] = []  # each reading's quadrilateral, turned
     for quad in tile_quads(rgb):
         for turned, quarters in _turns(quad):
             readings.append((len(crops), len(CUTS)))
+            quads.append(turned)
             costs.append(TURN_COST * quarters)
-            crops += [_cut(grey, turned, window) for window in CUTS]
+            crops += [cut(grey, turned, window) for window in CUTS]
     batch = np.stack(crops)
     features = None
     if look or (memory is not None and len(memory)):
@@ -219,15 +259,19 @@ def read_tile(
         probs = clf.probabilities(batch)
     logs = np.log(probs[:, : len(READ_CODES)] + 1e-6)
     best: tuple[float, int, int, int] | None = None
-    for (start, count), cost in zip(readings, costs, strict=True):
+    for r, ((start, count), cost) in enumerate(zip(readings, costs, strict=True)):
         mean_log = logs[start : start + count].mean(0)
         k = int(mean_log.argmax())
         worth = float(mean_log[k]) - cost
         if best is None or worth > best[0]:
-            best = (worth, k, start, count)
+            best = (worth, k, start, r)
     assert best is not None  # the whole picture is always read
-    _, k, start, count = best
+    _, k, start, r = best
+    count = readings[r][1]
     mean = probs[start : start + count].mean(0)
+    if clf.bonus is not None and mean[BONUS_AT].sum() >= BONUS_LOOK_AT:
+        mean = _bonus_look(clf.bonus, grey, quads[r], mean)
+        k = int(mean[: len(READ_CODES)].argmax())
     seen = None if features is None else features[start : start + count].mean(0, keepdims=True)
     if memory is not None and len(memory) and seen is not None:
         # The memory reads the chosen reading only, as one: its cuts' mean look (what

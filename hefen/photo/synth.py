@@ -1124,7 +1124,16 @@ def tile_crop(
 
 
 def tile_photo(rng: np.random.Generator, art: Art, code: str) -> np.ndarray:
-    """A photograph of one tile, as people take them and shops show them (RGB ``uint8``).
+    """A photograph of one tile, as people take them and shops show them (RGB ``uint8``):
+    :func:`tile_photo_at` without the tile's corners."""
+    return tile_photo_at(rng, art, code)[0]
+
+
+def tile_photo_at(rng: np.random.Generator, art: Art, code: str) -> tuple[np.ndarray, np.ndarray]:
+    """A photograph of one tile, as people take them and shops show them (RGB ``uint8``),
+    and where the tile's body is in it: its corners (the tile's own top left, top right,
+    bottom right, bottom left; float32 4 x 2, in the photo's pixels, possibly outside it
+    where the photo is cropped to the face).
 
     The tile is seen from the front, standing (its side strip below the face), from
     straight above, or at three quarters (a side strip beside the face as well); it lies
@@ -1205,15 +1214,19 @@ def tile_photo(rng: np.random.Generator, art: Art, code: str) -> np.ndarray:
         x0, y0 = (max(0, int(v)) for v in a)
         img = img[y0 : max(y0 + 8, int(b[1])), x0 : max(x0 + 8, int(b[0]))]
     else:  # the frame holds the whole tile, at a random place
-        x0 = rng.uniform(max(0.0, hi[0] - fwid), max(0.0, min(lo[0], cw - fwid)) + 1e-3)
-        y0 = rng.uniform(max(0.0, hi[1] - fh), max(0.0, min(lo[1], ch - fh)) + 1e-3)
+        # (where the camera's tilt made the tile larger than the frame, the frame starts
+        # at most at the tile's edge, and grows to hold it below)
+        last_x, last_y = max(0.0, min(lo[0], cw - fwid)), max(0.0, min(lo[1], ch - fh))
+        x0 = rng.uniform(min(max(0.0, hi[0] - fwid), last_x), last_x + 1e-3)
+        y0 = rng.uniform(min(max(0.0, hi[1] - fh), last_y), last_y + 1e-3)
         x0, y0 = int(min(x0, lo[0])), int(min(y0, lo[1]))
         img = img[y0 : y0 + max(fh, int(hi[1] - y0) + 1), x0 : x0 + max(fwid, int(hi[0] - x0) + 1)]
     long_side = rng.uniform(300, 1200)
     f = long_side / max(img.shape[:2])
     size = (max(8, round(img.shape[1] * f)), max(8, round(img.shape[0] * f)))
     img = cv2.resize(img, size, interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)
-    return degrade(rng, img, real=True)
+    corners = ((pts - np.array([x0, y0], np.float32)) * f).astype(np.float32)
+    return degrade(rng, img, real=True), corners
 
 
 def clean_tile(

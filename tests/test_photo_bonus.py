@@ -1,0 +1,177 @@
+"""The bonus look: a second, sharper look at a tile read as a flower or season
+(:class:`hefen.photo.model.BonusLook`, :func:`hefen.photo.single.read_tile`), and the
+photos and crops it is trained on (``synth.tile_photo_at``, ``scripts/train_photo.py
+--look bonus``)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from photo_support import TILES_DIR, needs_art
+
+from hefen.photo import PhotoError, classify_tile, synth
+from hefen.photo.classes import BONUS, BONUS_LOOK_CLASSES, READ_CODES, TILE_CODES
+from hefen.photo.model import BONUS_H, BONUS_W, MODEL_DIR, BonusLook, TileClassifier, classifier
+from hefen.photo.single import BONUS_AT, CUTS, _bonus_look, cut
+
+ROOT = Path(__file__).resolve().parents[1]
+TEST_SEED = 31_337_601
+SHIPPED = (MODEL_DIR / "bonus.onnx").exists()
+
+
+class _FixedLook:
+    """A bonus look that reads every crop as ``probs`` (nine numbers)."""
+
+    def __init__(self, probs: list[float]) -> None:
+        self.probs = np.asarray(probs, np.float32)
+        self.shapes: list[tuple[int, ...]] = []
+
+    def probabilities(self, crops: np.ndarray) -> np.ndarray:
+        self.shapes.append(crops.shape)
+        return np.tile(self.probs, (len(crops), 1))
+
+
+def _reading(probs: dict[str, float]) -> np.ndarray:
+    out = np.zeros(len(READ_CODES) + 1, np.float32)
+    for code, p in probs.items():
+        out[READ_CODES.index(code)] = p
+    return out
+
+
+# --------------------------------------------------------------------------- the rule
+
+
+def test_a_flower_is_read_again_and_its_share_divided_as_the_bonus_look_reads_it() -> None:
+    grey = np.full((300, 200), 200, np.uint8)
+    quad = np.array([[40, 40], [160, 40], [160, 240], [40, 240]], np.float32)
+    look = _FixedLook([0.05, 0.05, 0.7, 0.05, 0.05, 0.02, 0.02, 0.02, 0.04])
+    before = _reading({"6h": 0.6, "2h": 0.1, "W": 0.3})
+    after = _bonus_look(look, grey, quad, before)  # type: ignore[arg-type]
+    assert look.shapes == [(len(CUTS), BONUS_H, BONUS_W)]  # the same cuts, sharper
+    assert READ_CODES[int(after[: len(READ_CODES)].argmax())] == "3h"
+    assert after.sum() == pytest.approx(1.0)
+    # the bonus tiles' share is the larger of the two readings' (0.96 against 0.7), the
+    # rest as it was, all scaled back to a sum of 1
+    assert after[BONUS_AT].sum() == pytest.approx(0.96 / 1.26, abs=0.01)
+    assert after[READ_CODES.index("W")] == pytest.approx(0.3 / 1.26, abs=0.01)
+
+
+def test_another_tile_to_the_bonus_look_leaves_the_first_reading() -> None:
+    grey = np.full((300, 200), 200, np.uint8)
+    quad = np.array([[40, 40], [160, 40], [160, 240], [40, 240]], np.float32)
+    look = _FixedLook([0.05] * 8 + [0.6])
+    before = _reading({"6h": 0.4, "W": 0.6})
+    after = _bonus_look(look, grey, quad, before)  # type: ignore[arg-type]
+    assert np.array_equal(after, before)
+
+
+def test_a_cut_of_the_bonus_look_is_its_size_and_the_classifiers_is_unchanged() -> None:
+    grey = np.tile(np.arange(200, dtype=np.uint8), (300, 1))
+    quad = np.array([[40, 40], [160, 40], [160, 240], [40, 240]], np.float32)
+    assert cut(grey, quad, CUTS[0]).shape == (64, 48)
+    sharp = cut(grey, quad, CUTS[0], (BONUS_W, BONUS_H))
+    assert sharp.shape == (BONUS_H, BONUS_W)
+    assert 35 <= sharp[:, 0].mean() <= 45 and 155 <= sharp[:, -1].mean() <= 165
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def _copy_model(tmp_path: Path) -> Path:
+    for name in ("tiles.onnx", "model.json"):
+        shutil.copy(MODEL_DIR / name, tmp_path / name)
+    return tmp_path
+
+
+def _write_look(folder: Path, data: bytes, classes: list[str], sha: str | None = None) -> None:
+    (folder / "bonus.onnx").write_bytes(data)
+    meta = {"classes": classes, "sha256": sha or hashlib.sha256(data).hexdigest()}
+    (folder / "bonus.json").write_text(json.dumps(meta))
+
+
+def test_a_model_without_a_bonus_look_reads_alone(tmp_path: Path) -> None:
+    assert TileClassifier(_copy_model(tmp_path)).bonus is None
+
+
+def test_a_damaged_or_foreign_bonus_look_is_one_sentence(tmp_path: Path) -> None:
+    folder = _copy_model(tmp_path)
+    _write_look(folder, b"not a model", list(BONUS_LOOK_CLASSES), sha="0" * 64)
+    with pytest.raises(PhotoError, match=r"^The photo model file does not match its recorded"):
+        TileClassifier(folder)
+    data = (MODEL_DIR / "tiles.onnx").read_bytes()  # a real network, but not a bonus look
+    _write_look(folder, data, list(TILE_CODES))
+    with pytest.raises(PhotoError, match=r"^The bonus look's classes are not the ones"):
+        BonusLook(folder)
+
+
+@pytest.mark.skipif(not SHIPPED, reason="no bonus look is shipped")
+def test_the_shipped_model_has_its_bonus_look() -> None:
+    look = classifier().bonus
+    assert look is not None
+    crops = np.full((2, BONUS_H, BONUS_W), 180, np.uint8)
+    probs = look.probabilities(crops)
+    assert probs.shape == (2, len(BONUS_LOOK_CLASSES))
+    assert np.allclose(probs.sum(1), 1.0, atol=1e-3)
+    assert look.probabilities(crops[:0]).shape == (0, len(BONUS_LOOK_CLASSES))
+
+
+# --------------------------------------------------------------------------- reading
+
+
+@needs_art
+@pytest.mark.skipif(not SHIPPED, reason="no bonus look is shipped")
+def test_photos_of_flowers_and_seasons_are_read_with_the_bonus_look() -> None:
+    """24 photographs of the eight bonus tiles of the training styles: at least 21 read
+    right with the bonus look, and at least as many as without it."""
+    art = synth.load_art(tiles_dir=TILES_DIR)
+    rng = np.random.default_rng(TEST_SEED)
+    photos = [(BONUS[i % 8], synth.tile_photo(rng, art, BONUS[i % 8])) for i in range(24)]
+    model = TileClassifier()
+    right_with = sum(classify_tile(im, model=model)[0] == c for c, im in photos)
+    look, model.bonus = model.bonus, None
+    right_without = sum(classify_tile(im, model=model)[0] == c for c, im in photos)
+    model.bonus = look
+    assert right_with >= 21 and right_with >= right_without, (right_with, right_without)
+
+
+# --------------------------------------------------------------------------- training
+
+
+@needs_art
+def test_the_tile_photo_and_its_corners_are_those_of_tile_photo() -> None:
+    """``tile_photo_at`` draws exactly ``tile_photo``'s photo (the bench's and the tests'
+    photos are unchanged), and its corners are the tile's: cut there, the classifier reads
+    it."""
+    art = synth.load_art(("samoheen",), TILES_DIR)
+    codes = ["2m", "7p", "5s", "E", "C", "1h", "6h", "8h"]
+    right = 0
+    for k, code in enumerate(codes):
+        photo = synth.tile_photo(np.random.default_rng(TEST_SEED + k), art, code)
+        same, corners = synth.tile_photo_at(np.random.default_rng(TEST_SEED + k), art, code)
+        assert np.array_equal(photo, same) and corners.shape == (4, 2)
+        grey = photo.mean(2).astype(np.uint8)
+        crops = np.stack([cut(grey, corners, window) for window in CUTS])
+        probs = classifier().probabilities(crops).mean(0)
+        right += READ_CODES[int(probs[: len(READ_CODES)].argmax())] == code
+    assert right >= len(codes) - 1
+
+
+@needs_art
+def test_the_bonus_looks_training_crops_are_seeded_sharp_and_labelled() -> None:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import train_photo
+
+    train_photo._init_worker(("samoheen", "fonts"), str(TILES_DIR), None)
+    xs, ys = train_photo._make_bonus_chunk((7, 40, 0.0))
+    again, labels = train_photo._make_bonus_chunk((7, 40, 0.0))
+    assert xs.shape == (40, BONUS_H, BONUS_W) and xs.dtype == np.uint8
+    assert np.array_equal(xs, again) and np.array_equal(ys, labels)
+    assert set(ys.tolist()) <= set(range(len(BONUS_LOOK_CLASSES)))
+    assert len(set(ys.tolist())) >= 4  # ten photos, four crops each
+    assert all(xs[i].std() > 10 for i in range(40))  # a tile's drawing, not a blank
