@@ -432,13 +432,13 @@ def bonus_look_figures(args: argparse.Namespace) -> None:
     import unseen_sets
 
     look = BonusLook(Path(args.bonus_dir)) if args.bonus_dir else tested().bonus
-    if look is None:
-        print("bonus look: none shipped and no --bonus-dir given")
-        return
     n = args.bonus_photos
     sets = [("training styles", synth.load_art())]
     if unseen_sets.missing() is None:
         sets += [(f"KMahjongg {name}", unseen_sets.load_set(name)) for name in unseen_sets.SETS]
+    if look is None:
+        print("bonus look: none shipped and no --bonus-dir given")
+        sets = []
     for label, art in sets:
         flowers = tile_photos(art, n, TILE_PHOTO_SEED + 30, BONUS)
         mixed = tile_photos(art, args.tile_photos, TILE_PHOTO_SEED + 31)
@@ -460,7 +460,7 @@ def bonus_look_figures(args: argparse.Namespace) -> None:
         return
     root = Path(args.bonus_loso_dir)
     extra = list(synth.FONT_STYLES)
-    for held_out in synth.STYLES:
+    for held_out in args.bonus_loso_styles.split(","):
         train_styles = ",".join([s for s in synth.STYLES if s != held_out] + extra)
         t = time.time()
         for kind, options in (("tiles", args.loso_train_args), ("bonus", args.bonus_train_args)):
@@ -642,8 +642,13 @@ def main() -> None:
     p.add_argument("--bonus-photos", type=int, default=160, help="photos of bonus tiles")
     p.add_argument("--bonus-loso-dir", default=None, help="leave-one-style-out models here")
     p.add_argument(
+        "--bonus-loso-styles",
+        default=",".join(synth.STYLES),
+        help="the styles held out in turn (default: every art style)",
+    )
+    p.add_argument(
         "--bonus-train-args",
-        default="--crops 12000 --val-crops 1500 --epochs 12",
+        default="--crops 12000 --val-crops 1500 --epochs 12 --style-weight drawn/varied=3",
         help="train_photo.py options of the bonus looks trained leave-one-style-out",
     )
     args = p.parse_args()

@@ -61,13 +61,16 @@ _ART: synth.Art | None = None
 
 
 def _init_worker(
-    styles: tuple[str, ...], tiles_dir: str | None, weights: dict[str, float] | None
+    styles: tuple[str, ...],
+    tiles_dir: str | None,
+    weights: dict[str, float] | None,
+    look: str = "tiles",
 ) -> None:
     global _ART
-    import cv2
-
     cv2.setNumThreads(1)
     _ART = synth.load_art(styles, Path(tiles_dir) if tiles_dir else None, weights)
+    if look == "bonus" and "drawn" in styles:  # faces whose pictures do not tell them
+        _ART.extend(synth.varied_bonus_art(), "drawn")
 
 
 def _make_chunk(job: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarray]:
@@ -144,7 +147,9 @@ def make_data(
         jobs.append((seed * 100_003 + i, min(CHUNK, count - start), junk_fraction))
     ctx = get_context("fork")
     maker = _make_bonus_chunk if look == "bonus" else _make_chunk
-    with ctx.Pool(workers, initializer=_init_worker, initargs=(styles, tiles_dir, weights)) as pool:
+    with ctx.Pool(
+        workers, initializer=_init_worker, initargs=(styles, tiles_dir, weights, look)
+    ) as pool:
         parts = pool.map(maker, jobs, chunksize=1)
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
@@ -376,7 +381,6 @@ def export(model, args, xvt, yv, xv_raw, styles, seconds) -> None:  # type: igno
     (out / name).write_bytes(data)
     meta = {
         "classes": list(BONUS_LOOK_CLASSES if bonus else READ_CLASSES),
-        "not_a_tile": NOT_A_TILE,
         "input": {
             "name": "crops",
             "shape": [None, 1, *((BONUS_H, BONUS_W) if bonus else (synth.CROP_H, synth.CROP_W))],
@@ -403,6 +407,8 @@ def export(model, args, xvt, yv, xv_raw, styles, seconds) -> None:  # type: igno
             "torch": torch.__version__,
         },
     }
+    if not bonus:
+        meta["not_a_tile"] = NOT_A_TILE
     (out / meta_name).write_text(json.dumps(meta, indent=2) + "\n")
     print(f"wrote {out / name} ({len(data)} bytes)", flush=True)
 

@@ -518,6 +518,95 @@ def _printed_bonus(rng: np.random.Generator, code: str, fonts: _Fonts) -> _Canva
     return c
 
 
+def _pot(rng: np.random.Generator, c: _Canvas, box: tuple[float, float, float, float]) -> None:
+    """A flowerpot or basket at the bottom of ``box``, as many sets draw their plants."""
+    x0, y0, x1, y1 = box[0] * W, box[1] * H, box[2] * W, box[3] * H
+    ink = (*_INKS[rng.integers(len(_INKS))], 255)
+    top = y1 - (y1 - y0) * rng.uniform(0.12, 0.22)
+    inset = (x1 - x0) * rng.uniform(0.05, 0.18)
+    width = max(2, round(W * 0.02))
+    shape = [(x0, top), (x1, top), (x1 - inset, y1), (x0 + inset, y1)]
+    if rng.random() < 0.5:
+        c.draw.polygon(shape, outline=ink, width=width)
+    else:
+        c.draw.polygon(shape, fill=ink)
+
+
+def _varied_bonus(rng: np.random.Generator, code: str, fonts: _Fonts) -> _Canvas:
+    """A flower or season whose picture says nothing of which: any plant (another flower's,
+    a plain stem, in a pot or not) or none, with the number that every maker prints (1-4
+    or 一-四, in any corner, any size, often ringed) and, on most faces, the character
+    (春夏秋冬, 梅蘭菊竹). A face without its character shows its own kind of picture: its
+    flower's plant, or for a season a plain stem (then only the number and the picture's
+    kind tell it)."""
+    c = _Canvas()
+    n = int(code[0])
+    k = (n - 1) % 4
+    season = n <= 4
+    with_char = rng.random() < 0.8
+    box = (rng.uniform(0.05, 0.25), rng.uniform(0.2, 0.4), rng.uniform(0.75, 0.95), 0.97)
+    picture = rng.random()
+    if picture < 0.12 and with_char:
+        pass  # no picture
+    elif season and not with_char or (with_char and picture < 0.45):
+        _plant(rng, c, box)
+    else:
+        motif = k if not with_char or season is False and rng.random() < 0.5 else rng.integers(4)
+        _FLOWER_MOTIFS[int(motif)](rng, c, box)
+    if rng.random() < 0.3:
+        _pot(rng, c, (box[0], box[3] - 0.2, box[2], box[3]))
+    corners = [(0.03, 0.03), (0.97, 0.03), (0.03, 0.97), (0.97, 0.97)]
+    rng.shuffle(corners)
+    s = rng.uniform(0.16, 0.3)
+    numeral = str(k + 1) if rng.random() < 0.6 else _CHINESE_1_4[k]
+    font = (
+        fonts.latin[rng.integers(len(fonts.latin))]
+        if numeral.isdigit()
+        else (fonts.cjk[rng.integers(len(fonts.cjk))])
+    )
+    ink = _INKS[rng.integers(len(_INKS))]
+
+    def at(corner: tuple[float, float], size: float) -> tuple[float, float, float, float]:
+        w, h = size * H / W * 0.9, size
+        x0 = corner[0] if corner[0] < 0.5 else corner[0] - w
+        y0 = corner[1] if corner[1] < 0.5 else corner[1] - h
+        return (x0, y0, x0 + w, y0 + h)
+
+    num_box = at(corners[0], s * 0.85)
+    if rng.random() < 0.25:  # the number in a ring
+        c.draw.ellipse(
+            tuple(v * (W if i % 2 == 0 else H) for i, v in enumerate(num_box)),
+            outline=(*ink, 255),
+            width=max(2, W // 50),
+        )
+        x0, y0, x1, y1 = num_box
+        pad = 0.22 * (x1 - x0)
+        num_box = (x0 + pad, y0 + pad * W / H, x1 - pad, y1 - pad * W / H)
+    c.glyph(font, numeral, num_box, ink)
+    if with_char:
+        char = (_SEASONS if season else _FLOWERS)[k]
+        font = fonts.cjk[rng.integers(len(fonts.cjk))]
+        ink = _INKS[rng.integers(len(_INKS))] if rng.random() < 0.6 else ink
+        c.glyph(font, char, at(corners[1], rng.uniform(0.16, 0.32)), ink)
+    return c
+
+
+def varied_faces(code: str, count: int, seed: int = SEED) -> list[np.ndarray]:
+    """``count`` RGBA faces (``uint8``, ``H`` x ``W`` x 4) of a bonus tile ``code`` whose
+    pictures do not tell it (:func:`_varied_bonus`): trained on, a network must read the
+    number and the character, as on a set it has never seen (the bonus look's training,
+    ``scripts/train_photo.py --look bonus``)."""
+    fonts = _fonts()
+    out = []
+    for v in range(count):
+        rng = np.random.default_rng([seed, TILE_CODES.index(code), 2000 + v])
+        rgba = _varied_bonus(rng, code, fonts).rgba().copy()
+        if rng.random() < 0.5:
+            rgba = _warp(rng, rgba)
+        out.append(rgba)
+    return out
+
+
 def printed_faces(code: str, count: int = PRINTED, seed: int = SEED) -> list[np.ndarray]:
     """``count`` printed RGBA faces (``uint8``, ``H`` x ``W`` x 4) of a bonus tile ``code``:
     its character and number (:func:`_printed_bonus`)."""

@@ -70,6 +70,12 @@ TURN_COST = 0.3
 #: The bonus tiles' share of a reading at which the bonus look
 #: (:class:`~hefen.photo.model.BonusLook`) takes a second look at it.
 BONUS_LOOK_AT = 0.25
+#: How sure (its flowers' and seasons' share) the bonus look must be that a tile is one
+#: to overrule a first reading of another tile. On photos of one tile of the never-seen
+#: KMahjongg sets, of the readings it would overrule, those at 0.9 or above were half
+#: flowers read right and half wrong either way; below it, two of six were suit and honour
+#: tiles read right first (docs/photo.md).
+BONUS_LOOK_SURE = 0.9
 #: The bonus tiles' columns in the classifier's outputs.
 BONUS_AT = slice(READ_CODES.index(BONUS[0]), READ_CODES.index(BONUS[-1]) + 1)
 #: Pieces of tile smaller than this share of the largest are not joined to it.
@@ -210,6 +216,9 @@ def _bonus_look(
     flowers = look[: len(BONUS)]
     if flowers.sum() <= look[len(BONUS)]:
         return mean  # another tile, to the sharper look too: the first reading stands
+    if not BONUS_AT.start <= int(mean[: len(READ_CODES)].argmax()) < BONUS_AT.stop:
+        if flowers.sum() < BONUS_LOOK_SURE:
+            return mean  # read as another tile first, and the look not sure it is not
     out = mean.copy()
     share = max(float(mean[BONUS_AT].sum()), float(flowers.sum()))
     out[BONUS_AT] = share * flowers / flowers.sum()

@@ -276,6 +276,20 @@ _LOADERS = {
 }
 
 
+def varied_bonus_art(count: int = 60) -> Art:
+    """``count`` faces of each bonus tile whose pictures do not tell it
+    (:func:`hefen.photo.drawn.varied_faces`), as the part ``varied`` of a style: what the
+    bonus look is trained on beside the styles, so that it reads the number and the
+    character that every maker prints."""
+    from hefen.photo import drawn
+
+    art = Art()
+    for code in BONUS:
+        for rgba in drawn.varied_faces(code, count):
+            art.add(code, face_from_rgba(rgba), "varied")
+    return art
+
+
 def check_styles(styles: tuple[str, ...] | list[str], tiles_dir: Path | None = None) -> None:
     """Raise ValueError for a style that does not exist, and FileNotFoundError naming what
     to install for one whose artwork or fonts are missing -- without loading anything."""
