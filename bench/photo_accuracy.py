@@ -436,8 +436,9 @@ def bonus_look_figures(args: argparse.Namespace) -> None:
     sets = [("training styles", synth.load_art())]
     if unseen_sets.missing() is None:
         sets += [(f"KMahjongg {name}", unseen_sets.load_set(name)) for name in unseen_sets.SETS]
-    if look is None:
-        print("bonus look: none shipped and no --bonus-dir given")
+    if look is None or args.only_bonus_loso:
+        if look is None:
+            print("bonus look: none shipped and no --bonus-dir given")
         sets = []
     for label, art in sets:
         flowers = tile_photos(art, n, TILE_PHOTO_SEED + 30, BONUS)
@@ -639,6 +640,9 @@ def main() -> None:
         "--only-bonus-look", action="store_true", help="flowers with and without the bonus look"
     )
     p.add_argument("--bonus-dir", default=None, help="the bonus look to measure")
+    p.add_argument(
+        "--only-bonus-loso", action="store_true", help="of those, just leave-one-style-out"
+    )
     p.add_argument("--bonus-photos", type=int, default=160, help="photos of bonus tiles")
     p.add_argument("--bonus-loso-dir", default=None, help="leave-one-style-out models here")
     p.add_argument(
