@@ -189,26 +189,14 @@ def train(args: argparse.Namespace) -> None:
             x, y, xv, yv = data["x"], data["y"], data["xv"], data["yv"]
     else:
         weights = style_weights(args.style_weight)
-        x, y = make_data(
-            args.seed,
-            args.crops,
-            styles,
-            args.workers,
-            args.junk,
-            args.tiles_dir,
-            weights,
-            args.look,
-        )
-        xv, yv = make_data(
-            args.seed + 1,
-            args.val_crops,
-            styles,
-            args.workers,
-            args.junk,
-            args.tiles_dir,
-            weights,
-            args.look,
-        )
+
+        def data(seed: int, count: int) -> tuple[np.ndarray, np.ndarray]:
+            return make_data(
+                seed, count, styles, args.workers, args.junk, args.tiles_dir, weights, args.look
+            )
+
+        x, y = data(args.seed, args.crops)
+        xv, yv = data(args.seed + 1, args.val_crops)
         if cache:
             np.savez(cache, x=x, y=y, xv=xv, yv=yv)
     print(f"data: {len(x)} train, {len(xv)} val crops in {time.time() - t0:.0f}s", flush=True)

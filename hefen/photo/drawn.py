@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -518,6 +519,26 @@ def _printed_bonus(rng: np.random.Generator, code: str, fonts: _Fonts) -> _Canva
     return c
 
 
+def _bonus_faces(
+    maker: Callable[[np.random.Generator, str, _Fonts], _Canvas],
+    code: str,
+    count: int,
+    seed: int,
+    first: int,
+) -> list[np.ndarray]:
+    """``count`` RGBA faces of ``code`` drawn by ``maker``, the v-th from its own seed
+    (``first`` + v), half of them lightly warped."""
+    fonts = _fonts()
+    out = []
+    for v in range(count):
+        rng = np.random.default_rng([seed, TILE_CODES.index(code), first + v])
+        rgba = maker(rng, code, fonts).rgba().copy()
+        if rng.random() < 0.5:
+            rgba = _warp(rng, rgba)
+        out.append(rgba)
+    return out
+
+
 def _pot(rng: np.random.Generator, c: _Canvas, box: tuple[float, float, float, float]) -> None:
     """A flowerpot or basket at the bottom of ``box``, as many sets draw their plants."""
     x0, y0, x1, y1 = box[0] * W, box[1] * H, box[2] * W, box[3] * H
@@ -596,29 +617,13 @@ def varied_faces(code: str, count: int, seed: int = SEED) -> list[np.ndarray]:
     pictures do not tell it (:func:`_varied_bonus`): trained on, a network must read the
     number and the character, as on a set it has never seen (the bonus look's training,
     ``scripts/train_photo.py --look bonus``)."""
-    fonts = _fonts()
-    out = []
-    for v in range(count):
-        rng = np.random.default_rng([seed, TILE_CODES.index(code), 2000 + v])
-        rgba = _varied_bonus(rng, code, fonts).rgba().copy()
-        if rng.random() < 0.5:
-            rgba = _warp(rng, rgba)
-        out.append(rgba)
-    return out
+    return _bonus_faces(_varied_bonus, code, count, seed, 2000)
 
 
 def printed_faces(code: str, count: int = PRINTED, seed: int = SEED) -> list[np.ndarray]:
     """``count`` printed RGBA faces (``uint8``, ``H`` x ``W`` x 4) of a bonus tile ``code``:
     its character and number (:func:`_printed_bonus`)."""
-    fonts = _fonts()
-    out = []
-    for v in range(count):
-        rng = np.random.default_rng([seed, TILE_CODES.index(code), 1000 + v])
-        rgba = _printed_bonus(rng, code, fonts).rgba().copy()
-        if rng.random() < 0.5:
-            rgba = _warp(rng, rgba)
-        out.append(rgba)
-    return out
+    return _bonus_faces(_printed_bonus, code, count, seed, 1000)
 
 
 def draw_faces(code: str, variants: int = VARIANTS, seed: int = SEED) -> list[np.ndarray]:
