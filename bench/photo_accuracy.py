@@ -423,6 +423,26 @@ def _with_look(model: TileClassifier, look: BonusLook | None) -> TileClassifier:
     return model
 
 
+def _look_figures(
+    model: TileClassifier, look: BonusLook, art: synth.Art, bonus: int, count: int
+) -> str:
+    """``bonus`` photos of bonus tiles and ``count`` of any tile of ``art``, read by
+    ``model`` without and with ``look``."""
+    flowers = tile_photos(art, bonus, TILE_PHOTO_SEED + 30, BONUS)
+    mixed = tile_photos(art, count, TILE_PHOTO_SEED + 31)
+    (b0, m0), (b1, m1) = (
+        (
+            tile_photo_accuracy(flowers, model=_with_look(model, second)),
+            tile_photo_accuracy(mixed, model=_with_look(model, second)),
+        )
+        for second in (None, look)
+    )
+    return (
+        f"{bonus} photos of bonus tiles {b0[0]:.1%} -> {b1[0]:.1%}; {count} photos of any "
+        f"tile {split(m0)} -> {split(m1)} ({m0[4]:.0f} -> {m1[4]:.0f} ms/photo)"
+    )
+
+
 def bonus_look_figures(args: argparse.Namespace) -> None:
     """Flowers and seasons in photos of one tile, read with and without the bonus look
     (``hefen.photo.model.BonusLook``; ``--bonus-dir``, default: the one shipped beside the
@@ -433,30 +453,14 @@ def bonus_look_figures(args: argparse.Namespace) -> None:
 
     look = BonusLook(Path(args.bonus_dir)) if args.bonus_dir else tested().bonus
     n = args.bonus_photos
-    sets = [("training styles", synth.load_art())]
-    if unseen_sets.missing() is None:
-        sets += [(f"KMahjongg {name}", unseen_sets.load_set(name)) for name in unseen_sets.SETS]
-    if look is None or args.only_bonus_loso:
-        if look is None:
-            print("bonus look: none shipped and no --bonus-dir given")
-        sets = []
-    for label, art in sets:
-        flowers = tile_photos(art, n, TILE_PHOTO_SEED + 30, BONUS)
-        mixed = tile_photos(art, args.tile_photos, TILE_PHOTO_SEED + 31)
-        before = (
-            tile_photo_accuracy(flowers, model=_with_look(tested(), None)),
-            tile_photo_accuracy(mixed, model=_with_look(tested(), None)),
-        )
-        after = (
-            tile_photo_accuracy(flowers, model=_with_look(tested(), look)),
-            tile_photo_accuracy(mixed, model=_with_look(tested(), look)),
-        )
-        print(
-            f"{label}: {n} photos of bonus tiles {before[0][0]:.1%} -> {after[0][0]:.1%}; "
-            f"{args.tile_photos} photos of any tile {split(before[1])} -> {split(after[1])} "
-            f"({before[1][4]:.0f} -> {after[1][4]:.0f} ms/photo)",
-            flush=True,
-        )
+    if look is None:
+        print("bonus look: none shipped and no --bonus-dir given")
+    elif not args.only_bonus_loso:
+        sets = [("training styles", synth.load_art())]
+        if unseen_sets.missing() is None:
+            sets += [(f"KMahjongg {name}", unseen_sets.load_set(name)) for name in unseen_sets.SETS]
+        for label, art in sets:
+            print(f"{label}: {_look_figures(tested(), look, art, n, args.tile_photos)}", flush=True)
     if not args.bonus_loso_dir:
         return
     root = Path(args.bonus_loso_dir)
@@ -482,22 +486,8 @@ def bonus_look_figures(args: argparse.Namespace) -> None:
         art = synth.load_art((held_out,))
         model = TileClassifier(root / "tiles" / held_out)
         held = BonusLook(root / "bonus" / held_out)
-        flowers = tile_photos(art, n, TILE_PHOTO_SEED + 30, BONUS)
-        mixed = tile_photos(art, args.tile_photos, TILE_PHOTO_SEED + 31)
-        before = (
-            tile_photo_accuracy(flowers, model=_with_look(model, None)),
-            tile_photo_accuracy(mixed, model=_with_look(model, None)),
-        )
-        after = (
-            tile_photo_accuracy(flowers, model=_with_look(model, held)),
-            tile_photo_accuracy(mixed, model=_with_look(model, held)),
-        )
-        print(
-            f"  held out {held_out:9s}: {n} photos of bonus tiles {before[0][0]:.1%} -> "
-            f"{after[0][0]:.1%}; {args.tile_photos} photos of any tile {split(before[1])} -> "
-            f"{split(after[1])} ({time.time() - t:.0f}s)",
-            flush=True,
-        )
+        figures = _look_figures(model, held, art, n, args.tile_photos)
+        print(f"  held out {held_out:9s}: {figures} ({time.time() - t:.0f}s)", flush=True)
 
 
 def unseen(count: int, hands: int = 0, model_dir: Path | None = None) -> None:

@@ -569,11 +569,11 @@ def _varied_bonus(rng: np.random.Generator, code: str, fonts: _Fonts) -> _Canvas
     picture = rng.random()
     if picture < 0.12 and with_char:
         pass  # no picture
-    elif season and not with_char or (with_char and picture < 0.45):
+    elif (season and not with_char) or (with_char and picture < 0.45):
         _plant(rng, c, box)
-    else:
-        motif = k if not with_char or season is False and rng.random() < 0.5 else rng.integers(4)
-        _FLOWER_MOTIFS[int(motif)](rng, c, box)
+    else:  # a flower's motif: its own without its character, else its own or any
+        own = not with_char or (not season and rng.random() < 0.5)
+        _FLOWER_MOTIFS[k if own else int(rng.integers(4))](rng, c, box)
     if rng.random() < 0.3:
         _pot(rng, c, (box[0], box[3] - 0.2, box[2], box[3]))
     corners = [(0.03, 0.03), (0.97, 0.03), (0.03, 0.97), (0.97, 0.97)]

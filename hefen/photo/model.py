@@ -22,13 +22,13 @@ CROP_W, CROP_H = 48, 64
 BONUS_W, BONUS_H = 72, 96
 
 
-def _session(model_dir: Path, name: str) -> tuple[Any, dict[str, Any]]:
-    """An onnxruntime session of ``name``.onnx in ``model_dir`` (one thread), and its
-    ``name``.json, after checking the file against the sha256 recorded there."""
+def _session(model_dir: Path, onnx: str, about: str) -> tuple[Any, dict[str, Any]]:
+    """An onnxruntime session of the network ``onnx`` in ``model_dir`` (one thread), and
+    what ``about`` (its JSON) says of it, after checking the file against its sha256."""
     import onnxruntime as ort
 
-    meta = json.loads((model_dir / f"{'model' if name == 'tiles' else name}.json").read_text())
-    data = (model_dir / f"{name}.onnx").read_bytes()
+    meta = json.loads((model_dir / about).read_text())
+    data = (model_dir / onnx).read_bytes()
     if hashlib.sha256(data).hexdigest() != meta["sha256"]:
         raise PhotoError("The photo model file does not match its recorded checksum.")
     options = ort.SessionOptions()
@@ -42,13 +42,12 @@ class TileClassifier:
     """Probabilities over :data:`~hefen.photo.classes.READ_CLASSES` for grey tile crops."""
 
     def __init__(self, model_dir: Path = MODEL_DIR) -> None:
-        meta = json.loads((model_dir / "model.json").read_text())
-        classes = tuple(meta["classes"])
+        self.session, self.meta = _session(model_dir, "tiles.onnx", "model.json")
+        classes = tuple(self.meta["classes"])
         if classes not in (MODEL_CLASSES, READ_CLASSES):
             raise PhotoError("The photo model's classes are not the ones this version expects.")
         #: a model without the back class: its outputs get a column of 0 for the back
         self.without_back = BACK not in classes
-        self.session, self.meta = _session(model_dir, "tiles")
         self._lock = threading.Lock()
         #: the second look at flowers and seasons shipped beside the model, if any
         #: (``bonus.onnx``); None reads them with this model alone
@@ -95,7 +94,7 @@ class BonusLook:
     blurs away: the corner numeral and the season's or plant's character."""
 
     def __init__(self, model_dir: Path = MODEL_DIR) -> None:
-        self.session, self.meta = _session(model_dir, "bonus")
+        self.session, self.meta = _session(model_dir, "bonus.onnx", "bonus.json")
         if tuple(self.meta["classes"]) != BONUS_LOOK_CLASSES:
             raise PhotoError("The bonus look's classes are not the ones this version expects.")
         self._lock = threading.Lock()
