@@ -48,7 +48,7 @@ from hefen.photo import (  # noqa: E402
 )
 from hefen.photo.classes import BACK, BONUS, MODEL_CLASSES, TILE_CODES, copies_allowed  # noqa: E402
 from hefen.photo.hand import hand_fields, meld_kind  # noqa: E402
-from hefen.photo.model import MODEL_DIR, BonusLook, TileClassifier  # noqa: E402
+from hefen.photo.model import MODEL_DIR, BonusLook, SharpLook, TileClassifier  # noqa: E402
 from hefen.testing.generate import random_mcr_hand  # noqa: E402
 from hefen.tiles import tile_from_str  # noqa: E402
 
@@ -490,6 +490,42 @@ def bonus_look_figures(args: argparse.Namespace) -> None:
         print(f"  held out {held_out:9s}: {figures} ({time.time() - t:.0f}s)", flush=True)
 
 
+def sharp_look_figures(args: argparse.Namespace) -> None:
+    """Photos of one tile, any tile, read without and with the sharp look
+    (``hefen.photo.model.SharpLook``; ``--sharp-dir``, default: the one shipped beside the
+    model), the bonus look as shipped in both: on the training styles and on the
+    never-seen KMahjongg sets (seed TILE_PHOTO_SEED + 32)."""
+    import unseen_sets
+
+    model = tested()
+    look = SharpLook(Path(args.sharp_dir)) if args.sharp_dir else model.sharp
+    if look is None:
+        print("sharp look: none shipped and no --sharp-dir given")
+        return
+    sets = [("training styles", synth.load_art())]
+    if unseen_sets.missing() is None:
+        sets += [(f"KMahjongg {name}", unseen_sets.load_set(name)) for name in unseen_sets.SETS]
+    for label, art in sets:
+        photos = tile_photos(art, args.tile_photos, TILE_PHOTO_SEED + 32)
+        before, after = (_with_sharp(model, second, photos) for second in (None, look))
+        print(
+            f"{label}: {len(photos)} photos of any tile {split(before)} -> {split(after)} "
+            f"({before[4]:.0f} -> {after[4]:.0f} ms/photo)",
+            flush=True,
+        )
+
+
+def _with_sharp(
+    model: TileClassifier, look: SharpLook | None, photos: list[tuple[str, np.ndarray]]
+) -> tuple[float, ...]:
+    kept = model.sharp
+    model.sharp = look
+    try:
+        return tile_photo_accuracy(photos, model=model)
+    finally:
+        model.sharp = kept
+
+
 def unseen(count: int, hands: int = 0, model_dir: Path | None = None) -> None:
     """Tile sets the model has never seen: KMahjongg's (see bench/unseen_sets.py)."""
     import unseen_sets
@@ -645,6 +681,12 @@ def main() -> None:
         default="--crops 12000 --val-crops 1500 --epochs 12 --style-weight drawn/varied=3",
         help="train_photo.py options of the bonus looks trained leave-one-style-out",
     )
+    p.add_argument(
+        "--only-sharp-look",
+        action="store_true",
+        help="single-tile photos with and without the sharp look",
+    )
+    p.add_argument("--sharp-dir", default=None, help="the sharp look to measure")
     args = p.parse_args()
     if args.no_sideways:
         _without_sideways()
@@ -670,6 +712,9 @@ def main() -> None:
         return
     if args.only_bonus_look:
         bonus_look_figures(args)
+        return
+    if args.only_sharp_look:
+        sharp_look_figures(args)
         return
     if args.only_hands:
         print(hand_figures(art, args.hands, HAND_SEED))

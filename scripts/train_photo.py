@@ -58,6 +58,15 @@ PER_PHOTO = 4
 
 CHUNK = 500
 _ART: synth.Art | None = None
+_LOOK = "tiles"
+
+#: What each ``--look`` writes: the network's file, its JSON, its classes and its input
+#: (height, width).
+LOOKS: dict[str, tuple[str, str, tuple[str, ...], tuple[int, int]]] = {
+    "tiles": ("tiles.onnx", "model.json", READ_CLASSES, (synth.CROP_H, synth.CROP_W)),
+    "bonus": ("bonus.onnx", "bonus.json", BONUS_LOOK_CLASSES, (BONUS_H, BONUS_W)),
+    "sharp": ("sharp.onnx", "sharp.json", TILE_CODES, (BONUS_H, BONUS_W)),
+}
 
 
 def _init_worker(
@@ -66,8 +75,9 @@ def _init_worker(
     weights: dict[str, float] | None,
     look: str = "tiles",
 ) -> None:
-    global _ART
+    global _ART, _LOOK
     cv2.setNumThreads(1)
+    _LOOK = look
     _ART = synth.load_art(styles, Path(tiles_dir) if tiles_dir else None, weights)
     if look == "bonus" and "drawn" in styles:  # faces whose pictures do not tell them
         _ART.extend(synth.varied_bonus_art(), "drawn")
@@ -94,10 +104,11 @@ def _make_chunk(job: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarray]:
     return xs, ys
 
 
-def _make_bonus_chunk(job: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarray]:
-    """``CHUNK`` crops for the bonus look, from their own seed: photos of one tile
-    (``synth.tile_photo_at``), each of the eight bonus tiles alike likely and
-    ``OTHER_SHARE`` another tile, each photo cut ``PER_PHOTO`` times as the single-tile
+def _make_look_chunk(job: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarray]:
+    """``CHUNK`` crops for a second look, from their own seed: photos of one tile
+    (``synth.tile_photo_at``) -- for the bonus look each of the eight bonus tiles alike
+    likely and ``OTHER_SHARE`` another tile, for the sharp look each of the 42 tiles alike
+    likely -- each photo cut ``PER_PHOTO`` times as the single-tile
     reader cuts it (``hefen.photo.single``: the picture reduced, one of its ``CUTS``) at the
     tile's true corners, with the jitter of a found outline (each side a few hundredths
     off, now and then inside the face or well outside the tile)."""
@@ -109,7 +120,10 @@ def _make_bonus_chunk(job: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarr
     ys = np.empty(count, np.int64)
     i = 0
     while i < count:
-        if rng.random() < OTHER_SHARE:
+        if _LOOK == "sharp":
+            label = int(rng.integers(len(TILE_CODES)))
+            code = TILE_CODES[label]
+        elif rng.random() < OTHER_SHARE:
             code, label = str(rng.choice(others)), len(BONUS)
         else:
             label = int(rng.integers(len(BONUS)))
@@ -146,7 +160,7 @@ def make_data(
     for i, start in enumerate(range(0, count, CHUNK)):
         jobs.append((seed * 100_003 + i, min(CHUNK, count - start), junk_fraction))
     ctx = get_context("fork")
-    maker = _make_bonus_chunk if look == "bonus" else _make_chunk
+    maker = _make_chunk if look == "tiles" else _make_look_chunk
     with ctx.Pool(
         workers, initializer=_init_worker, initargs=(styles, tiles_dir, weights, look)
     ) as pool:
@@ -172,6 +186,57 @@ def build_model(  # type: ignore[no-untyped-def]
     h, w = size[1] // 16, size[0] // 16
     layers += [nn.Flatten(), nn.Dropout(0.2), nn.Linear(c[-1] * h * w, classes)]
     return nn.Sequential(*layers)
+
+
+def build_factored_look(  # type: ignore[no-untyped-def]
+    c: tuple[int, ...] = (16, 24, 48, 96), size: tuple[int, int] = (BONUS_W, BONUS_H)
+):
+    """The bonus look read as what every maker prints, in three small heads on one body:
+    a bonus tile or another tile; its family (a season or a flower); its number (1-4).
+    Its output is still the nine classes' log-probabilities (``BONUS_LOOK_CLASSES``:
+    ``nh`` is season ``n`` for n = 1..4, flower ``n - 4`` for n = 5..8), each bonus tile's
+    the sum of the three heads' parts, so that the runtime reads it as it reads the plain
+    look; but the number is learnt from all eight tiles' numbers and the family from all
+    four of each family, not each tile from its own few drawings."""
+    import torch
+    import torch.nn as nn
+
+    plain = build_model(c, size, 2 + 2 + 4)
+
+    class FactoredLook(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.body = plain[:-2]
+            self.drop = plain[-2]
+            self.heads = plain[-1]
+            family = [i // 4 for i in range(len(BONUS))]
+            number = [i % 4 for i in range(len(BONUS))]
+            self.register_buffer("family", torch.tensor(family), persistent=False)
+            self.register_buffer("number", torch.tensor(number), persistent=False)
+
+        def logits(self, features: torch.Tensor) -> torch.Tensor:
+            z = self.heads(self.drop(features))
+            kind = torch.log_softmax(z[:, :2], dim=1)  # 0: a bonus tile, 1: another tile
+            fam = torch.log_softmax(z[:, 2:4], dim=1)
+            num = torch.log_softmax(z[:, 4:8], dim=1)
+            bonus = kind[:, :1] + fam[:, self.family] + num[:, self.number]
+            return torch.cat([bonus, kind[:, 1:]], dim=1)
+
+        def forward(self, crops: torch.Tensor) -> torch.Tensor:
+            return self.logits(self.body(crops))
+
+    return FactoredLook()
+
+
+def split(net, crops):  # type: ignore[no-untyped-def]
+    """The features the last layer reads, and the logits."""
+    import torch.nn as nn
+
+    if isinstance(net, nn.Sequential):
+        features = net[:-2](crops)  # before the dropout and the linear layer
+        return features, net[-1](features)
+    features = net.body(crops)
+    return features, net.logits(features)
 
 
 def train(args: argparse.Namespace) -> None:
@@ -203,8 +268,10 @@ def train(args: argparse.Namespace) -> None:
     xt, yt = torch.from_numpy(normalised(x)), torch.from_numpy(y)
     xvt = torch.from_numpy(normalised(xv))
     channels = tuple(int(v) for v in args.channels.split(","))
-    if args.look == "bonus":
-        model = build_model(channels, (BONUS_W, BONUS_H), len(BONUS_LOOK_CLASSES))
+    if args.look == "bonus" and args.factored:
+        model = build_factored_look(channels)
+    elif args.look != "tiles":
+        model = build_model(channels, (BONUS_W, BONUS_H), len(LOOKS[args.look][2]))
     else:
         model = build_model(channels)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
@@ -320,8 +387,8 @@ def export(model, args, xvt, yv, xv_raw, styles, seconds) -> None:  # type: igno
             self.net = net
 
         def forward(self, crops: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-            features = self.net[:-2](crops)  # before the dropout and the linear layer
-            return torch.softmax(self.net[-1](features), dim=1), features
+            features, logits = split(self.net, crops)
+            return torch.softmax(logits, dim=1), features
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -365,13 +432,13 @@ def export(model, args, xvt, yv, xv_raw, styles, seconds) -> None:  # type: igno
         flush=True,
     )
     bonus = args.look == "bonus"
-    name, meta_name = ("bonus.onnx", "bonus.json") if bonus else ("tiles.onnx", "model.json")
+    name, meta_name, classes, size = LOOKS[args.look]
     (out / name).write_bytes(data)
     meta = {
-        "classes": list(BONUS_LOOK_CLASSES if bonus else READ_CLASSES),
+        "classes": list(classes),
         "input": {
             "name": "crops",
-            "shape": [None, 1, *((BONUS_H, BONUS_W) if bonus else (synth.CROP_H, synth.CROP_W))],
+            "shape": [None, 1, *size],
             "grey": True,
             "normalise": "per crop: (x - mean) / (std + 8), x in 0..255",
         },
@@ -390,12 +457,13 @@ def export(model, args, xvt, yv, xv_raw, styles, seconds) -> None:  # type: igno
             "epochs": args.epochs,
             "cutout": args.cutout,
             "channels": [int(v) for v in args.channels.split(",")],
+            "factored": bool(bonus and args.factored),
             "style_weights": style_weights(args.style_weight),
             "seconds": round(seconds),
             "torch": torch.__version__,
         },
     }
-    if not bonus:
+    if args.look == "tiles":
         meta["not_a_tile"] = NOT_A_TILE
     (out / meta_name).write_text(json.dumps(meta, indent=2) + "\n")
     print(f"wrote {out / name} ({len(data)} bytes)", flush=True)
@@ -428,12 +496,20 @@ def main() -> None:
     p.add_argument("--out", default=str(ROOT / "hefen" / "photo" / "model"))
     p.add_argument(
         "--look",
-        choices=("tiles", "bonus"),
+        choices=tuple(LOOKS),
         default="tiles",
-        help="the tile classifier (tiles.onnx), or the second look at flowers and seasons "
-        "(bonus.onnx: 72 x 96 crops of photos of one tile)",
+        help="the tile classifier (tiles.onnx), the second look at flowers and seasons "
+        "(bonus.onnx: 72 x 96 crops of photos of one tile), or the sharp look at any tile "
+        "of a photo of one tile (sharp.onnx: the same crops, the 42 tiles)",
+    )
+    p.add_argument(
+        "--factored",
+        action="store_true",
+        help="with --look bonus: read it in three heads (bonus or not, family, number)",
     )
     args = p.parse_args()
+    if args.factored and args.look != "bonus":
+        p.error("--factored reads a bonus look: give --look bonus")
     try:
         train(args)
     except (FileNotFoundError, ValueError) as e:  # artwork or fonts missing, or no such style

@@ -179,8 +179,8 @@ def test_the_bonus_looks_training_crops_are_seeded_sharp_and_labelled() -> None:
     import train_photo
 
     train_photo._init_worker(("samoheen", "fonts"), str(TILES_DIR), None)
-    xs, ys = train_photo._make_bonus_chunk((7, 40, 0.0))
-    again, labels = train_photo._make_bonus_chunk((7, 40, 0.0))
+    xs, ys = train_photo._make_look_chunk((7, 40, 0.0))
+    again, labels = train_photo._make_look_chunk((7, 40, 0.0))
     assert xs.shape == (40, BONUS_H, BONUS_W) and xs.dtype == np.uint8
     assert np.array_equal(xs, again) and np.array_equal(ys, labels)
     assert set(ys.tolist()) <= set(range(len(BONUS_LOOK_CLASSES)))
@@ -203,3 +203,35 @@ def test_the_varied_bonus_faces_are_seeded_and_inked() -> None:
     assert all(face.shape == (drawn.H, drawn.W, 4) for face in first)
     assert all((face[:, :, 3] > 127).mean() > 0.01 for face in first)
     assert not np.array_equal(first[0], drawn.varied_faces("2h", 1)[0])
+
+
+def test_the_factored_look_reads_nine_classes_as_kind_family_and_number() -> None:
+    """``train_photo.py --look bonus --factored``: each bonus tile's log-probability is its
+    kind's (a bonus tile), its family's (season 1h-4h, flower 5h-8h) and its number's; the
+    nine make a distribution, and the export's features and logits are the network's."""
+    torch = pytest.importorskip("torch")
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import train_photo
+
+    torch.manual_seed(3)
+    net = train_photo.build_factored_look().eval()
+    crops = torch.randn(4, 1, BONUS_H, BONUS_W)
+    with torch.no_grad():
+        out = net(crops)
+        features, logits = train_photo.split(net, crops)
+        z = net.heads(features)
+    assert out.shape == (4, len(BONUS_LOOK_CLASSES))
+    assert torch.allclose(out.exp().sum(1), torch.ones(4), atol=1e-5)
+    assert torch.allclose(logits, out)
+    kind, family, number = (torch.log_softmax(z[:, a:b], 1) for a, b in ((0, 2), (2, 4), (4, 8)))
+    for i, code in enumerate(BONUS):
+        n = int(code[0]) - 1
+        want = kind[:, 0] + family[:, n // 4] + number[:, n % 4]
+        assert torch.allclose(out[:, i], want, atol=1e-5), code
+    assert torch.allclose(out[:, -1], kind[:, 1], atol=1e-5)
+    # the plain look's split is its Sequential's: the features before the dropout and head
+    plain = train_photo.build_model((8, 8, 8, 8), (BONUS_W, BONUS_H), 9).eval()
+    with torch.no_grad():
+        f, lg = train_photo.split(plain, crops)
+        assert torch.allclose(lg, plain(crops))
+    assert f.shape == (4, 8 * (BONUS_H // 16) * (BONUS_W // 16))

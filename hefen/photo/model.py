@@ -12,7 +12,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from hefen.photo.classes import BACK, BONUS_LOOK_CLASSES, MODEL_CLASSES, READ_CLASSES
+from hefen.photo.classes import BACK, BONUS_LOOK_CLASSES, MODEL_CLASSES, READ_CLASSES, TILE_CODES
 from hefen.photo.errors import PhotoError
 
 MODEL_DIR = Path(__file__).resolve().parent / "model"
@@ -52,7 +52,12 @@ class TileClassifier:
         #: the second look at flowers and seasons shipped beside the model, if any
         #: (``bonus.onnx``); None reads them with this model alone
         self.bonus: BonusLook | None = (
-            BonusLook(model_dir) if (model_dir / "bonus.onnx").exists() else None
+            BonusLook(model_dir) if (model_dir / BonusLook.FILES[0]).exists() else None
+        )
+        #: the sharp look at any tile of a photo of one tile shipped beside the model, if
+        #: any (``sharp.onnx``); None reads them with this model alone
+        self.sharp: SharpLook | None = (
+            SharpLook(model_dir) if (model_dir / SharpLook.FILES[0]).exists() else None
         )
 
     @property
@@ -86,26 +91,50 @@ class TileClassifier:
         return self._classes(np.asarray(probs, np.float32)), np.asarray(features, np.float32)
 
 
-class BonusLook:
-    """A second, sharper look at a tile read as a flower or season: probabilities over
-    :data:`~hefen.photo.classes.BONUS_LOOK_CLASSES` (the eight bonus tiles, then any other
-    tile) for grey crops of ``BONUS_H`` x ``BONUS_W``. Its own small network, trained on
-    bonus tiles only (``scripts/train_photo.py --look bonus``), reads what a 64-pixel crop
-    blurs away: the corner numeral and the season's or plant's character."""
+class _Look:
+    """A second, sharper look at the tile of a photo of one tile: its own small network on
+    grey crops of ``BONUS_H`` x ``BONUS_W`` (what a 64-pixel crop blurs away: small
+    numerals, characters, the rings of a circle), with probabilities over ``CLASSES``."""
+
+    #: the network's file and its JSON, in the model folder
+    FILES: tuple[str, str]
+    CLASSES: tuple[str, ...]
+    NAME: str
 
     def __init__(self, model_dir: Path = MODEL_DIR) -> None:
-        self.session, self.meta = _session(model_dir, "bonus.onnx", "bonus.json")
-        if tuple(self.meta["classes"]) != BONUS_LOOK_CLASSES:
-            raise PhotoError("The bonus look's classes are not the ones this version expects.")
+        self.session, self.meta = _session(model_dir, *self.FILES)
+        if tuple(self.meta["classes"]) != self.CLASSES:
+            raise PhotoError(f"The {self.NAME}'s classes are not the ones this version expects.")
         self._lock = threading.Lock()
 
     def probabilities(self, crops: np.ndarray) -> np.ndarray:
-        """``crops``: N x ``BONUS_H`` x ``BONUS_W`` uint8 grey; returns N x 9."""
+        """``crops``: N x ``BONUS_H`` x ``BONUS_W`` uint8 grey; returns N x len(CLASSES)."""
         if len(crops) == 0:
-            return np.zeros((0, len(BONUS_LOOK_CLASSES)), np.float32)
+            return np.zeros((0, len(self.CLASSES)), np.float32)
         with self._lock:
             out = self.session.run(["probs"], {"crops": normalised(crops)})[0]
         return np.asarray(out, np.float32)
+
+
+class BonusLook(_Look):
+    """A second, sharper look at a tile read as a flower or season: probabilities over
+    :data:`~hefen.photo.classes.BONUS_LOOK_CLASSES` (the eight bonus tiles, then any other
+    tile). Trained on bonus tiles only (``scripts/train_photo.py --look bonus``), it reads
+    the corner numeral and the season's or plant's character."""
+
+    FILES = ("bonus.onnx", "bonus.json")
+    CLASSES = BONUS_LOOK_CLASSES
+    NAME = "bonus look"
+
+
+class SharpLook(_Look):
+    """A sharper look at the tile of a photo of one tile, whatever it is: probabilities
+    over the 42 :data:`~hefen.photo.classes.TILE_CODES` (``scripts/train_photo.py --look
+    sharp``), weighed with the tile model's reading (:func:`hefen.photo.single.read_tile`)."""
+
+    FILES = ("sharp.onnx", "sharp.json")
+    CLASSES = TILE_CODES
+    NAME = "sharp look"
 
 
 def normalised(crops: np.ndarray) -> np.ndarray:

@@ -37,6 +37,7 @@ from hefen.photo.model import (
     CROP_H,
     CROP_W,
     BonusLook,
+    SharpLook,
     TileClassifier,
     classifier,
     to_crop,
@@ -76,6 +77,10 @@ BONUS_LOOK_AT = 0.25
 #: flowers read right and half wrong either way; below it, two of six were suit and honour
 #: tiles read right first (docs/photo.md).
 BONUS_LOOK_SURE = 0.9
+#: How much the sharp look (:class:`~hefen.photo.model.SharpLook`) weighs against the tile
+#: model's reading of a photo of one tile: the 42 tiles' probabilities become
+#: ``model ** (1 - w) * look ** w``, scaled to the model's share of them.
+SHARP_WEIGHT = 0.5
 #: The bonus tiles' columns in the classifier's outputs.
 BONUS_AT = slice(READ_CODES.index(BONUS[0]), READ_CODES.index(BONUS[-1]) + 1)
 #: Pieces of tile smaller than this share of the largest are not joined to it.
@@ -204,15 +209,38 @@ def _turns(quad: np.ndarray) -> list[tuple[np.ndarray, float]]:
     return out
 
 
+def _sharp_cuts(grey: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The second looks' crops: the quadrilateral through the same cuts, ``BONUS_W`` x
+    ``BONUS_H``."""
+    return np.stack([cut(grey, quad, window, (BONUS_W, BONUS_H)) for window in CUTS])
+
+
+def _sharp_look(sharp: SharpLook, crops: np.ndarray, mean: np.ndarray) -> np.ndarray:
+    """``mean`` (the chosen reading's probabilities) weighed with the sharp look's reading
+    of the same quadrilateral (``SHARP_WEIGHT``); the back and *not a tile* keep theirs."""
+    look = sharp.probabilities(crops).mean(0)
+    tiles = mean[: len(look)]
+    share = float(tiles.sum())
+    mixed = np.power(tiles + 1e-6, 1 - SHARP_WEIGHT) * np.power(look + 1e-6, SHARP_WEIGHT)
+    out = mean.copy()
+    out[: len(look)] = share * mixed / mixed.sum()
+    return out
+
+
 def _bonus_look(
-    bonus: BonusLook, grey: np.ndarray, quad: np.ndarray, mean: np.ndarray
+    bonus: BonusLook,
+    grey: np.ndarray,
+    quad: np.ndarray,
+    mean: np.ndarray,
+    crops: np.ndarray | None = None,
 ) -> np.ndarray:
     """``mean`` (the chosen reading's probabilities) after the bonus look at the same
-    quadrilateral through the same cuts: where it finds a flower or season, the bonus
-    tiles' share is divided as it reads them."""
-    look = bonus.probabilities(
-        np.stack([cut(grey, quad, window, (BONUS_W, BONUS_H)) for window in CUTS])
-    ).mean(0)
+    quadrilateral through the same cuts (``crops``, when the sharp look has cut them
+    already): where it finds a flower or season, the bonus tiles' share is divided as it
+    reads them."""
+    if crops is None:
+        crops = _sharp_cuts(grey, quad)
+    look = bonus.probabilities(crops).mean(0)
     flowers = look[: len(BONUS)]
     if flowers.sum() <= look[len(BONUS)]:
         return mean  # another tile, to the sharper look too: the first reading stands
@@ -278,8 +306,13 @@ def read_tile(
     _, k, start, r = best
     count = readings[r][1]
     mean = probs[start : start + count].mean(0)
+    sharp_crops = None
+    if clf.sharp is not None:
+        sharp_crops = _sharp_cuts(grey, quads[r])
+        mean = _sharp_look(clf.sharp, sharp_crops, mean)
+        k = int(mean[: len(READ_CODES)].argmax())
     if clf.bonus is not None and mean[BONUS_AT].sum() >= BONUS_LOOK_AT:
-        mean = _bonus_look(clf.bonus, grey, quads[r], mean)
+        mean = _bonus_look(clf.bonus, grey, quads[r], mean, sharp_crops)
         k = int(mean[: len(READ_CODES)].argmax())
     seen = None if features is None else features[start : start + count].mean(0, keepdims=True)
     if memory is not None and len(memory) and seen is not None:

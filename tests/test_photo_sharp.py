@@ -1,0 +1,116 @@
+"""The sharp look: a second, sharper look at the tile of a photo of one tile, whatever it
+is (:class:`hefen.photo.model.SharpLook`), weighed with the tile model's reading in
+:func:`hefen.photo.single.read_tile`."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from hefen.photo import PhotoError, single
+from hefen.photo.classes import BONUS_LOOK_CLASSES, READ_CODES, TILE_CODES
+from hefen.photo.model import BONUS_H, BONUS_W, MODEL_DIR, SharpLook, TileClassifier
+from hefen.photo.single import CUTS, SHARP_WEIGHT, _sharp_look
+
+
+class _FixedLook:
+    """A look that reads every crop as ``probs``."""
+
+    def __init__(self, probs: np.ndarray) -> None:
+        self.probs = np.asarray(probs, np.float32)
+        self.shapes: list[tuple[int, ...]] = []
+
+    def probabilities(self, crops: np.ndarray) -> np.ndarray:
+        self.shapes.append(crops.shape)
+        return np.tile(self.probs, (len(crops), 1))
+
+
+def _tiles(probs: dict[str, float], size: int) -> np.ndarray:
+    out = np.zeros(size, np.float32)
+    for code, p in probs.items():
+        out[READ_CODES.index(code)] = p
+    return out
+
+
+def test_the_sharp_look_is_weighed_with_the_first_reading() -> None:
+    """The 42 tiles' probabilities become model ** (1 - w) * look ** w, scaled to the
+    model's share of them; the back and *not a tile* keep theirs."""
+    before = _tiles({"3p": 0.5, "5p": 0.3, "back": 0.1}, len(READ_CODES) + 1)
+    before[-1] = 0.1  # not a tile
+    look = _FixedLook(_tiles({"3p": 0.9, "5p": 0.1}, len(TILE_CODES)))
+    crops = np.zeros((len(CUTS), BONUS_H, BONUS_W), np.uint8)
+    after = _sharp_look(look, crops, before)  # type: ignore[arg-type]
+    assert look.shapes == [(len(CUTS), BONUS_H, BONUS_W)]
+    assert after.sum() == pytest.approx(1.0, abs=1e-5)
+    assert after[READ_CODES.index("back")] == pytest.approx(0.1)
+    assert after[-1] == pytest.approx(0.1)
+    w = SHARP_WEIGHT
+    three, five = 0.5 ** (1 - w) * 0.9**w, 0.3 ** (1 - w) * 0.1**w
+    assert after[READ_CODES.index("3p")] / after[READ_CODES.index("5p")] == pytest.approx(
+        three / five, rel=1e-3
+    )
+    assert after[: len(TILE_CODES)].sum() == pytest.approx(0.8, abs=1e-5)
+
+
+def test_a_sure_sharp_look_turns_an_unsure_first_reading() -> None:
+    before = _tiles({"5p": 0.45, "3p": 0.4}, len(READ_CODES) + 1)
+    before[-1] = 0.15
+    look = _FixedLook(_tiles({"3p": 0.95, "5p": 0.03, "1p": 0.02}, len(TILE_CODES)))
+    crops = np.zeros((len(CUTS), BONUS_H, BONUS_W), np.uint8)
+    after = _sharp_look(look, crops, before)  # type: ignore[arg-type]
+    assert READ_CODES[int(after[: len(READ_CODES)].argmax())] == "3p"
+
+
+def test_read_tile_takes_the_sharp_look_at_the_chosen_tile(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A picture of one tile is read by the tile model, then once by the sharp look, on the
+    same six cuts, sharper; what the look says moves the reading."""
+    model = TileClassifier()
+    sure = _tiles({"7s": 0.98}, len(TILE_CODES)) + 0.02 / len(TILE_CODES)
+    look = _FixedLook(sure)
+    monkeypatch.setattr(model, "sharp", look)
+    monkeypatch.setattr(model, "bonus", None)
+    image = np.full((120, 90, 3), 60, np.uint8)
+    image[10:110, 15:75] = 235  # a blank pale tile on a dark table
+    reading = single.read_tile(image, model=model)
+    assert look.shapes == [(len(CUTS), BONUS_H, BONUS_W)]
+    without = single.read_tile(image, model=_without_looks())
+    assert reading.probs[READ_CODES.index("7s")] > without.probs[READ_CODES.index("7s")]
+
+
+def _without_looks() -> TileClassifier:
+    model = TileClassifier()
+    model.sharp = None
+    model.bonus = None
+    return model
+
+
+def _copy_model(tmp_path: Path) -> Path:
+    for name in ("tiles.onnx", "model.json"):
+        shutil.copy(MODEL_DIR / name, tmp_path / name)
+    return tmp_path
+
+
+def _write_look(folder: Path, data: bytes, classes: list[str], sha: str | None = None) -> None:
+    (folder / "sharp.onnx").write_bytes(data)
+    meta = {"classes": classes, "sha256": sha or hashlib.sha256(data).hexdigest()}
+    (folder / "sharp.json").write_text(json.dumps(meta))
+
+
+def test_a_model_without_a_sharp_look_reads_alone(tmp_path: Path) -> None:
+    assert TileClassifier(_copy_model(tmp_path)).sharp is None
+
+
+def test_a_damaged_or_foreign_sharp_look_is_one_sentence(tmp_path: Path) -> None:
+    folder = _copy_model(tmp_path)
+    _write_look(folder, b"not a model", list(TILE_CODES), sha="0" * 64)
+    with pytest.raises(PhotoError, match=r"^The photo model file does not match its recorded"):
+        TileClassifier(folder)
+    data = (MODEL_DIR / "tiles.onnx").read_bytes()  # a real network, but not a sharp look
+    _write_look(folder, data, list(BONUS_LOOK_CLASSES))
+    with pytest.raises(PhotoError, match=r"^The sharp look's classes are not the ones"):
+        SharpLook(folder)
