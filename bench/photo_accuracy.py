@@ -42,6 +42,7 @@ from hefen.photo import (  # noqa: E402
     TileMemory,
     classify_tile,
     recognize,
+    single,
     synth,
     teach,
     teach_tile,
@@ -443,6 +444,45 @@ def _look_figures(
     )
 
 
+class _Recording:
+    """A bonus look that keeps what it read of each photo (its cuts' mean)."""
+
+    def __init__(self, look: BonusLook) -> None:
+        self.look = look
+        self.seen: list[np.ndarray] = []
+
+    def probabilities(self, crops: np.ndarray) -> np.ndarray:
+        probs = self.look.probabilities(crops)
+        self.seen.append(probs.mean(0))
+        return probs
+
+
+def look_alone(model: TileClassifier, look: BonusLook, art: synth.Art, count: int) -> str:
+    """The bonus look alone on ``count`` photos of bonus tiles (seed TILE_PHOTO_SEED + 40):
+    cut where ``model`` finds and turns the tile, its best of the eight bonus tiles right,
+    and of those the family (season or flower) and the number right."""
+    photos = tile_photos(art, count, TILE_PHOTO_SEED + 40, BONUS)
+    recording = _Recording(look)
+    kept = model.bonus, single.BONUS_LOOK_AT
+    model.bonus, single.BONUS_LOOK_AT = recording, 0.0  # type: ignore[assignment]
+    right = family = number = 0
+    try:
+        for code, image in photos:
+            recording.seen.clear()
+            classify_tile(image, None, model)
+            k, t = int(recording.seen[-1][: len(BONUS)].argmax()), BONUS.index(code)
+            right += k == t
+            family += k // 4 == t // 4
+            number += k % 4 == t % 4
+    finally:
+        model.bonus, single.BONUS_LOOK_AT = kept
+    n = len(photos)
+    return (
+        f"the look alone on {n} photos of bonus tiles {right / n:.1%} (family "
+        f"{family / n:.1%}, number {number / n:.1%})"
+    )
+
+
 def bonus_look_figures(args: argparse.Namespace) -> None:
     """Flowers and seasons in photos of one tile, read with and without the bonus look
     (``hefen.photo.model.BonusLook``; ``--bonus-dir``, default: the one shipped beside the
@@ -461,6 +501,7 @@ def bonus_look_figures(args: argparse.Namespace) -> None:
             sets += [(f"KMahjongg {name}", unseen_sets.load_set(name)) for name in unseen_sets.SETS]
         for label, art in sets:
             print(f"{label}: {_look_figures(tested(), look, art, n, args.tile_photos)}", flush=True)
+            print(f"  {look_alone(tested(), look, art, 2 * n)}", flush=True)
     if not args.bonus_loso_dir:
         return
     root = Path(args.bonus_loso_dir)

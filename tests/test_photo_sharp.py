@@ -11,11 +11,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from photo_support import TILES_DIR, needs_art
 
-from hefen.photo import PhotoError, single
+from hefen.photo import PhotoError, classify_tile, single, synth
 from hefen.photo.classes import BONUS_LOOK_CLASSES, READ_CODES, TILE_CODES
-from hefen.photo.model import BONUS_H, BONUS_W, MODEL_DIR, SharpLook, TileClassifier
+from hefen.photo.model import BONUS_H, BONUS_W, MODEL_DIR, SharpLook, TileClassifier, classifier
 from hefen.photo.single import CUTS, SHARP_WEIGHT, _sharp_look
+
+TEST_SEED = 31_337_701
+SHIPPED = (MODEL_DIR / "sharp.onnx").exists()
 
 
 class _FixedLook:
@@ -114,3 +118,29 @@ def test_a_damaged_or_foreign_sharp_look_is_one_sentence(tmp_path: Path) -> None
     _write_look(folder, data, list(BONUS_LOOK_CLASSES))
     with pytest.raises(PhotoError, match=r"^The sharp look's classes are not the ones"):
         SharpLook(folder)
+
+
+@pytest.mark.skipif(not SHIPPED, reason="no sharp look is shipped")
+def test_the_shipped_model_has_its_sharp_look() -> None:
+    look = classifier().sharp
+    assert look is not None
+    crops = np.full((2, BONUS_H, BONUS_W), 180, np.uint8)
+    probs = look.probabilities(crops)
+    assert probs.shape == (2, len(TILE_CODES))
+    assert np.allclose(probs.sum(1), 1.0, atol=0.02)  # int8: its softmax in 1/255 steps
+    assert look.probabilities(crops[:0]).shape == (0, len(TILE_CODES))
+
+
+@needs_art
+@pytest.mark.skipif(not SHIPPED, reason="no sharp look is shipped")
+def test_photos_of_one_tile_are_read_with_the_sharp_look() -> None:
+    """42 photographs of one tile of the training styles, one of each kind: at least 39
+    read right with the sharp look, and at least as many as without it."""
+    art = synth.load_art(tiles_dir=TILES_DIR)
+    rng = np.random.default_rng(TEST_SEED)
+    photos = [(code, synth.tile_photo(rng, art, code)) for code in TILE_CODES]
+    model = TileClassifier()
+    right_with = sum(classify_tile(im, model=model)[0] == c for c, im in photos)
+    model.sharp = None
+    right_without = sum(classify_tile(im, model=model)[0] == c for c, im in photos)
+    assert right_with >= 39 and right_with >= right_without, (right_with, right_without)
