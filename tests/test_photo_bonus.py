@@ -5,15 +5,12 @@ photos and crops it is trained on (``synth.tile_photo_at``, ``scripts/train_phot
 
 from __future__ import annotations
 
-import hashlib
-import json
-import shutil
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
-from photo_support import TILES_DIR, needs_art
+from photo_support import TILES_DIR, check_shipped_look, copy_model, needs_art, write_look
 
 from hefen.photo import PhotoError, classify_tile, synth
 from hefen.photo.classes import BONUS, BONUS_LOOK_CLASSES, READ_CODES, TILE_CODES
@@ -94,42 +91,24 @@ def test_a_cut_of_the_bonus_look_is_its_size_and_the_classifiers_is_unchanged() 
 # --------------------------------------------------------------------------- loading
 
 
-def _copy_model(tmp_path: Path) -> Path:
-    for name in ("tiles.onnx", "model.json"):
-        shutil.copy(MODEL_DIR / name, tmp_path / name)
-    return tmp_path
-
-
-def _write_look(folder: Path, data: bytes, classes: list[str], sha: str | None = None) -> None:
-    (folder / "bonus.onnx").write_bytes(data)
-    meta = {"classes": classes, "sha256": sha or hashlib.sha256(data).hexdigest()}
-    (folder / "bonus.json").write_text(json.dumps(meta))
-
-
 def test_a_model_without_a_bonus_look_reads_alone(tmp_path: Path) -> None:
-    assert TileClassifier(_copy_model(tmp_path)).bonus is None
+    assert TileClassifier(copy_model(tmp_path)).bonus is None
 
 
 def test_a_damaged_or_foreign_bonus_look_is_one_sentence(tmp_path: Path) -> None:
-    folder = _copy_model(tmp_path)
-    _write_look(folder, b"not a model", list(BONUS_LOOK_CLASSES), sha="0" * 64)
+    folder = copy_model(tmp_path)
+    write_look(folder, BonusLook.FILES, b"not a model", list(BONUS_LOOK_CLASSES), sha="0" * 64)
     with pytest.raises(PhotoError, match=r"^The photo model file does not match its recorded"):
         TileClassifier(folder)
     data = (MODEL_DIR / "tiles.onnx").read_bytes()  # a real network, but not a bonus look
-    _write_look(folder, data, list(TILE_CODES))
+    write_look(folder, BonusLook.FILES, data, list(TILE_CODES))
     with pytest.raises(PhotoError, match=r"^The bonus look's classes are not the ones"):
         BonusLook(folder)
 
 
 @pytest.mark.skipif(not SHIPPED, reason="no bonus look is shipped")
 def test_the_shipped_model_has_its_bonus_look() -> None:
-    look = classifier().bonus
-    assert look is not None
-    crops = np.full((2, BONUS_H, BONUS_W), 180, np.uint8)
-    probs = look.probabilities(crops)
-    assert probs.shape == (2, len(BONUS_LOOK_CLASSES))
-    assert np.allclose(probs.sum(1), 1.0, atol=0.02)  # int8: its softmax in 1/255 steps
-    assert look.probabilities(crops[:0]).shape == (0, len(BONUS_LOOK_CLASSES))
+    check_shipped_look(classifier().bonus, len(BONUS_LOOK_CLASSES))
 
 
 # --------------------------------------------------------------------------- reading

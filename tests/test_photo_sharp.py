@@ -4,14 +4,11 @@ is (:class:`hefen.photo.model.SharpLook`), weighed with the tile model's reading
 
 from __future__ import annotations
 
-import hashlib
-import json
-import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
-from photo_support import TILES_DIR, needs_art
+from photo_support import TILES_DIR, check_shipped_look, copy_model, needs_art, write_look
 
 from hefen.photo import PhotoError, classify_tile, single, synth
 from hefen.photo.classes import BONUS_LOOK_CLASSES, READ_CODES, TILE_CODES
@@ -93,42 +90,24 @@ def _without_looks() -> TileClassifier:
     return model
 
 
-def _copy_model(tmp_path: Path) -> Path:
-    for name in ("tiles.onnx", "model.json"):
-        shutil.copy(MODEL_DIR / name, tmp_path / name)
-    return tmp_path
-
-
-def _write_look(folder: Path, data: bytes, classes: list[str], sha: str | None = None) -> None:
-    (folder / "sharp.onnx").write_bytes(data)
-    meta = {"classes": classes, "sha256": sha or hashlib.sha256(data).hexdigest()}
-    (folder / "sharp.json").write_text(json.dumps(meta))
-
-
 def test_a_model_without_a_sharp_look_reads_alone(tmp_path: Path) -> None:
-    assert TileClassifier(_copy_model(tmp_path)).sharp is None
+    assert TileClassifier(copy_model(tmp_path)).sharp is None
 
 
 def test_a_damaged_or_foreign_sharp_look_is_one_sentence(tmp_path: Path) -> None:
-    folder = _copy_model(tmp_path)
-    _write_look(folder, b"not a model", list(TILE_CODES), sha="0" * 64)
+    folder = copy_model(tmp_path)
+    write_look(folder, SharpLook.FILES, b"not a model", list(TILE_CODES), sha="0" * 64)
     with pytest.raises(PhotoError, match=r"^The photo model file does not match its recorded"):
         TileClassifier(folder)
     data = (MODEL_DIR / "tiles.onnx").read_bytes()  # a real network, but not a sharp look
-    _write_look(folder, data, list(BONUS_LOOK_CLASSES))
+    write_look(folder, SharpLook.FILES, data, list(BONUS_LOOK_CLASSES))
     with pytest.raises(PhotoError, match=r"^The sharp look's classes are not the ones"):
         SharpLook(folder)
 
 
 @pytest.mark.skipif(not SHIPPED, reason="no sharp look is shipped")
 def test_the_shipped_model_has_its_sharp_look() -> None:
-    look = classifier().sharp
-    assert look is not None
-    crops = np.full((2, BONUS_H, BONUS_W), 180, np.uint8)
-    probs = look.probabilities(crops)
-    assert probs.shape == (2, len(TILE_CODES))
-    assert np.allclose(probs.sum(1), 1.0, atol=0.02)  # int8: its softmax in 1/255 steps
-    assert look.probabilities(crops[:0]).shape == (0, len(TILE_CODES))
+    check_shipped_look(classifier().sharp, len(TILE_CODES))
 
 
 @needs_art
