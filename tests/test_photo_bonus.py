@@ -14,7 +14,15 @@ from photo_support import TILES_DIR, check_shipped_look, copy_model, needs_art, 
 
 from hefen.photo import PhotoError, classify_tile, synth
 from hefen.photo.classes import BONUS, BONUS_LOOK_CLASSES, READ_CODES, TILE_CODES
-from hefen.photo.model import BONUS_H, BONUS_W, MODEL_DIR, BonusLook, TileClassifier, classifier
+from hefen.photo.model import (
+    BONUS_H,
+    BONUS_W,
+    MODEL_DIR,
+    BonusLook,
+    SharpLook,
+    TileClassifier,
+    classifier,
+)
 from hefen.photo.single import BONUS_AT, CUTS, _bonus_look, cut
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -91,19 +99,33 @@ def test_a_cut_of_the_bonus_look_is_its_size_and_the_classifiers_is_unchanged() 
 # --------------------------------------------------------------------------- loading
 
 
-def test_a_model_without_a_bonus_look_reads_alone(tmp_path: Path) -> None:
-    assert TileClassifier(copy_model(tmp_path)).bonus is None
+#: Each second look, its attribute on the classifier, its name in errors, and classes
+#: that are not its own.
+SECOND_LOOKS = [
+    (BonusLook, "bonus", "bonus look", list(TILE_CODES), list(BONUS_LOOK_CLASSES)),
+    (SharpLook, "sharp", "sharp look", list(BONUS_LOOK_CLASSES), list(TILE_CODES)),
+]
 
 
-def test_a_damaged_or_foreign_bonus_look_is_one_sentence(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("look", "attr", "name", "foreign", "own"), SECOND_LOOKS)
+def test_a_model_without_a_second_look_reads_alone(
+    tmp_path: Path, look: type, attr: str, name: str, foreign: list[str], own: list[str]
+) -> None:
+    assert getattr(TileClassifier(copy_model(tmp_path)), attr) is None
+
+
+@pytest.mark.parametrize(("look", "attr", "name", "foreign", "own"), SECOND_LOOKS)
+def test_a_damaged_or_foreign_second_look_is_one_sentence(
+    tmp_path: Path, look: type, attr: str, name: str, foreign: list[str], own: list[str]
+) -> None:
     folder = copy_model(tmp_path)
-    write_look(folder, BonusLook.FILES, b"not a model", list(BONUS_LOOK_CLASSES), sha="0" * 64)
+    write_look(folder, look.FILES, b"not a model", own, sha="0" * 64)  # type: ignore[attr-defined]
     with pytest.raises(PhotoError, match=r"^The photo model file does not match its recorded"):
         TileClassifier(folder)
-    data = (MODEL_DIR / "tiles.onnx").read_bytes()  # a real network, but not a bonus look
-    write_look(folder, BonusLook.FILES, data, list(TILE_CODES))
-    with pytest.raises(PhotoError, match=r"^The bonus look's classes are not the ones"):
-        BonusLook(folder)
+    data = (MODEL_DIR / "tiles.onnx").read_bytes()  # a real network, but not this look
+    write_look(folder, look.FILES, data, foreign)  # type: ignore[attr-defined]
+    with pytest.raises(PhotoError, match=rf"^The {name}'s classes are not the ones"):
+        look(folder)
 
 
 @pytest.mark.skipif(not SHIPPED, reason="no bonus look is shipped")

@@ -4,15 +4,13 @@ is (:class:`hefen.photo.model.SharpLook`), weighed with the tile model's reading
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
-from photo_support import TILES_DIR, check_shipped_look, copy_model, needs_art, write_look
+from photo_support import TILES_DIR, check_shipped_look, needs_art
 
-from hefen.photo import PhotoError, classify_tile, single, synth
-from hefen.photo.classes import BONUS_LOOK_CLASSES, READ_CODES, TILE_CODES
-from hefen.photo.model import BONUS_H, BONUS_W, MODEL_DIR, SharpLook, TileClassifier, classifier
+from hefen.photo import classify_tile, single, synth
+from hefen.photo.classes import READ_CODES, TILE_CODES
+from hefen.photo.model import BONUS_H, BONUS_W, MODEL_DIR, TileClassifier, classifier
 from hefen.photo.single import CUTS, SHARP_WEIGHT, _sharp_look
 
 TEST_SEED = 31_337_701
@@ -90,19 +88,7 @@ def _without_looks() -> TileClassifier:
     return model
 
 
-def test_a_model_without_a_sharp_look_reads_alone(tmp_path: Path) -> None:
-    assert TileClassifier(copy_model(tmp_path)).sharp is None
-
-
-def test_a_damaged_or_foreign_sharp_look_is_one_sentence(tmp_path: Path) -> None:
-    folder = copy_model(tmp_path)
-    write_look(folder, SharpLook.FILES, b"not a model", list(TILE_CODES), sha="0" * 64)
-    with pytest.raises(PhotoError, match=r"^The photo model file does not match its recorded"):
-        TileClassifier(folder)
-    data = (MODEL_DIR / "tiles.onnx").read_bytes()  # a real network, but not a sharp look
-    write_look(folder, SharpLook.FILES, data, list(BONUS_LOOK_CLASSES))
-    with pytest.raises(PhotoError, match=r"^The sharp look's classes are not the ones"):
-        SharpLook(folder)
+# (loading a sharp look: tests/test_photo_bonus.py, with the bonus look's)
 
 
 @pytest.mark.skipif(not SHIPPED, reason="no sharp look is shipped")
