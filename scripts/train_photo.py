@@ -41,14 +41,20 @@ sys.path.insert(0, str(ROOT))
 from hefen.photo import synth  # noqa: E402
 from hefen.photo.classes import (  # noqa: E402
     BONUS,
-    BONUS_LOOK_CLASSES,
     NOT_A_TILE,
     READ_CLASSES,
     READ_CODES,
     TILE_CODES,
 )
 from hefen.photo.detect import reduced  # noqa: E402
-from hefen.photo.model import BONUS_H, BONUS_W, normalised  # noqa: E402  (the runtime's)
+from hefen.photo.model import (  # noqa: E402  (the runtime's)
+    BONUS_H,
+    BONUS_W,
+    BonusLook,
+    SharpLook,
+    TileClassifier,
+    normalised,
+)
 from hefen.photo.single import CUTS, READ_SIDE, cut  # noqa: E402
 
 #: The bonus look's training crops: the share of other tiles (its last class), and crops
@@ -63,9 +69,9 @@ _LOOK = "tiles"
 #: What each ``--look`` writes: the network's file, its JSON, its classes and its input
 #: (height, width).
 LOOKS: dict[str, tuple[str, str, tuple[str, ...], tuple[int, int]]] = {
-    "tiles": ("tiles.onnx", "model.json", READ_CLASSES, (synth.CROP_H, synth.CROP_W)),
-    "bonus": ("bonus.onnx", "bonus.json", BONUS_LOOK_CLASSES, (BONUS_H, BONUS_W)),
-    "sharp": ("sharp.onnx", "sharp.json", TILE_CODES, (BONUS_H, BONUS_W)),
+    "tiles": (*TileClassifier.FILES, READ_CLASSES, (synth.CROP_H, synth.CROP_W)),
+    "bonus": (*BonusLook.FILES, BonusLook.CLASSES, (BONUS_H, BONUS_W)),
+    "sharp": (*SharpLook.FILES, SharpLook.CLASSES, (BONUS_H, BONUS_W)),
 }
 
 
@@ -270,10 +276,9 @@ def train(args: argparse.Namespace) -> None:
     channels = tuple(int(v) for v in args.channels.split(","))
     if args.look == "bonus" and args.factored:
         model = build_factored_look(channels)
-    elif args.look != "tiles":
-        model = build_model(channels, (BONUS_W, BONUS_H), len(LOOKS[args.look][2]))
     else:
-        model = build_model(channels)
+        _, _, classes, (h, w) = LOOKS[args.look]
+        model = build_model(channels, (w, h), len(classes))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * ((len(x) + args.batch - 1) // args.batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps)

@@ -41,8 +41,11 @@ def _session(model_dir: Path, onnx: str, about: str) -> tuple[Any, dict[str, Any
 class TileClassifier:
     """Probabilities over :data:`~hefen.photo.classes.READ_CLASSES` for grey tile crops."""
 
+    #: the network's file and its JSON, in the model folder
+    FILES = ("tiles.onnx", "model.json")
+
     def __init__(self, model_dir: Path = MODEL_DIR) -> None:
-        self.session, self.meta = _session(model_dir, "tiles.onnx", "model.json")
+        self.session, self.meta = _session(model_dir, *self.FILES)
         classes = tuple(self.meta["classes"])
         if classes not in (MODEL_CLASSES, READ_CLASSES):
             raise PhotoError("The photo model's classes are not the ones this version expects.")
