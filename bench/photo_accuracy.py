@@ -18,6 +18,7 @@ Figures printed here are the ones recorded in docs/photo.md.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import functools
 import io
@@ -28,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -419,9 +421,17 @@ def tile_photo_figures(art: synth.Art, count: int) -> None:
                 print(f"    {label} taught from {n} photo(s) each: {split(a)}", flush=True)
 
 
-def _with_look(model: TileClassifier, look: BonusLook | None) -> TileClassifier:
-    model.bonus = look
-    return model
+@contextlib.contextmanager
+def _looks(model: TileClassifier, **looks: object) -> Iterator[TileClassifier]:
+    """``model`` with its second looks (``bonus``, ``sharp``) set as given, put back after."""
+    kept = {name: getattr(model, name) for name in looks}
+    for name, look in looks.items():
+        setattr(model, name, look)
+    try:
+        yield model
+    finally:
+        for name, look in kept.items():
+            setattr(model, name, look)
 
 
 def _look_figures(
@@ -431,13 +441,13 @@ def _look_figures(
     ``model`` without and with ``look``."""
     flowers = tile_photos(art, bonus, TILE_PHOTO_SEED + 30, BONUS)
     mixed = tile_photos(art, count, TILE_PHOTO_SEED + 31)
-    (b0, m0), (b1, m1) = (
-        (
-            tile_photo_accuracy(flowers, model=_with_look(model, second)),
-            tile_photo_accuracy(mixed, model=_with_look(model, second)),
-        )
-        for second in (None, look)
-    )
+    read = []
+    for second in (None, look):
+        with _looks(model, bonus=second):
+            read.append(
+                (tile_photo_accuracy(flowers, model=model), tile_photo_accuracy(mixed, model=model))
+            )
+    (b0, m0), (b1, m1) = read
     return (
         f"{bonus} photos of bonus tiles {b0[0]:.1%} -> {b1[0]:.1%}; {count} photos of any "
         f"tile {split(m0)} -> {split(m1)} ({m0[4]:.0f} -> {m1[4]:.0f} ms/photo)"
@@ -463,19 +473,20 @@ def look_alone(model: TileClassifier, look: BonusLook, art: synth.Art, count: in
     and of those the family (season or flower) and the number right."""
     photos = tile_photos(art, count, TILE_PHOTO_SEED + 40, BONUS)
     recording = _Recording(look)
-    kept = model.bonus, single.BONUS_LOOK_AT
-    model.bonus, single.BONUS_LOOK_AT = recording, 0.0  # type: ignore[assignment]
+    kept = single.BONUS_LOOK_AT
+    single.BONUS_LOOK_AT = 0.0  # the look reads every photo
     right = family = number = 0
     try:
-        for code, image in photos:
-            recording.seen.clear()
-            classify_tile(image, None, model)
-            k, t = int(recording.seen[-1][: len(BONUS)].argmax()), BONUS.index(code)
-            right += k == t
-            family += k // 4 == t // 4
-            number += k % 4 == t % 4
+        with _looks(model, bonus=recording):
+            for code, image in photos:
+                recording.seen.clear()
+                classify_tile(image, None, model)
+                k, t = int(recording.seen[-1][: len(BONUS)].argmax()), BONUS.index(code)
+                right += k == t
+                family += k // 4 == t // 4
+                number += k % 4 == t % 4
     finally:
-        model.bonus, single.BONUS_LOOK_AT = kept
+        single.BONUS_LOOK_AT = kept
     n = len(photos)
     return (
         f"the look alone on {n} photos of bonus tiles {right / n:.1%} (family "
@@ -548,23 +559,16 @@ def sharp_look_figures(args: argparse.Namespace) -> None:
         sets += [(f"KMahjongg {name}", unseen_sets.load_set(name)) for name in unseen_sets.SETS]
     for label, art in sets:
         photos = tile_photos(art, args.tile_photos, TILE_PHOTO_SEED + 32)
-        before, after = (_with_sharp(model, second, photos) for second in (None, look))
+        read = []
+        for second in (None, look):
+            with _looks(model, sharp=second):
+                read.append(tile_photo_accuracy(photos, model=model))
+        before, after = read
         print(
             f"{label}: {len(photos)} photos of any tile {split(before)} -> {split(after)} "
             f"({before[4]:.0f} -> {after[4]:.0f} ms/photo)",
             flush=True,
         )
-
-
-def _with_sharp(
-    model: TileClassifier, look: SharpLook | None, photos: list[tuple[str, np.ndarray]]
-) -> tuple[float, ...]:
-    kept = model.sharp
-    model.sharp = look
-    try:
-        return tile_photo_accuracy(photos, model=model)
-    finally:
-        model.sharp = kept
 
 
 def unseen(count: int, hands: int = 0, model_dir: Path | None = None) -> None:

@@ -212,7 +212,7 @@ def _turns(quad: np.ndarray) -> list[tuple[np.ndarray, float]]:
     return out
 
 
-def _sharp_cuts(grey: np.ndarray, quad: np.ndarray) -> np.ndarray:
+def _look_cuts(grey: np.ndarray, quad: np.ndarray) -> np.ndarray:
     """The second looks' crops: the quadrilateral through the same cuts, ``BONUS_W`` x
     ``BONUS_H``."""
     return np.stack([cut(grey, quad, window, (BONUS_W, BONUS_H)) for window in CUTS])
@@ -238,11 +238,10 @@ def _bonus_look(
     crops: np.ndarray | None = None,
 ) -> np.ndarray:
     """``mean`` (the chosen reading's probabilities) after the bonus look at the same
-    quadrilateral through the same cuts (``crops``, when the sharp look has cut them
-    already): where it finds a flower or season, the bonus tiles' share is divided as it
+    quadrilateral through the same cuts (``crops``, when they are cut already): where it finds a flower or season, the bonus tiles' share is divided as it
     reads them."""
     if crops is None:
-        crops = _sharp_cuts(grey, quad)
+        crops = _look_cuts(grey, quad)
     look = bonus.probabilities(crops).mean(0)
     flowers = look[: len(BONUS)]
     if flowers.sum() <= look[len(BONUS)]:
@@ -309,13 +308,13 @@ def read_tile(
     _, k, start, r = best
     count = readings[r][1]
     mean = probs[start : start + count].mean(0)
-    sharp_crops = None
+    look_crops = None
     if clf.sharp is not None:
-        sharp_crops = _sharp_cuts(grey, quads[r])
-        mean = _sharp_look(clf.sharp, sharp_crops, mean)
+        look_crops = _look_cuts(grey, quads[r])
+        mean = _sharp_look(clf.sharp, look_crops, mean)
         k = int(mean[: len(READ_CODES)].argmax())
     if clf.bonus is not None and mean[BONUS_AT].sum() >= BONUS_LOOK_AT:
-        mean = _bonus_look(clf.bonus, grey, quads[r], mean, sharp_crops)
+        mean = _bonus_look(clf.bonus, grey, quads[r], mean, look_crops)
         k = int(mean[: len(READ_CODES)].argmax())
     seen = None if features is None else features[start : start + count].mean(0, keepdims=True)
     if memory is not None and len(memory) and seen is not None:
