@@ -631,6 +631,26 @@ def test_a_lone_blob_that_is_no_rectangle_is_no_tile() -> None:
     assert not any(abs(c[0] - 400) < 40 for c in centres)
 
 
+def test_a_thing_higher_than_the_tiles_is_not_joined_to_the_row_beside_it() -> None:
+    """A pale box just above a row of tiles, closer than the join's reach, was run into
+    the row, and the row was read as one tall group; taken apart as no tile's height, it
+    is judged on its own and the row keeps the tiles' height."""
+    import cv2
+
+    from hefen.photo import detect
+
+    img = np.full((480, 640, 3), (40, 110, 60), np.uint8)  # green felt
+    for k in range(5):  # a row of five ivory faces
+        cv2.rectangle(img, (100 + 52 * k, 250), (149 + 52 * k, 318), (235, 230, 215), -1)
+    for k in range(3):  # and a meld below it
+        cv2.rectangle(img, (120 + 52 * k, 380), (169 + 52 * k, 448), (235, 230, 215), -1)
+    cv2.rectangle(img, (200, 84), (330, 235), (235, 230, 215), -1)  # the box, 15 px above
+    groups, height = detect.find_groups(img)
+    assert 60 < height < 90
+    row = [g for g in groups if abs(float(g.quad[:, 1].mean()) - 284) < 12]
+    assert len(row) == 1 and 60 < row[0].height < 90 and row[0].width > 250
+
+
 @needs_art
 def test_cluttered_photos_with_things_cut_by_the_edge_of_a_pale_table(art: synth.Art) -> None:
     """On 20 cluttered photos (seed TEST_SEED + 300) the tile count is right in 14, 12
