@@ -61,6 +61,8 @@ SPEED_SEED = 92_000_001
 SCORE_SEED = 93_000_001
 TEACH_SEED = 94_000_001
 CLUTTER_SEED = 95_000_001
+#: cluttered photos no rule was tuned on (the tuning seeds are 95,500,001 and 95,600,001)
+FRESH_CLUTTER_SEED = 95_700_001
 KONG_SEED = 98_000_001
 SIDEWAYS_SEED = 99_000_001
 TILE_PHOTO_SEED = 89_000_001
@@ -677,6 +679,9 @@ def main() -> None:
     p.add_argument("--speed", type=int, default=30, help="17-tile photos to time")
     p.add_argument("--scored", type=int, default=200, help="photos of legal hands to score")
     p.add_argument("--cluttered", type=int, default=100, help="hand photos with things beside")
+    p.add_argument(
+        "--fresh-cluttered", type=int, default=200, help="more of them, of a seed never tuned on"
+    )
     p.add_argument("--unseen", type=int, default=4200, help="crops of the never-seen sets")
     p.add_argument("--only-hands", action="store_true", help="just the hand photos")
     p.add_argument("--only-speed", action="store_true", help="just time 17-tile photos")
@@ -764,6 +769,7 @@ def main() -> None:
     if args.only_hands:
         print(hand_figures(art, args.hands, HAND_SEED))
         print(cluttered_figures(art, args.cluttered, CLUTTER_SEED))
+        print(cluttered_figures(art, args.fresh_cluttered, FRESH_CLUTTER_SEED))
         return
     if args.only_speed:
         med, p90 = speed(art, args.speed)
@@ -785,11 +791,16 @@ def main() -> None:
         f"no tiles found {figures['no_tiles_found']:.0%}; per tile where the count is right "
         f"{figures['per_tile_when_count_right']:.2%}"
     )
-    if args.cluttered:
-        cf = cluttered_figures(art, args.cluttered, CLUTTER_SEED)
+    for count, seed, which in (
+        (args.cluttered, CLUTTER_SEED, ""),
+        (args.fresh_cluttered, FRESH_CLUTTER_SEED, ", a seed no rule was tuned on"),
+    ):
+        if not count:
+            continue
+        cf = cluttered_figures(art, count, seed)
         print(
-            f"hand photos with things beside the tiles ({cf['photos']}): tile count right "
-            f"{cf['tile_count_right']:.0%}, photos with tiles too many "
+            f"hand photos with things beside the tiles ({cf['photos']}{which}): tile count "
+            f"right {cf['tile_count_right']:.1%}, photos with tiles too many "
             f"{cf['photos_with_extra_tiles']:.0%} ({cf['extra_tiles_per_photo']:.2f} per photo)"
         )
     if args.scored:

@@ -332,3 +332,34 @@ def test_photos_beyond_the_concurrency_bound_wait_then_are_busy(
     status, error, after = asyncio.run(run())
     assert status == 503 and error == "The photo reader is busy; try again in a moment."
     assert after == 422  # a turn free again: the photo is read (and refused as no image)
+
+
+@needs_art
+@pytest.mark.browser
+@needs_chromium
+def test_the_photo_note_tells_of_tiles_left_out_beside_the_hand(
+    server: str, tmp_path: Path
+) -> None:
+    """A cluttered photo whose reading holds more tiles than a hand: the group left out
+    (a pale thing read as a white dragon) is named in the note, not silently lost."""
+    from hefen.photo import recognize, synth
+
+    art = synth.load_art(tiles_dir=TILES_DIR)
+    rng = np.random.default_rng(TEST_SEED + 500)
+    for _ in range(13):
+        photo = synth.cluttered_photo(rng, art)
+    path = tmp_path / "cluttered.jpg"
+    path.write_bytes(photo.jpeg())
+    rec = recognize(path.read_bytes())
+    assert rec.tiles == photo.tiles and [len(g.tiles) for g in rec.set_aside] == [1]
+    with phone_page() as (page, errors):
+        page.goto(f"{server}/calc?rules=mcr&lang=en")
+        page.locator("#photo-file").set_input_files(str(path))
+        note = page.locator("#photo-note")
+        note.filter(has_text="left out").wait_for()
+        assert "1 more tile read beside the hand was left out" in note.inner_text()
+        folder = os.environ.get("HEFEN_SCREENSHOTS")
+        if folder:
+            Path(folder).mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(Path(folder) / "photo-set-aside.png"))
+        assert not errors, errors

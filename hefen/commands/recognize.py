@@ -120,7 +120,10 @@ def run(args: argparse.Namespace) -> int:
                 others = ", ".join(f"{c} {p:.2f}" for c, p in t.alternatives)
                 text += f" (unsure; or {others})"
             parts.append(text)
-        print(f"group {number} ({len(group.tiles)} tiles): " + "  ".join(parts))
+        print(f"group {number} ({_tiles(len(group.tiles))}): " + "  ".join(parts))
+    for group in result.set_aside:
+        read = " ".join(f"{t.tile} {t.confidence:.2f}" for t in group.tiles)
+        print(f"set aside, more tiles than a hand holds ({_tiles(len(group.tiles))}): {read}")
     print("tiles: " + " ".join(result.tiles))
     try:
         reading = result.reading()
@@ -219,3 +222,8 @@ def _remembered(args: argparse.Namespace) -> int:
     taught = "  ".join(f"{c} x{n}" if n > 1 else c for c, n in sorted(counts.items()))
     print(f"{args.memory} remembers {len(memory)} tiles{': ' + taught if taught else ''}")
     return 0
+
+
+def _tiles(n: int) -> str:
+    """ "1 tile", "3 tiles"."""
+    return f"{n} tile" if n == 1 else f"{n} tiles"

@@ -44,6 +44,10 @@ LONE_FILL = 0.88
 #: and not kept: on a pale table a face's drawing may be a blob of its own, and the join
 #: is what puts it back into its row (a hand photo lost a tile).
 THING_HIGH = 1.5
+#: A joined piece higher than ``CORE_OVER`` of the tiles' height is cut to the band of
+#: the first blobs within it ``CORE_HEIGHT`` of the tiles' height (its core of tiles),
+#: ``CORE_MARGIN`` of the height around it.
+CORE_OVER, CORE_HEIGHT, CORE_MARGIN = 1.3, (0.85, 1.3), 0.1
 #: The least texture (Sobel magnitude, 7 x 7 mean) a tile's drawing has.
 BUSY_FLOOR = 40.0
 #: The tiles' height is weighed by how many tiles each blob would hold, over the blobs at
@@ -312,6 +316,33 @@ def _things(blobs: list[tuple[np.ndarray, tuple]], tile_h: float) -> list[np.nda
     return [c for c, rect in blobs if _rect_height(rect) > THING_HIGH * tile_h]
 
 
+def _to_core(
+    piece: tuple[int, int, np.ndarray],
+    labels: np.ndarray,
+    stats: np.ndarray,
+    tile_like: np.ndarray,
+    tile_h: float,
+) -> tuple[int, int, np.ndarray]:
+    """A joined piece higher than :data:`CORE_OVER` tiles, cut to the band of the first
+    blobs of a tile's height within it (:data:`CORE_HEIGHT`): a thing lower or higher than
+    a tile that the join ran into a row of tiles is cut off above or below it."""
+    x, y, blob = piece
+    bh, bw = blob.shape
+    if bh <= CORE_OVER * tile_h:
+        return piece
+    inside = labels[y : y + bh, x : x + bw][blob > 0]
+    core = [int(k) for k in np.unique(inside) if tile_like[k]]
+    if not core:
+        return piece
+    top = min(int(stats[k, cv2.CC_STAT_TOP]) for k in core) - y
+    bottom = max(int(stats[k, cv2.CC_STAT_TOP] + stats[k, cv2.CC_STAT_HEIGHT]) for k in core) - y
+    margin = round(CORE_MARGIN * tile_h)
+    cut = blob.copy()
+    cut[: max(0, top - margin)] = 0
+    cut[bottom + margin :] = 0
+    return _to_box(x, y, cut) or piece
+
+
 def _line(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     """Least-squares y = a * x + b."""
     xm, ym = float(x.mean()), float(y.mean())
@@ -509,7 +540,14 @@ def find_groups(rgb: np.ndarray) -> tuple[list[Group], float]:
             x, y, bw, bh, _ = (int(v) for v in stats[i])
             blob = (labels[y : y + bh, x : x + bw] == i).astype(np.uint8)
             pieces += _split_rows(x, y, blob, tile_h)
+    # each first blob in the level picture, and whether it is of a tile's height
+    first_level = cv2.warpAffine(first, rot, (lw, lh), flags=cv2.INTER_NEAREST)
+    _, first_labels, first_stats, _ = cv2.connectedComponentsWithStats(first_level, connectivity=8)
+    heights = first_stats[:, cv2.CC_STAT_HEIGHT]
+    tile_like = (heights >= CORE_HEIGHT[0] * tile_h) & (heights <= CORE_HEIGHT[1] * tile_h)
+    tile_like[0] = False
     for piece in pieces:
+        piece = _to_core(piece, first_labels, first_stats, tile_like, tile_h)
         boxed = _to_box(piece[0], piece[1], _trim_to_row(piece[2]))
         if boxed is None:
             continue

@@ -15,7 +15,7 @@ import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from hefen.photo import single
-from hefen.photo.classes import BACK, READ_CODES, copies_allowed
+from hefen.photo.classes import BACK, BONUS, READ_CODES, copies_allowed
 from hefen.photo.detect import Group, cell_quad, cell_quads, find_groups, rectify
 from hefen.photo.errors import PhotoError
 from hefen.photo.hand import HandReading, read_hand
@@ -128,6 +128,9 @@ class Recognition:
     groups: tuple[TileGroup, ...]
     #: each tile's grey crop as the classifier saw it, in reading order (for teaching)
     crops: tuple[np.ndarray, ...] = field(default=(), compare=False, repr=False)
+    #: groups read but left out, as more tiles than a hand holds (:func:`_within_a_hand`):
+    #: most are things beside the tiles; shown, so that a tile among them can be put back
+    set_aside: tuple[TileGroup, ...] = ()
 
     @property
     def tiles(self) -> list[str]:
@@ -159,11 +162,14 @@ class Recognition:
             reading: dict[str, Any] = self.reading().to_dict()
         except PhotoError as exc:
             reading = {"error": str(exc)}
-        return {
+        out = {
             "groups": [g.to_dict() for g in self.groups],
             "tiles": self.tiles,
             "reading": reading,
         }
+        if self.set_aside:
+            out["set_aside"] = [g.to_dict() for g in self.set_aside]
+        return out
 
 
 # --------------------------------------------------------------------------- reading
@@ -688,10 +694,11 @@ def _read_and_recognize(
     clf: _Classifier,
     least: float = MIN_GROUP_CONFIDENCE,
     count: int | None = None,
+    hand: bool = True,
 ) -> Recognition:
     rgb, scale = _read(image, DECODE_SIDE)
     try:
-        return _recognize(clf, rgb, scale, least, count)
+        return _recognize(clf, rgb, scale, least, count, hand)
     except PhotoError:
         raise
     except Exception as exc:  # the contract: a bad photo never raises anything else
@@ -704,8 +711,11 @@ def _recognize(
     scale: float = 1.0,
     least: float = MIN_GROUP_CONFIDENCE,
     count: int | None = None,
+    hand: bool = True,
 ) -> Recognition:
-    """With ``count``, a photo of one group is split into that many tiles."""
+    """With ``count``, a photo of one group is split into that many tiles; ``hand``: the
+    photo shows one player's hand, no more tiles than a hand holds
+    (:func:`_within_a_hand`)."""
     if min(rgb.shape[:2]) < 16:
         raise PhotoError("The photo is too small to show mahjong tiles.")
     groups, tile_h = find_groups(rgb)
@@ -775,9 +785,11 @@ def _recognize(
     ]
     if not any(keep):
         raise PhotoError("No mahjong tiles were found in the photo.")
-    crops = [c for cut, k in zip(cuts, keep, strict=True) if k for c in cut]
-    out = [g for g, k in zip(out, keep, strict=True) if k]
-    return Recognition(tuple(out), tuple(crops))
+    within = _within_a_hand(out, keep, usual) if hand else keep
+    aside = tuple(g for g, k, w in zip(out, keep, within, strict=True) if k and not w)
+    crops = [c for cut, k in zip(cuts, within, strict=True) if k for c in cut]
+    out = [g for g, k in zip(out, within, strict=True) if k]
+    return Recognition(tuple(out), tuple(crops), aside)
 
 
 #: A group at least half of blank white dragons is kept only when it is read at least
@@ -803,8 +815,7 @@ def _unsure_blanks(group: TileGroup, usual: float = 1.0) -> bool:
         return False
     if len(codes) == 4 and codes[0] == codes[3] and {codes[1], codes[2]} <= {"P", BACK}:
         return False
-    sure = math.exp(sum(math.log(max(t.confidence, 1e-9)) for t in tiles) / len(tiles))
-    return sure < BLANK_SURE * usual
+    return _sureness_of(group) < BLANK_SURE * usual
 
 
 #: A lone tile more than this many times as wide as the photo's usual tile (the median
@@ -823,6 +834,68 @@ def _wide_lone(group: TileGroup, usual_width: float, tiles_read: int) -> bool:
     if len(group.tiles) != 1 or tiles_read - 1 < LONE_AMONG:
         return False
     return group.tiles[0].box[2] > LONE_WIDER * usual_width
+
+
+#: A hand holds 14 tiles besides its flowers and seasons, one more for each kong.
+HAND_TILES = 14
+
+
+def _within_a_hand(groups: list[TileGroup], keep: list[bool], usual: float = 1.0) -> list[bool]:
+    """``keep`` with groups set aside while the kept ones hold more tiles than a hand can:
+    :data:`HAND_TILES` besides the bonus tiles, one more for each group of four (a kong,
+    or a concealed kong shown face down; every group of four counts, so that a kong read
+    as four unlike tiles leaves room for its tile). A group that may be bonus tiles
+    (:func:`_maybe_bonus`) is not counted. The group set aside is the least sure
+    (geometric mean confidence) of those no larger than the tiles too many, so that no
+    more is left out than is surely too many, and read unsurely (under
+    :data:`BLANK_SURE` times ``usual``, the photo's median tile confidence) or mostly as
+    blank faces: a pale card read as "P P", a stray "9p" on a sheet. A row read as too many
+    tiles, or a group read surely (a kong split in two), keeps them all to correct."""
+    keep = list(keep)
+
+    def size(g: TileGroup) -> int:
+        if _maybe_bonus(g):
+            return 0
+        return sum(t.tile not in BONUS for t in g.tiles)
+
+    def doubtful(g: TileGroup) -> bool:
+        if 2 * sum(t.tile == "P" for t in g.tiles) >= len(g.tiles):
+            return True
+        # a lone tile read unsurely may be a flower of a set the model does not know
+        return len(g.tiles) > 1 and _sureness_of(g) < BLANK_SURE * usual
+
+    while True:
+        kept = [g for g, k in zip(groups, keep, strict=True) if k]
+        limit = HAND_TILES + sum(size(g) == 4 for g in kept)
+        over = sum(size(g) for g in kept) - limit
+        if over <= 0:
+            return keep
+        small = [i for i, g in enumerate(groups) if keep[i] and 0 < size(g) <= over and doubtful(g)]
+        if not small:
+            return keep
+        keep[min(small, key=lambda i: _sureness_of(groups[i]))] = False
+
+
+#: A tile with a flower or season among its alternatives at least this likely may be one.
+BONUS_ALTERNATIVE = 0.05
+
+
+def _maybe_bonus(group: TileGroup) -> bool:
+    """A group of up to four tiles any of which is read as a flower or season, or has one
+    among its likely alternatives (:data:`BONUS_ALTERNATIVE`), or a larger group at least
+    half of such tiles: the bonus tiles of a set the model has never seen are read as
+    anything, and lie apart in a group of their own."""
+    maybe = sum(
+        t.tile in BONUS or any(c in BONUS and p >= BONUS_ALTERNATIVE for c, p in t.alternatives)
+        for t in group.tiles
+    )
+    return maybe > 0 and (len(group.tiles) <= 4 or 2 * maybe >= len(group.tiles))
+
+
+def _sureness_of(group: TileGroup) -> float:
+    """A recognised group's geometric mean confidence."""
+    tiles = group.tiles
+    return math.exp(sum(math.log(max(t.confidence, 1e-9)) for t in tiles) / len(tiles))
 
 
 def _stray_backs(group: TileGroup) -> bool:
@@ -886,7 +959,7 @@ def teach(
     require_model(memory.model, base.sha256)
     # the tiles to teach are the ones the model does not know: a group it is unsure of
     # still counts, and one row is split into as many tiles as there are codes
-    found = _read_and_recognize(image, base, least=0.0, count=len(codes))
+    found = _read_and_recognize(image, base, least=0.0, count=len(codes), hand=False)
     if len(found.crops) != len(codes):
         raise PhotoError(
             f"The photo shows {len(found.crops)} tiles but {len(codes)} tile codes were given."

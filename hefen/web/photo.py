@@ -135,6 +135,11 @@ class RecognitionOut(BaseModel):
         "rows top to bottom, then left to right."
     )
     tiles: list[str] = Field(description="Every tile of every group, in order.")
+    set_aside: list[TileGroupOut] | None = Field(
+        None,
+        description="Groups read but left out, as more tiles than a hand holds (most are "
+        "things beside the tiles, read as tiles); absent when none was.",
+    )
     model: str | None = Field(None, description="With `looks=1`: the model's sha256.")
     reading: HandReadingOut = Field(
         description="The concealed row (the longest group that is no chow, pung or kong), "

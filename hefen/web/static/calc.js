@@ -163,9 +163,12 @@
     setMode("tile");
     changed();
     const low = st.photo.filter(unsure).length;
+    // groups the server left out as more tiles than a hand holds (things beside the tiles)
+    const aside = (rec.set_aside || []).reduce((n, g) => n + g.tiles.length, 0);
     const note = $("photo-note");
     note.textContent = plural(M.photo_done_one, M.photo_done, rec.tiles.length) +
-      (low ? " · " + plural(M.photo_check_one, M.photo_check, low) : "");
+      (low ? " · " + plural(M.photo_check_one, M.photo_check, low) : "") +
+      (aside ? " · " + plural(M.photo_set_aside_one, M.photo_set_aside, aside) : "");
     note.hidden = false;
   }
   // take the tile at `where` ({role, index}) out of the hand
