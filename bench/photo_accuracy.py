@@ -396,10 +396,11 @@ def tile_photo_accuracy(
     return (*_accuracies(right, np.array([TILE_CODES.index(c) for c, _ in photos])), ms)
 
 
-def tile_photo_figures(art: synth.Art, count: int) -> None:
+def tile_photo_figures(art: synth.Art, count: int, teach_photos: int = 3) -> None:
     """Photographs of one tile, read as ``hefen recognize --tile`` reads them: of the
     training styles, and of the two never-seen KMahjongg sets, before and after their
-    tiles are taught one photo at a time (``teach_tile``)."""
+    tiles are taught one photo at a time (``teach_tile``), up to ``teach_photos`` of each
+    kind."""
     import unseen_sets
 
     acc = tile_photo_accuracy(tile_photos(art, count, TILE_PHOTO_SEED))
@@ -414,7 +415,7 @@ def tile_photo_figures(art: synth.Art, count: int) -> None:
         print(f"  never-seen KMahjongg {name:11s}: {split(tile_photo_accuracy(photos))}")
         for kinds, label in ((BONUS, "its 8 bonus tiles"), (TILE_CODES, "all 42 kinds")):
             memory = None
-            for n in (1, 2, 3):  # the n-th photo of each kind taught
+            for n in range(1, teach_photos + 1):  # the n-th photo of each kind taught
                 taught = tile_photos(unseen_art, len(TILE_CODES), TILE_PHOTO_SEED + 10 + n)
                 for code, im in taught:
                     if code in kinds:
@@ -710,6 +711,9 @@ def main() -> None:
     p.add_argument("--tile-photos", type=int, default=420, help="photos of one tile each")
     p.add_argument("--only-tile-photos", action="store_true", help="just the single-tile photos")
     p.add_argument(
+        "--teach-photos", type=int, default=3, help="photos of each kind taught, one at a time"
+    )
+    p.add_argument(
         "--no-sideways", action="store_true", help="without reading sideways tiles (before)"
     )
     p.add_argument(
@@ -758,7 +762,7 @@ def main() -> None:
         print(sideways_figures(art, args.sideways, SIDEWAYS_SEED))
         return
     if args.only_tile_photos:
-        tile_photo_figures(art, args.tile_photos)
+        tile_photo_figures(art, args.tile_photos, args.teach_photos)
         return
     if args.only_bonus_look:
         bonus_look_figures(args)
@@ -826,7 +830,7 @@ def main() -> None:
     if args.unseen:
         unseen(args.unseen, args.hands // 2)
     if args.tile_photos:
-        tile_photo_figures(art, args.tile_photos)
+        tile_photo_figures(art, args.tile_photos, args.teach_photos)
     if args.speed:
         med, p90 = speed(art, args.speed)
         print(f"speed, 17-tile photo: {med:.0f} ms median, {p90:.0f} ms 90th percentile")
