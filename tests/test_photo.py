@@ -698,6 +698,11 @@ def test_groups_beyond_what_a_hand_holds_are_set_aside() -> None:
     # unless it is blank
     assert _within_a_hand([row, group("9p", 0.3)], [True, True]) == [True, True]
     assert _within_a_hand([row, group("P", 0.3)], [True, True]) == [True, False]
+    # ... and so is one in a row of the hand's groups; alone in a row of its own it is not
+    lone = [row, group("9p", 0.3)]
+    assert _within_a_hand(lone, [True, True], rows=[0, 0]) == [True, True]
+    assert _within_a_hand(lone, [True, True], rows=[0, 1]) == [True, False]
+    assert _within_a_hand(lone, [True, True], usual=0.3, rows=[0, 1]) == [True, True]
     # a group larger than the tiles too many is kept, to be corrected
     assert _within_a_hand([thirteen, group("S P", 0.3)], [True, True]) == [True, True]
     # one more tile for each group of four (a kong); a group left out stays out

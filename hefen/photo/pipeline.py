@@ -747,9 +747,11 @@ def _recognize(
     read = _match_widths(clf, grey, read, least)
     read = _same_height(read, heights)
     read, turned = _sideways(clf, grey, read)
-    for (probs, quads, cut), _row in read:
+    rows = []
+    for (probs, quads, cut), row in read:
         found.append((probs, [q / factor for q in quads]))
         cuts.append(cut)
+        rows.append(row)
     if not found:
         raise PhotoError("No mahjong tiles were found in the photo.")
     photo_shape = (round(rgb.shape[0] * scale), round(rgb.shape[1] * scale))
@@ -785,7 +787,7 @@ def _recognize(
     ]
     if not any(keep):
         raise PhotoError("No mahjong tiles were found in the photo.")
-    within = _within_a_hand(out, keep, usual) if hand else keep
+    within = _within_a_hand(out, keep, usual, rows) if hand else keep
     aside = tuple(g for g, k, w in zip(out, keep, within, strict=True) if k and not w)
     crops = [c for cut, k in zip(cuts, within, strict=True) if k for c in cut]
     out = [g for g, k in zip(out, within, strict=True) if k]
@@ -840,7 +842,12 @@ def _wide_lone(group: TileGroup, usual_width: float, tiles_read: int) -> bool:
 HAND_TILES = 14
 
 
-def _within_a_hand(groups: list[TileGroup], keep: list[bool], usual: float = 1.0) -> list[bool]:
+def _within_a_hand(
+    groups: list[TileGroup],
+    keep: list[bool],
+    usual: float = 1.0,
+    rows: list[int] | None = None,
+) -> list[bool]:
     """``keep`` with groups set aside while the kept ones hold more tiles than a hand can:
     :data:`HAND_TILES` besides the bonus tiles, one more for each group of four (a kong,
     or a concealed kong shown face down; every group of four counts, so that a kong read
@@ -861,8 +868,17 @@ def _within_a_hand(groups: list[TileGroup], keep: list[bool], usual: float = 1.0
     def doubtful(g: TileGroup) -> bool:
         if 2 * sum(t.tile == "P" for t in g.tiles) >= len(g.tiles):
             return True
-        # a lone tile read unsurely may be a flower of a set the model does not know
-        return len(g.tiles) > 1 and _sureness_of(g) < BLANK_SURE * usual
+        if _sureness_of(g) >= BLANK_SURE * usual:
+            return False
+        # a lone tile read unsurely may be a flower of a set the model does not know,
+        # unless it is alone in its row, away from the hand's groups
+        return len(g.tiles) > 1 or alone(g)
+
+    def alone(g: TileGroup) -> bool:
+        if rows is None:
+            return False
+        i = groups.index(g)
+        return not any(keep[j] and rows[j] == rows[i] for j in range(len(groups)) if j != i)
 
     while True:
         kept = [g for g, k in zip(groups, keep, strict=True) if k]
