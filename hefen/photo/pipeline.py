@@ -199,13 +199,28 @@ def _decode(data: bytes, long_side: int | None = None) -> tuple[np.ndarray, floa
                     im.draft("RGB", (math.ceil(im.size[0] * f), math.ceil(im.size[1] * f)))
                 scale = full_w / im.size[0]
                 upright = ImageOps.exif_transpose(im)
-                return np.asarray(upright.convert("RGB")), scale
+                return _on_ground(upright), scale
     except PhotoError:
         raise
     except (UnidentifiedImageError, Image.DecompressionBombError, Image.DecompressionBombWarning):
         raise PhotoError("The file is not an image that can be read.") from None
     except Exception as exc:  # Pillow's decoders raise many kinds
         raise PhotoError("The image file is damaged or incomplete.") from exc
+
+
+def _on_ground(im: Image.Image) -> np.ndarray:
+    """The image as RGB, a transparent one laid on a black ground: a shop's picture of a
+    tile cut out of its background leaves whatever colour the file keeps under the clear
+    pixels (black, white, or noise; read as it lay, a never-seen set's tiles were read
+    right 40 % of the time on noise). On 126 such pictures of each never-seen KMahjongg
+    set, read by ``recognize --tile``, a black ground read 77-80 % and 71 % right, a white
+    one 73 % and 68 % (black and white studio grounds are both among the training
+    photos)."""
+    if im.mode in ("RGBA", "LA", "PA") or "transparency" in im.info:
+        rgba = im.convert("RGBA")
+        ground = Image.new("RGBA", rgba.size, (0, 0, 0, 255))
+        return np.asarray(Image.alpha_composite(ground, rgba).convert("RGB"))
+    return np.asarray(im.convert("RGB"))
 
 
 def load_image(image: ImageInput) -> np.ndarray:
