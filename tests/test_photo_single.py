@@ -214,3 +214,20 @@ def test_a_cut_out_tile_is_read_on_a_black_ground_whatever_lies_under_its_clear_
         buf = io.BytesIO()
         Image.fromarray(rgba, "RGBA").save(buf, "PNG")
         assert classify_tile(buf.getvalue())[0] == code, code
+
+
+@needs_art
+def test_a_16_bit_grey_photo_is_scaled_not_clipped_to_white(art: synth.Art) -> None:
+    """Pillow's own conversion of a 16-bit grey PNG to RGB clips every pixel to white, and
+    the tile was lost; it is read as its 8-bit grey picture is."""
+    from hefen.photo.pipeline import load_image
+
+    photo = synth.tile_photo(np.random.default_rng(5), art, "5p")
+    grey = photo.mean(2)
+    buf = io.BytesIO()
+    Image.fromarray((grey * 257).astype(np.uint16)).save(buf, "PNG")
+    assert Image.open(io.BytesIO(buf.getvalue())).mode.startswith("I")
+    decoded = load_image(buf.getvalue())
+    assert decoded.dtype == np.uint8 and decoded.shape == (*grey.shape, 3)
+    assert np.abs(decoded[:, :, 0].astype(float) - np.rint(grey)).max() <= 1
+    assert classify_tile(buf.getvalue())[0] == "5p"
