@@ -225,5 +225,5 @@ def _remembered(args: argparse.Namespace) -> int:
 
 
 def _tiles(n: int) -> str:
-    """ "1 tile", "3 tiles"."""
+    """The count of tiles in words: "1 tile", "3 tiles"."""
     return f"{n} tile" if n == 1 else f"{n} tiles"

@@ -273,12 +273,9 @@ def _row_angle_and_height(blobs: list[tuple[np.ndarray, tuple]]) -> tuple[float,
     """
     angles, heights, areas = [], [], []
     for contour, rect in blobs:
-        pts = cv2.boxPoints(rect)
-        a1, a2 = _edge_angle(pts[0], pts[1]), _edge_angle(pts[1], pts[2])
-        e1, e2 = float(np.linalg.norm(pts[1] - pts[0])), float(np.linalg.norm(pts[2] - pts[1]))
-        if min(e1, e2) <= 0:
+        if min(rect[1]) <= 0:
             continue
-        angle, height = (a1, e2) if abs(a1) <= abs(a2) else (a2, e1)
+        angle, height = _rect_angle_and_height(rect)
         angles.append(angle)
         heights.append(height)
         areas.append(float(cv2.contourArea(contour)))
@@ -303,17 +300,18 @@ def _row_angle_and_height(blobs: list[tuple[np.ndarray, tuple]]) -> tuple[float,
     )
 
 
-def _rect_height(rect: tuple) -> float:
-    """A blob's rectangle's height: its steeper edge (the flatter one runs along the row, as
-    in :func:`_row_angle_and_height`)."""
+def _rect_angle_and_height(rect: tuple) -> tuple[float, float]:
+    """A blob's rectangle's direction along the row (degrees) and its height: of its two
+    edges the flatter runs along the row, the steeper is the height."""
     pts = cv2.boxPoints(rect)
+    a1, a2 = _edge_angle(pts[0], pts[1]), _edge_angle(pts[1], pts[2])
     e1, e2 = float(np.linalg.norm(pts[1] - pts[0])), float(np.linalg.norm(pts[2] - pts[1]))
-    return e2 if abs(_edge_angle(pts[0], pts[1])) <= abs(_edge_angle(pts[1], pts[2])) else e1
+    return (a1, e2) if abs(a1) <= abs(a2) else (a2, e1)
 
 
 def _things(blobs: list[tuple[np.ndarray, tuple]], tile_h: float) -> list[np.ndarray]:
     """The contours of the blobs higher than a row of tiles (:data:`THING_HIGH`)."""
-    return [c for c, rect in blobs if _rect_height(rect) > THING_HIGH * tile_h]
+    return [c for c, rect in blobs if _rect_angle_and_height(rect)[1] > THING_HIGH * tile_h]
 
 
 def _to_core(
@@ -540,14 +538,15 @@ def find_groups(rgb: np.ndarray) -> tuple[list[Group], float]:
             x, y, bw, bh, _ = (int(v) for v in stats[i])
             blob = (labels[y : y + bh, x : x + bw] == i).astype(np.uint8)
             pieces += _split_rows(x, y, blob, tile_h)
-    # each first blob in the level picture, and whether it is of a tile's height
-    first_level = cv2.warpAffine(first, rot, (lw, lh), flags=cv2.INTER_NEAREST)
-    _, first_labels, first_stats, _ = cv2.connectedComponentsWithStats(first_level, connectivity=8)
-    heights = first_stats[:, cv2.CC_STAT_HEIGHT]
-    tile_like = (heights >= CORE_HEIGHT[0] * tile_h) & (heights <= CORE_HEIGHT[1] * tile_h)
-    tile_like[0] = False
+    if any(p[2].shape[0] > CORE_OVER * tile_h for p in pieces):
+        # each first blob in the level picture, and whether it is of a tile's height
+        first_level = cv2.warpAffine(first, rot, (lw, lh), flags=cv2.INTER_NEAREST)
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(first_level, connectivity=8)
+        heights = stats[:, cv2.CC_STAT_HEIGHT]
+        tile_like = (heights >= CORE_HEIGHT[0] * tile_h) & (heights <= CORE_HEIGHT[1] * tile_h)
+        tile_like[0] = False
+        pieces = [_to_core(p, labels, stats, tile_like, tile_h) for p in pieces]
     for piece in pieces:
-        piece = _to_core(piece, first_labels, first_stats, tile_like, tile_h)
         boxed = _to_box(piece[0], piece[1], _trim_to_row(piece[2]))
         if boxed is None:
             continue

@@ -889,19 +889,19 @@ def _within_a_hand(
             return 0
         return sum(t.tile not in BONUS for t in g.tiles)
 
-    def doubtful(g: TileGroup) -> bool:
+    def doubtful(i: int) -> bool:
+        g = groups[i]
         if 2 * sum(t.tile == "P" for t in g.tiles) >= len(g.tiles):
             return True
         if _sureness_of(g) >= BLANK_SURE * usual:
             return False
         # a lone tile read unsurely may be a flower of a set the model does not know,
         # unless it is alone in its row, away from the hand's groups
-        return len(g.tiles) > 1 or alone(g)
+        return len(g.tiles) > 1 or alone(i)
 
-    def alone(g: TileGroup) -> bool:
+    def alone(i: int) -> bool:
         if rows is None:
             return False
-        i = groups.index(g)
         return not any(keep[j] and rows[j] == rows[i] for j in range(len(groups)) if j != i)
 
     while True:
@@ -910,7 +910,7 @@ def _within_a_hand(
         over = sum(size(g) for g in kept) - limit
         if over <= 0:
             return keep
-        small = [i for i, g in enumerate(groups) if keep[i] and 0 < size(g) <= over and doubtful(g)]
+        small = [i for i, g in enumerate(groups) if keep[i] and 0 < size(g) <= over and doubtful(i)]
         if not small:
             return keep
         keep[min(small, key=lambda i: _sureness_of(groups[i]))] = False
