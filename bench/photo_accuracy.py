@@ -660,7 +660,8 @@ def taught(model_dir: Path, art: synth.Art, x: np.ndarray, y: np.ndarray, hands:
     if memory is None:
         return
     probs, features = model.run(x)
-    right = memory.adjust(probs, features)[:, : len(TILE_CODES)].argmax(1) == y
+    right = memory.adjust(probs, features, model.match is not None)[:, : len(TILE_CODES)]
+    right = right.argmax(1) == y
     print(f"    with its 8 bonus tiles taught from one photo: {split(_accuracies(right, y))}")
     if hands:
         before = hand_figures(art, hands, HAND_SEED + 2, model=model)

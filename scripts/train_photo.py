@@ -51,6 +51,7 @@ from hefen.photo.model import (  # noqa: E402  (the runtime's)
     BONUS_H,
     BONUS_W,
     BonusLook,
+    MatchLook,
     SharpLook,
     TileClassifier,
     normalised,
@@ -65,6 +66,13 @@ PER_PHOTO = 4
 CHUNK = 500
 _ART: synth.Art | None = None
 _LOOK = "tiles"
+#: The match look's drawings (each one an identity to tell from every other) beside the
+#: styles': more drawn faces of each tile, from a seed of their own, and the bonus tiles'
+#: faces whose pictures do not tell them; and its features' size.
+MATCH_DRAWN, MATCH_DRAWN_SEED, MATCH_DIMENSIONS = 40, 20_261_205, 128
+_IDS: list[tuple[str, int]] = []
+#: of each drawing's crops, how many are cut from a photo of the tile alone (``--photo-cuts``)
+PHOTO_CUTS = 0
 
 #: What each ``--look`` writes: the network's file, its JSON, its classes and its input
 #: (height, width).
@@ -72,6 +80,7 @@ LOOKS: dict[str, tuple[str, str, tuple[str, ...], tuple[int, int]]] = {
     "tiles": (*TileClassifier.FILES, READ_CLASSES, (synth.CROP_H, synth.CROP_W)),
     "bonus": (*BonusLook.FILES, BonusLook.CLASSES, (BONUS_H, BONUS_W)),
     "sharp": (*SharpLook.FILES, SharpLook.CLASSES, (BONUS_H, BONUS_W)),
+    "match": (*MatchLook.FILES, (), (synth.CROP_H, synth.CROP_W)),
 }
 
 
@@ -80,13 +89,77 @@ def _init_worker(
     tiles_dir: str | None,
     weights: dict[str, float] | None,
     look: str = "tiles",
+    photo_cuts: int = 0,
 ) -> None:
-    global _ART, _LOOK
+    global _ART, _LOOK, PHOTO_CUTS
     cv2.setNumThreads(1)
     _LOOK = look
+    PHOTO_CUTS = photo_cuts
     _ART = synth.load_art(styles, Path(tiles_dir) if tiles_dir else None, weights)
     if look == "bonus" and "drawn" in styles:  # faces whose pictures do not tell them
         _ART.extend(synth.varied_bonus_art(), "drawn")
+    if look == "match":
+        _ART = match_art(_ART, styles)
+        _IDS[:] = identities(_ART)
+
+
+def match_art(art: synth.Art, styles: tuple[str, ...]) -> synth.Art:
+    """``art`` with the match look's further drawings (where the drawn style is trained):
+    ``MATCH_DRAWN`` more drawn faces of each tile and the bonus tiles' varied faces."""
+    if "drawn" not in styles:
+        return art
+    from hefen.photo import drawn
+
+    more = synth.Art()
+    for code in drawn.drawable_codes():
+        for rgba in drawn.draw_faces(code, MATCH_DRAWN, MATCH_DRAWN_SEED):
+            more.add(code, synth.face_from_rgba(rgba), "more")
+    art.extend(more, "drawn")
+    art.extend(synth.varied_bonus_art(), "drawn")
+    return art
+
+
+def identities(art: synth.Art) -> list[tuple[str, int]]:
+    """Every drawing of ``art`` as (tile, its index among the tile's drawings): the
+    match look's classes, each a face to tell from every other face, of its own tile or
+    of another tile of the same set."""
+    return [(code, i) for code in TILE_CODES for i in range(len(art.faces.get(code, [])))]
+
+
+def _count_identities() -> int:
+    return len(_IDS)
+
+
+def _make_match_chunk(job: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarray]:
+    """The match look's crops of a run of drawings, from their own seed: ``per`` crops
+    of each drawing (job: seed, first drawing, per), cut from hand photos as the tile
+    classifier's crops are (``synth.tile_crop``), each in its own light, camera, tile body
+    and neighbours, and ``PHOTO_CUTS`` of them from one photo of the tile alone, cut as
+    the single-tile reader cuts it (:func:`photo_cuts`); the label is the drawing's index
+    in :func:`identities`."""
+    seed, first, per_f = job
+    per = int(per_f)  # crops of each drawing: PHOTO_CUTS of them cut from a photo of one tile
+    assert _ART is not None
+    rng = np.random.default_rng(seed)
+    tables = synth.TableBank(rng, count=6, size=320)
+    ids = _IDS[first : first + CHUNK // per]
+    xs = np.empty((len(ids) * per, synth.CROP_H, synth.CROP_W), np.uint8)
+    ys = np.empty(len(ids) * per, np.int64)
+    from_photo = min(PHOTO_CUTS, per)
+    for j, (code, index) in enumerate(ids):
+        faces, styles = _ART.faces[code], _ART.styles[code]
+        _ART.faces[code], _ART.styles[code] = [faces[index]], [styles[index]]
+        try:
+            at = j * per
+            for k in range(per - from_photo):
+                xs[at + k] = synth.tile_crop(rng, _ART, code, tables)
+            if from_photo:
+                size = (synth.CROP_W, synth.CROP_H)
+                xs[at + per - from_photo : at + per] = photo_cuts(rng, _ART, code, from_photo, size)
+            ys[at : at + per] = first + j
+        finally:
+            _ART.faces[code], _ART.styles[code] = faces, styles
+    return xs, ys
 
 
 def _make_chunk(job: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarray]:
@@ -134,22 +207,36 @@ def _make_look_chunk(job: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarra
         else:
             label = int(rng.integers(len(BONUS)))
             code = BONUS[label]
-        photo, corners = synth.tile_photo_at(rng, _ART, code)
-        rgb, scale = reduced(photo, READ_SIDE)
-        grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
-        quad = corners * scale
-        for _ in range(min(PER_PHOTO, count - i)):
-            top, bottom, left, right = CUTS[rng.integers(len(CUTS))]
-            d = rng.normal(0, 0.035, 4)
-            if rng.random() < 0.2:  # found inside the tile (its drawing's pieces)
-                d += rng.uniform(0.02, 0.1) * np.array([1, -1, 1, -1])
-            elif rng.random() < 0.15:  # found well outside it
-                d -= rng.uniform(0.04, 0.2) * np.array([1, -1, 1, -1])
-            window = (top + d[0], bottom + d[1], left + d[2], right + d[3])
-            xs[i] = cut(grey, quad, window, (BONUS_W, BONUS_H))
-            ys[i] = label
-            i += 1
+        n = min(PER_PHOTO, count - i)
+        xs[i : i + n] = photo_cuts(rng, _ART, code, n, (BONUS_W, BONUS_H))
+        ys[i : i + n] = label
+        i += n
     return xs, ys
+
+
+def photo_cuts(
+    rng: np.random.Generator, art: synth.Art, code: str, n: int, size: tuple[int, int]
+) -> np.ndarray:
+    """``n`` crops (``size``: width, height) of one photo of one tile
+    (``synth.tile_photo_at``), cut as the single-tile reader cuts it
+    (``hefen.photo.single``: the picture reduced, one of its ``CUTS``) at the tile's true
+    corners, with the jitter of a found outline (each side a few hundredths off, now and
+    then inside the face or well outside the tile)."""
+    photo, corners = synth.tile_photo_at(rng, art, code)
+    rgb, scale = reduced(photo, READ_SIDE)
+    grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+    quad = corners * scale
+    out = np.empty((n, size[1], size[0]), np.uint8)
+    for i in range(n):
+        top, bottom, left, right = CUTS[rng.integers(len(CUTS))]
+        d = rng.normal(0, 0.035, 4)
+        if rng.random() < 0.2:  # found inside the tile (its drawing's pieces)
+            d += rng.uniform(0.02, 0.1) * np.array([1, -1, 1, -1])
+        elif rng.random() < 0.15:  # found well outside it
+            d -= rng.uniform(0.04, 0.2) * np.array([1, -1, 1, -1])
+        window = (top + d[0], bottom + d[1], left + d[2], right + d[3])
+        out[i] = cut(grey, quad, window, size)
+    return out
 
 
 def make_data(
@@ -161,15 +248,23 @@ def make_data(
     tiles_dir: str | None = None,
     weights: dict[str, float] | None = None,
     look: str = "tiles",
+    photo_cuts: int = 0,
 ) -> tuple[np.ndarray, np.ndarray]:
     jobs = []
-    for i, start in enumerate(range(0, count, CHUNK)):
-        jobs.append((seed * 100_003 + i, min(CHUNK, count - start), junk_fraction))
     ctx = get_context("fork")
-    maker = _make_chunk if look == "tiles" else _make_look_chunk
+    maker = {"tiles": _make_chunk, "match": _make_match_chunk}.get(look, _make_look_chunk)
     with ctx.Pool(
-        workers, initializer=_init_worker, initargs=(styles, tiles_dir, weights, look)
+        workers,
+        initializer=_init_worker,
+        initargs=(styles, tiles_dir, weights, look, photo_cuts),
     ) as pool:
+        if look == "match":  # count: crops of each drawing; the drawings are the workers'
+            run = CHUNK // count
+            for i, start in enumerate(range(0, pool.apply(_count_identities), run)):
+                jobs.append((seed * 100_003 + i, start, float(count)))
+        else:
+            for i, start in enumerate(range(0, count, CHUNK)):
+                jobs.append((seed * 100_003 + i, min(CHUNK, count - start), junk_fraction))
         parts = pool.map(maker, jobs, chunksize=1)
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
@@ -310,6 +405,199 @@ def train(args: argparse.Namespace) -> None:
     export(model, args, xvt, yv, xv, styles, time.time() - t0)
 
 
+def nearest_right(features: np.ndarray, labels: np.ndarray) -> float:
+    """How often a crop's nearest other crop (cosine of ``features``, unit rows) shows the
+    same drawing: what teaching one photo of each tile of a set asks of the match look."""
+    sims = features @ features.T
+    np.fill_diagonal(sims, -2.0)
+    return float((labels[sims.argmax(1)] == labels).mean())
+
+
+def train_match(args: argparse.Namespace) -> None:
+    """The match look (``match.onnx``): features of a 64 x 48 crop in which two photos of
+    one drawing are alike and two drawings -- of two tiles, or two sets' drawings of one
+    tile -- are not, learnt as a CosFace classifier over every drawing
+    (:func:`identities`); the runtime keeps only the unit features, which
+    :mod:`hefen.photo.memory` compares."""
+    import torch
+    import torch.nn.functional as F
+
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads or args.workers)
+    styles = tuple(args.styles.split(","))
+    synth.check_styles(styles, Path(args.tiles_dir) if args.tiles_dir else None)
+    t0 = time.time()
+    cache = Path(args.cache) if args.cache else None
+    if cache and cache.exists():
+        with np.load(cache) as data:
+            x, y, xv, yv = data["x"], data["y"], data["xv"], data["yv"]
+    else:
+        x, y = make_data(
+            args.seed,
+            args.per_drawing,
+            styles,
+            args.workers,
+            0.0,
+            args.tiles_dir,
+            None,
+            "match",
+            args.photo_cuts,
+        )
+        xv, yv = make_data(
+            args.seed + 1, 2, styles, args.workers, 0.0, args.tiles_dir, None, "match", 1
+        )
+        if cache:
+            np.savez(cache, x=x, y=y, xv=xv, yv=yv)
+    n_ids = int(y.max()) + 1
+    print(
+        f"data: {len(x)} train, {len(xv)} val crops of {n_ids} drawings in {time.time() - t0:.0f}s",
+        flush=True,
+    )
+    xt, yt = torch.from_numpy(normalised(x)), torch.from_numpy(y)
+    xvt = torch.from_numpy(normalised(xv))
+    channels = tuple(int(v) for v in args.channels.split(","))
+    net = build_model(channels, (synth.CROP_W, synth.CROP_H), MATCH_DIMENSIONS)
+    proxies = torch.nn.Parameter(torch.randn(n_ids, MATCH_DIMENSIONS) * 0.01)
+    params = [*net.parameters(), proxies]
+    opt = torch.optim.AdamW(params, lr=args.lr, weight_decay=1e-4)
+    steps = args.epochs * ((len(x) + args.batch - 1) // args.batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps)
+    gen = torch.Generator().manual_seed(args.seed)
+    scale, margin = 30.0, 0.3
+    embed = Embedding(net)
+    t1 = time.time()
+    for epoch in range(args.epochs):
+        net.train()
+        perm = torch.randperm(len(x), generator=gen)
+        total = 0.0
+        for i in range(0, len(x), args.batch):
+            idx = perm[i : i + args.batch]
+            xb = xt[idx]
+            dx, dy = (int(v) for v in torch.randint(-2, 3, (2,), generator=gen))
+            xb = torch.roll(xb, shifts=(dy, dx), dims=(2, 3))
+            if args.cutout:
+                xb = cutout(xb, args.cutout, gen)
+            cos = embed(xb) @ F.normalize(proxies, dim=1).T
+            cos = cos - margin * F.one_hot(yt[idx], n_ids)
+            loss = F.cross_entropy(scale * cos, yt[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item() * len(idx)
+        right = nearest_right(predict_torch(embed, xvt), yv)
+        print(
+            f"epoch {epoch + 1}: loss {total / len(x):.3f}, val nearest {right:.4f}, "
+            f"{time.time() - t1:.0f}s",
+            flush=True,
+        )
+    export_match(embed, args, xvt, yv, styles, n_ids, time.time() - t0)
+
+
+class Embedding:  # a torch module made at call time (torch is a training extra)
+    def __new__(cls, net):  # type: ignore[no-untyped-def]
+        import torch
+        import torch.nn.functional as F
+
+        class _Embedding(torch.nn.Module):
+            """The unit features of a crop (the runtime's ``features`` output)."""
+
+            def __init__(self) -> None:
+                super().__init__()
+                self.net = net
+
+            def forward(self, crops: torch.Tensor) -> torch.Tensor:
+                return F.normalize(self.net(crops), dim=1)
+
+        return _Embedding()
+
+
+def export_match(embed, args, xvt, yv, styles, n_ids, seconds) -> None:  # type: ignore[no-untyped-def]
+    import onnxruntime as ort
+    import torch
+    from onnxruntime.quantization import CalibrationMethod, QuantFormat, QuantType, quantize_static
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    embed.eval()
+    xv = xvt.numpy()
+
+    def right(path: Path) -> float:
+        sess = ort.InferenceSession(str(path), _options(), providers=["CPUExecutionProvider"])
+        f = np.concatenate(
+            [sess.run(None, {"crops": xv[i : i + 512]})[0] for i in range(0, len(xv), 512)]
+        )
+        return nearest_right(f, yv)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        fp32 = Path(tmp) / "fp32.onnx"
+        torch.onnx.export(
+            embed,
+            (xvt[:1],),
+            str(fp32),
+            dynamo=False,
+            input_names=["crops"],
+            output_names=["features"],
+            dynamic_axes={"crops": {0: "n"}, "features": {0: "n"}},
+            opset_version=17,
+        )
+        acc_fp32 = right(fp32)
+        pre = Path(tmp) / "pre.onnx"
+        quant_pre_process(str(fp32), str(pre))
+        int8 = Path(tmp) / "int8.onnx"
+        rng = np.random.default_rng(args.seed)
+        quantize_static(
+            str(pre),
+            str(int8),
+            _Reader(xv[rng.permutation(len(xv))[:1024]]),
+            quant_format=QuantFormat.QDQ,
+            activation_type=QuantType.QUInt8,
+            weight_type=QuantType.QInt8,
+            per_channel=True,
+            calibrate_method=CalibrationMethod.MinMax,
+        )
+        acc_int8 = right(int8)
+        quantised = acc_int8 >= acc_fp32 - 0.003
+        data = (int8 if quantised else fp32).read_bytes()
+    print(
+        f"onnx fp32 val nearest {acc_fp32:.4f}, int8 {acc_int8:.4f}; shipping {'int8' if quantised else 'fp32'}",
+        flush=True,
+    )
+    name, meta_name, _, size = LOOKS["match"]
+    (out / name).write_bytes(data)
+    meta = {
+        "input": {
+            "name": "crops",
+            "shape": [None, 1, *size],
+            "grey": True,
+            "normalise": "per crop: (x - mean) / (std + 8), x in 0..255",
+        },
+        "features": "features",
+        "dimensions": MATCH_DIMENSIONS,
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "bytes": len(data),
+        "int8": quantised,
+        "validation_nearest_right": {"fp32": round(acc_fp32, 4), "int8": round(acc_int8, 4)},
+        "training": {
+            "script": "scripts/train_photo.py",
+            "look": "match",
+            "seed": args.seed,
+            "styles": list(styles),
+            "drawings": n_ids,
+            "per_drawing": args.per_drawing,
+            "photo_cuts": args.photo_cuts,
+            "epochs": args.epochs,
+            "cutout": args.cutout,
+            "channels": [int(v) for v in args.channels.split(",")],
+            "seconds": round(seconds),
+            "torch": torch.__version__,
+        },
+    }
+    (out / meta_name).write_text(json.dumps(meta, indent=2) + "\n")
+    print(f"wrote {out / name} ({len(data)} bytes)", flush=True)
+
+
 def style_weights(given: list[str]) -> dict[str, float] | None:
     """``--style-weight NAME=W`` options as :attr:`hefen.photo.synth.Art.weights` (None
     when there are none: every style alike)."""
@@ -368,10 +656,23 @@ class _Reader:
         return next(self.batches, None)
 
 
+def _options():  # type: ignore[no-untyped-def]
+    """The runtime's session settings (``hefen.photo.model.SESSION_CONFIG``), so that an
+    int8 network is judged as it will be read."""
+    import onnxruntime as ort
+
+    from hefen.photo.model import SESSION_CONFIG
+
+    options = ort.SessionOptions()
+    for key, value in SESSION_CONFIG.items():
+        options.add_session_config_entry(key, value)
+    return options
+
+
 def onnx_accuracy(path: Path, x: np.ndarray, y: np.ndarray) -> float:
     import onnxruntime as ort
 
-    sess = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    sess = ort.InferenceSession(str(path), _options(), providers=["CPUExecutionProvider"])
     probs = np.concatenate(
         [sess.run(None, {"crops": x[i : i + 512]})[0] for i in range(0, len(x), 512)]
     )
@@ -480,6 +781,16 @@ def main() -> None:
     p.add_argument("--crops", type=int, default=40_000)
     p.add_argument("--val-crops", type=int, default=3_000)
     p.add_argument("--epochs", type=int, default=6)
+    p.add_argument(
+        "--per-drawing", type=int, default=14, help="with --look match: crops of each drawing"
+    )
+    p.add_argument(
+        "--photo-cuts",
+        type=int,
+        default=4,
+        help="with --look match: how many of each drawing's crops are cut from a photo of "
+        "the tile alone (as hefen recognize --tile cuts it), not from a hand photo",
+    )
     p.add_argument("--batch", type=int, default=128)
     p.add_argument("--lr", type=float, default=3e-3)
     p.add_argument("--channels", default="16,24,48,96", help="of the four conv stages")
@@ -516,7 +827,7 @@ def main() -> None:
     if args.factored and args.look != "bonus":
         p.error("--factored reads a bonus look: give --look bonus")
     try:
-        train(args)
+        (train_match if args.look == "match" else train)(args)
     except (FileNotFoundError, ValueError) as e:  # artwork or fonts missing, or no such style
         sys.exit(f"train_photo.py: {e}")
 

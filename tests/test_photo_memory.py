@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -11,8 +12,8 @@ import pytest
 from hefen.cli import main as run_cli
 from hefen.photo import PhotoError, TileMemory, recognize, synth, teach
 from hefen.photo.classes import BONUS, MODEL_CLASSES
-from hefen.photo.memory import MATCH, SAME, UNSURE_MATCH
-from hefen.photo.model import classifier
+from hefen.photo.memory import MATCH, MATCHED, READ_MATCHED, SAME, UNSURE_MATCH
+from hefen.photo.model import SESSION_CONFIG, classifier
 
 TILES_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "tiles"
 needs_art = pytest.mark.skipif(not TILES_DIR.is_dir(), reason="shared/tiles is not beside the repo")
@@ -68,8 +69,82 @@ def test_a_cut_read_and_looking_like_a_taught_tile_is_given_to_it() -> None:
     assert np.array_equal(memory.adjust(probs[3:5], features[[0, 0]]), probs[3:5])
 
 
+def _alike(s: float) -> list[float]:
+    """A unit vector a little more alike than ``s`` to [1, 0, 0]."""
+    a = float(np.cos(np.arccos(s) * 0.95))
+    return [a, float(np.sqrt(1 - a * a)), 0.0]
+
+
+def test_with_the_match_look_a_cut_goes_to_the_most_alike_taught_tile_whatever_its_reading() -> (
+    None
+):
+    """The match look's features tell drawings apart: a cut at least MATCHED alike to a
+    taught tile is that tile even when the model, sure of it, reads another tile; less
+    alike, the model's reading stands. Several readings (turned) are compared, a turn
+    costing TURN_COST a quarter."""
+    memory = TileMemory(model="m")
+    memory.add(["3h", "5h"], np.array([[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]), was=["1s", "1s"])
+    k3, k5, two, one_s = (MODEL_CLASSES.index(c) for c in ("3h", "5h", "2h", "1s"))
+    probs = np.full(len(MODEL_CLASSES), 0.001, np.float32)
+    probs[two] = 1 - probs.sum() + 0.001  # surely a 2h, to the model
+    out = memory.match(probs, np.array([_alike(MATCHED)]))
+    assert out.argmax() == k3 and out[k3] >= probs.max() and np.isclose(out.sum(), 1.0)
+    less = np.array([_alike(READ_MATCHED)])
+    assert np.array_equal(memory.match(probs, less), probs)  # under MATCHED
+    # ... but read by the model as the taught tile was, READ_MATCHED is enough
+    as_taught = np.roll(probs, one_s - two)
+    assert memory.match(as_taught, less).argmax() == k3
+    assert np.array_equal(memory.match(as_taught, np.array([[0.5, 0.87, 0.0]])), as_taught)
+    # the picture's upright reading is unlike both; turned half round it is the 5h
+    looks = np.array([[0.0, 1.0, 0.0], [0.0, 0.1, 1.0]])
+    assert memory.match(probs, looks, np.array([0.0, 2.0])).argmax() == k5
+    # ... unless the turn's cost takes it under the bar
+    near = np.array([[0.0, 1.0, 0.0], [0.0, np.sqrt(1 - MATCHED**2), MATCHED + 0.01]])
+    assert memory.match(probs, near, np.array([0.0, 0.0])).argmax() == k5
+    assert np.array_equal(memory.match(probs, near, np.array([0.0, 1.0])), probs)
+    # the hand photo's cuts, one reading each, by the same rule
+    both = np.stack([probs, probs])
+    got = memory.adjust(both, np.array([_alike(MATCHED), [0.0, 1.0, 0.0]]), matched=True)
+    assert got[0].argmax() == k3 and np.array_equal(got[1], probs)
+
+
+def test_a_second_photo_of_a_tile_is_taught_the_way_up_the_first_was() -> None:
+    memory = TileMemory(model="m")
+    looks = np.array([[1.0, 0.0], [0.0, 1.0]])  # upright, turned
+    chosen = looks[:1]  # the model's reading
+    assert np.array_equal(memory.taught_like("3h", chosen, looks), chosen)  # none yet
+    memory.add(["3h"], np.array([[0.1, 1.0]]), was=["3h"])
+    assert np.array_equal(memory.taught_like("3h", chosen, looks), looks[1:])  # as the first
+    assert np.array_equal(memory.taught_like("5h", chosen, looks), chosen)  # another tile
+
+
+def test_a_memory_is_bound_to_the_match_look_that_made_its_features() -> None:
+    clf = classifier()
+    if clf.match is None:
+        assert clf.memory_key == clf.sha256
+    else:
+        both = f"{clf.sha256}+{clf.match.sha256}".encode()
+        assert clf.memory_key == hashlib.sha256(both).hexdigest()
+        features = clf.run(np.full((2, 64, 48), 128, np.uint8))[1]
+        assert features.shape == (2, clf.match.meta["dimensions"])
+        assert np.allclose(np.linalg.norm(features, axis=1), 1.0, atol=1e-2)
+
+
+def test_int8_networks_are_read_with_wide_sums_on_any_cpu() -> None:
+    """Without VNNI the int8 kernels' 16-bit sums saturate (every flower read as 2h on an
+    AVX2 machine): every session widens them."""
+    clf = classifier()
+    sessions = [clf.session] + [
+        look.session for look in (clf.bonus, clf.sharp, clf.match) if look is not None
+    ]
+    for session in sessions:
+        options = session.get_session_options()
+        for key, value in SESSION_CONFIG.items():
+            assert options.get_session_config_entry(key) == value
+
+
 def test_the_memory_file_round_trips_and_bad_ones_are_one_sentence(tmp_path: Path) -> None:
-    sha = classifier().sha256
+    sha = classifier().memory_key
     memory = TileMemory(model=sha)
     memory.add(["5h", "C"], np.random.default_rng(0).normal(size=(2, 16)), was=["1s", "C"])
     path = tmp_path / "set.json"
@@ -103,7 +178,7 @@ def test_the_memory_file_round_trips_and_bad_ones_are_one_sentence(tmp_path: Pat
 
 @needs_art
 def test_taught_tiles_are_read_as_taught_in_another_photo(taught: TileMemory) -> None:
-    assert taught.codes == REVERSED and taught.model == classifier().sha256
+    assert taught.codes == REVERSED and taught.model == classifier().memory_key
     photo = bonus_photo(8_100_002)  # another photo: other light, angle and tile bodies
     plain = recognize(photo).tiles
     assert sum(a == b for a, b in zip(plain, BONUS, strict=False)) >= 6  # as drawn

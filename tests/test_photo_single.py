@@ -17,6 +17,7 @@ from photo_support import TILES_DIR, needs_art, run_cli
 from PIL import Image
 
 from hefen.photo import TILE_CODES, PhotoError, classify_tile, synth, teach_tile
+from hefen.photo.classes import BONUS
 from hefen.photo.single import _upright, tile_quads
 
 TEST_SEED = 31_337_501
@@ -231,3 +232,26 @@ def test_a_16_bit_grey_photo_is_scaled_not_clipped_to_white(art: synth.Art) -> N
     assert decoded.dtype == np.uint8 and decoded.shape == (*grey.shape, 3)
     assert np.abs(decoded[:, :, 0].astype(float) - np.rint(grey)).max() <= 1
     assert classify_tile(buf.getvalue())[0] == "5p"
+
+
+@needs_art
+def test_a_sets_bonus_tiles_taught_one_photo_each_are_read_as_taught(art: synth.Art) -> None:
+    """Eight flowers and seasons taught from one photo each, each as another bonus tile
+    (so that the memory, not the model, decides), read as taught in other photos of them
+    (those whose two photos look alike enough), and the set's other tiles read as before (docs/photo.md, "Teaching with the match
+    look")."""
+    style = synth.load_art(("samoheen",), TILES_DIR)
+    rng = np.random.default_rng(TEST_SEED + 7)
+    taught_as = dict(zip(BONUS, reversed(BONUS), strict=True))
+    memory = None
+    for code, other in taught_as.items():
+        memory = teach_tile(synth.tile_photo(rng, style, code), other, memory)
+    assert memory is not None and len(memory) == len(BONUS)
+    as_taught = sum(
+        classify_tile(synth.tile_photo(rng, style, code), memory)[0] == other
+        for code, other in taught_as.items()
+    )
+    assert as_taught >= 6  # 6 here; two photos of its autumn and winter are only 0.55 alike
+    others = ["2m", "7m", "3p", "9p", "4s", "E", "C", "F"]
+    plain = [classify_tile(synth.tile_photo(rng, style, c), memory)[0] for c in others]
+    assert sum(a == b for a, b in zip(plain, others, strict=True)) >= len(others) - 1

@@ -42,6 +42,14 @@ MATCH, SAME = 0.65, 0.85
 #: the taught tile whatever its reading: on a set the model never saw, its readings of one
 #: picture change from photo to photo.
 UNSURE, UNSURE_MATCH = 0.9, 0.72
+#: Where the match look is shipped (:class:`~hefen.photo.model.MatchLook`), whose features
+#: are trained to tell one drawing from another, a cut at least MATCHED similar to a taught
+#: tile is that tile whatever the model reads; a picture of one tile is compared in each
+#: of its readings (found another way, turned), a turn costing TURN_COST per quarter.
+MATCHED, TURN_COST = 0.7, 0.03
+#: ... and a cut the model reads as it read a taught tile needs only READ_MATCHED: two cuts
+#: of one drawing in one hand photo were 0.58 alike (the cut's edges land differently).
+READ_MATCHED = 0.55
 
 
 def require_model(made_with: str, sha256: str) -> None:
@@ -116,7 +124,45 @@ class TileMemory:
         self.features = self.features[keep] if len(keep) else np.zeros((0, 0), np.float32)
         return gone
 
-    def adjust(self, probs: np.ndarray, features: np.ndarray) -> np.ndarray:
+    def taught_like(self, code: str, chosen: np.ndarray, looks: np.ndarray) -> np.ndarray:
+        """What to keep of a picture taught as ``code``: of ``looks`` (R x F, its
+        readings: found another way, turned), the one most like the tiles already taught
+        as ``code`` (1 x F), or ``chosen`` (the model's reading's look) when none is -- so
+        a second photo of a tile is kept the way up its first was, whichever way the
+        model turned it."""
+        mine = [i for i, c in enumerate(self.codes) if c == code]
+        if not mine:
+            return chosen
+        sims = _unit(looks) @ self.features[mine].T
+        best = int(sims.max(1).argmax())
+        return looks[best : best + 1]
+
+    def match(
+        self, probs: np.ndarray, looks: np.ndarray, costs: np.ndarray | None = None
+    ) -> np.ndarray:
+        """``probs`` (one cut's, the classes') with the cut given to the taught tile it is
+        most like, when its features were the match look's: ``looks`` (R x F) are the
+        cut's readings and ``costs`` their turns in quarters (None: one reading). The tile
+        most like any reading, less :data:`TURN_COST` per quarter, gets the cut when that
+        similarity ``s`` reaches :data:`MATCHED` -- or :data:`READ_MATCHED` where the model
+        reads the cut as it read that tile -- as surely as ``s`` or as the model was sure
+        of its own reading, whichever is more."""
+        if not len(self):
+            return probs
+        if looks.shape[1] != self.features.shape[1]:
+            raise PhotoError("The tile memory's entries do not fit this photo model.")
+        sims = _unit(looks) @ self.features.T
+        if costs is not None:
+            sims = sims - TURN_COST * np.asarray(costs, np.float32)[:, None]
+        read = int(probs[: len(READ_CODES)].argmax())
+        same = np.array([READ_CODES.index(w) == read for w in self.was])
+        sims = np.where((sims >= MATCHED) | (same[None, :] & (sims >= READ_MATCHED)), sims, -1.0)
+        r, j = np.unravel_index(int(sims.argmax()), sims.shape)
+        if sims[r, j] < READ_MATCHED:
+            return probs
+        return _given(probs, READ_CLASSES.index(self.codes[j]), float(sims[r, j]))
+
+    def adjust(self, probs: np.ndarray, features: np.ndarray, matched: bool = False) -> np.ndarray:
         """``probs`` (N x classes) with each cut that is a taught tile given to it. A cut is
         a taught tile when they look alike (similarity ``s >= MATCH``) and the model reads
         the cut as it read that tile; when the model is unsure of the cut (under
@@ -130,6 +176,8 @@ class TileMemory:
             return probs
         if features.shape[1] != self.features.shape[1]:
             raise PhotoError("The tile memory's entries do not fit this photo model.")
+        if matched:  # the match look's features: by likeness alone (:meth:`match`)
+            return np.stack([self.match(p, f[None]) for p, f in zip(probs, features, strict=True)])
         sims = _unit(features) @ self.features.T
         read = probs[:, : len(READ_CODES)].argmax(1)
         unsure = probs[:, : len(READ_CODES)].max(1) < UNSURE
@@ -142,10 +190,7 @@ class TileMemory:
         out = probs.copy()
         for row in np.nonzero(sims[np.arange(len(sims)), best] >= MATCH)[0]:
             k = READ_CLASSES.index(self.codes[best[row]])
-            sure = max(float(sims[row, best[row]]), float(probs[row, : len(READ_CODES)].max()))
-            rest = out[row].sum() - out[row, k]
-            out[row] *= (1 - sure) / rest if rest > 0 else 0.0
-            out[row, k] = sure
+            out[row] = _given(probs[row], k, float(sims[row, best[row]]))
         return out
 
     # ------------------------------------------------------------------ the file
@@ -165,7 +210,7 @@ class TileMemory:
     def from_dict(cls, data: Any, model: TileClassifier | None = None) -> TileMemory:
         """A memory read back; ``model`` (default: the shipped one) must be the one it was
         made with."""
-        sha = (model or classifier()).sha256
+        sha = (model or classifier()).memory_key
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise PhotoError("The file is not a hefen tile memory.")
         if data.get("version") != VERSION:
@@ -211,14 +256,26 @@ class TileMemory:
         Path(path).write_text(json.dumps(self.to_dict()) + "\n", encoding="utf-8")
 
 
+def _given(probs: np.ndarray, k: int, similarity: float) -> np.ndarray:
+    """One cut's ``probs`` with class ``k`` given as surely as ``similarity`` or as the
+    model was sure of its own reading, whichever is more; the others share the rest as
+    they did."""
+    sure = max(similarity, float(probs[: len(READ_CODES)].max()))
+    out = probs.copy()
+    rest = out.sum() - out[k]
+    out *= (1 - sure) / rest if rest > 0 else 0.0
+    out[k] = sure
+    return out
+
+
 class RememberingClassifier:
     """A classifier whose probabilities follow a :class:`TileMemory`."""
 
     def __init__(self, base: TileClassifier, memory: TileMemory) -> None:
-        require_model(memory.model, base.sha256)
+        require_model(memory.model, base.memory_key)
         self.base = base
         self.memory = memory
 
     def probabilities(self, crops: np.ndarray) -> np.ndarray:
         probs, features = self.base.run(crops)
-        return self.memory.adjust(probs, features)
+        return self.memory.adjust(probs, features, self.base.match is not None)

@@ -22,6 +22,14 @@ CROP_W, CROP_H = 48, 64
 BONUS_W, BONUS_H = 72, 96
 
 
+#: onnxruntime settings of every session. On an x86 CPU without VNNI (AVX2 only) the int8
+#: kernels multiply 8-bit activations by 8-bit weights in 16-bit sums that saturate; the
+#: bonus look then read every flower and season of a training style as the summer (2h).
+#: ``x64quantprecision`` widens them (onnxruntime PR 12088); a CPU with VNNI reads alike
+#: either way, and on the 2-core AVX2 machine the time per photo did not rise.
+SESSION_CONFIG = {"session.x64quantprecision": "1"}
+
+
 def _session(model_dir: Path, onnx: str, about: str) -> tuple[Any, dict[str, Any]]:
     """An onnxruntime session of the network ``onnx`` in ``model_dir`` (one thread), and
     what ``about`` (its JSON) says of it, after checking the file against its sha256."""
@@ -34,6 +42,8 @@ def _session(model_dir: Path, onnx: str, about: str) -> tuple[Any, dict[str, Any
     options = ort.SessionOptions()
     options.intra_op_num_threads = 1
     options.inter_op_num_threads = 1
+    for key, value in SESSION_CONFIG.items():
+        options.add_session_config_entry(key, value)
     session = ort.InferenceSession(data, sess_options=options, providers=["CPUExecutionProvider"])
     return session, meta
 
@@ -62,10 +72,24 @@ class TileClassifier:
         self.sharp: SharpLook | None = (
             SharpLook(model_dir) if (model_dir / SharpLook.FILES[0]).exists() else None
         )
+        #: the match look shipped beside the model, if any (``match.onnx``): what a taught
+        #: tile is remembered and compared by; None: by this model's own features
+        self.match: MatchLook | None = (
+            MatchLook(model_dir) if (model_dir / MatchLook.FILES[0]).exists() else None
+        )
 
     @property
     def sha256(self) -> str:
         return str(self.meta["sha256"])
+
+    @property
+    def memory_key(self) -> str:
+        """What a tile memory made with this classifier is bound to: its sha256, or where
+        a match look is shipped (the features a memory keeps are the look's) the sha256 of
+        both sha256s, ``tiles+match``."""
+        if self.match is None:
+            return self.sha256
+        return hashlib.sha256(f"{self.sha256}+{self.match.sha256}".encode()).hexdigest()
 
     def probabilities(self, crops: np.ndarray) -> np.ndarray:
         """``crops``: N x 64 x 48 uint8 grey; returns N x 44 probabilities, in the order
@@ -82,8 +106,11 @@ class TileClassifier:
         return np.insert(probs, READ_CLASSES.index(BACK), 0.0, axis=1)
 
     def run(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The probabilities and the features the last layer reads (N x F: what each crop
-        looks like to the network), for ``crops`` N x 64 x 48 uint8 grey."""
+        """The probabilities and what each crop looks like (N x F features): the match
+        look's where it is shipped, else those this network's last layer reads; for
+        ``crops`` N x 64 x 48 uint8 grey."""
+        if self.match is not None:
+            return self.probabilities(crops), self.match.features(crops)
         name = self.meta.get("features")
         if not name:
             raise PhotoError("This photo model gives no tile features; retrain it.")
@@ -138,6 +165,32 @@ class SharpLook(_Look):
     FILES = ("sharp.onnx", "sharp.json")
     CLASSES = TILE_CODES
     NAME = "sharp look"
+
+
+class MatchLook:
+    """What a tile crop (64 x 48 grey, the tile classifier's input) looks like, for telling
+    one set's drawings apart: unit features (``scripts/train_photo.py --look match``) in
+    which two photos of one drawing are alike and two drawings are not -- of two tiles of
+    one set, or two sets' drawings of one tile. :mod:`hefen.photo.memory` compares taught
+    tiles by them where the look is shipped (``match.onnx``)."""
+
+    FILES = ("match.onnx", "match.json")
+
+    def __init__(self, model_dir: Path = MODEL_DIR) -> None:
+        self.session, self.meta = _session(model_dir, *self.FILES)
+        self._lock = threading.Lock()
+
+    @property
+    def sha256(self) -> str:
+        return str(self.meta["sha256"])
+
+    def features(self, crops: np.ndarray) -> np.ndarray:
+        """``crops``: N x 64 x 48 uint8 grey; returns N x F unit features."""
+        if len(crops) == 0:
+            return np.zeros((0, int(self.meta["dimensions"])), np.float32)
+        with self._lock:
+            out = self.session.run(["features"], {"crops": normalised(crops)})[0]
+        return np.asarray(out, np.float32)
 
 
 def normalised(crops: np.ndarray) -> np.ndarray:

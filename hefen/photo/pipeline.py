@@ -995,8 +995,8 @@ def teach(
     ``len(codes)`` tiles; :class:`PhotoError` when the tiles found and the codes differ in
     number."""
     base = model or classifier()
-    memory = memory or TileMemory(model=base.sha256)
-    require_model(memory.model, base.sha256)
+    memory = memory or TileMemory(model=base.memory_key)
+    require_model(memory.model, base.memory_key)
     # the tiles to teach are the ones the model does not know: a group it is unsure of
     # still counts, and one row is split into as many tiles as there are codes
     found = _read_and_recognize(image, base, least=0.0, count=len(codes), hand=False)
@@ -1033,11 +1033,12 @@ def teach_tile(
     one): what its surest reading's cuts look like to the model, and how it read them.
     A player's own flowers, photographed one by one, are then read as taught."""
     base = model or classifier()
-    memory = memory or TileMemory(model=base.sha256)
-    require_model(memory.model, base.sha256)
+    memory = memory or TileMemory(model=base.memory_key)
+    require_model(memory.model, base.memory_key)
     read = _read_tile(image, None, base, look=True)
-    assert read.look is not None
-    memory.add([code], read.look, [READ_CODES[read.index]])
+    assert read.look is not None and read.looks is not None
+    seen = read.look if base.match is None else memory.taught_like(code, read.look, read.looks)
+    memory.add([code], seen, [READ_CODES[read.index]])
     return memory
 
 

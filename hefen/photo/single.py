@@ -265,6 +265,10 @@ class TileReading:
     index: int
     probs: np.ndarray
     look: np.ndarray | None = None
+    #: every reading's look (R x F: the tile found another way, or turned), and its
+    #: quarter turns from the picture's upright (R), when looks were taken
+    looks: np.ndarray | None = None
+    turns: np.ndarray | None = None
 
 
 def read_tile(
@@ -282,6 +286,7 @@ def read_tile(
     grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
     readings: list[tuple[int, int]] = []  # (first crop, crops) of each reading
     costs: list[float] = []
+    turns: list[float] = []  # each reading's quarter turns from the picture's upright
     crops: list[np.ndarray] = []
     quads: list[np.ndarray] = []  # each reading's quadrilateral, turned
     for quad in tile_quads(rgb):
@@ -289,6 +294,7 @@ def read_tile(
             readings.append((len(crops), len(CUTS)))
             quads.append(turned)
             costs.append(TURN_COST * quarters)
+            turns.append(quarters)
             crops += [cut(grey, turned, window) for window in CUTS]
     batch = np.stack(crops)
     features = None
@@ -317,13 +323,23 @@ def read_tile(
         mean = _bonus_look(clf.bonus, grey, quads[r], mean, look_crops)
         k = int(mean[: len(READ_CODES)].argmax())
     seen = None if features is None else features[start : start + count].mean(0, keepdims=True)
-    if memory is not None and len(memory) and seen is not None:
-        # The memory reads the chosen reading only, as one: its cuts' mean look (what
-        # teach_tile keeps) against each taught tile's. Where the tile is stays the
-        # model's call: with every cut given to the memory, a taught tile found in a bad
-        # cut (turned, half off the tile) made that cut the surest, and teaching 3 photos
-        # of each bonus tile of a never-seen set took 15 points off its suit and honour
-        # tiles.
-        mean = memory.adjust(mean[None], seen)[0]
+    every = (
+        None if features is None else np.stack([features[a : a + n].mean(0) for a, n in readings])
+    )
+    if memory is not None and len(memory) and seen is not None and every is not None:
+        if clf.match is not None:
+            # The match look's features tell drawings apart, so every reading is compared
+            # (the model may have turned a never-seen set's tile wrongly), a turn costing.
+            mean = memory.match(mean, every, np.array(turns))
+        else:
+            # The model's own features: the memory reads the chosen reading only, as one:
+            # its cuts' mean look (what teach_tile keeps) against each taught tile's.
+            # Where the tile is stays the model's call: with every cut given to the
+            # memory, a taught tile found in a bad cut (turned, half off the tile) made
+            # that cut the surest, and teaching 3 photos of each bonus tile of a
+            # never-seen set took 15 points off its suit and honour tiles.
+            mean = memory.adjust(mean[None], seen)[0]
         k = int(mean[: len(READ_CODES)].argmax())
-    return TileReading(k, mean, seen if look else None)
+    if not look:
+        return TileReading(k, mean)
+    return TileReading(k, mean, seen, every, np.array(turns))

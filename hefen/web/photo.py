@@ -140,7 +140,11 @@ class RecognitionOut(BaseModel):
         description="Groups read but left out, as more tiles than a hand holds (most are "
         "things beside the tiles, read as tiles); absent when none was.",
     )
-    model: str | None = Field(None, description="With `looks=1`: the model's sha256.")
+    model: str | None = Field(
+        None,
+        description="With `looks=1`: what a tile memory is bound to, the model's sha256 "
+        "(with the match look, the sha256 of both networks' sha256s).",
+    )
     reading: HandReadingOut = Field(
         description="The concealed row (the longest group that is no chow, pung or kong), "
         "the exposed melds apart from it, the flowers and the winning tile."
@@ -209,7 +213,7 @@ def _answer(data: bytes, memory_text: str | None, want_looks: bool) -> dict[str,
     result = recognize(data, memory)
     out = result.to_dict()
     if want_looks:
-        out["model"] = classifier().sha256
+        out["model"] = classifier().memory_key
         for tile, look in zip(
             (t for g in out["groups"] for t in g["tiles"]), looks(result.crops), strict=True
         ):
