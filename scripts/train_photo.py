@@ -374,35 +374,51 @@ def train(args: argparse.Namespace) -> None:
     else:
         _, _, classes, (h, w) = LOOKS[args.look]
         model = build_model(channels, (w, h), len(classes))
-    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-    steps = args.epochs * ((len(x) + args.batch - 1) // args.batch)
+    fit(
+        args,
+        model,
+        list(model.parameters()),
+        lambda xb, yb: F.cross_entropy(model(xb), yb, label_smoothing=0.05),
+        xt,
+        yt,
+        lambda: f"val {accuracy(model, xvt, yv):.4f}",
+    )
+    export(model, args, xvt, yv, xv, styles, time.time() - t0)
+
+
+def fit(args, net, params, loss_of, xt, yt, report) -> None:  # type: ignore[no-untyped-def]
+    """The epochs: AdamW with a one-cycle rate over ``params``, ``net`` in training mode,
+    each batch of ``xt`` shifted a few pixels (a cut never lands exactly) and, in
+    ``args.cutout`` of its crops, partly blanked; ``loss_of(xb, yb)`` is a batch's loss;
+    ``report()`` ends each epoch's line."""
+    import torch
+
+    opt = torch.optim.AdamW(params, lr=args.lr, weight_decay=1e-4)
+    steps = args.epochs * ((len(xt) + args.batch - 1) // args.batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps)
     gen = torch.Generator().manual_seed(args.seed)
     t1 = time.time()
     for epoch in range(args.epochs):
-        model.train()
-        perm = torch.randperm(len(x), generator=gen)
+        net.train()
+        perm = torch.randperm(len(xt), generator=gen)
         total = 0.0
-        for i in range(0, len(x), args.batch):
+        for i in range(0, len(xt), args.batch):
             idx = perm[i : i + args.batch]
             xb = xt[idx]
-            # a few pixels of shift, as a cut never lands exactly
             dx, dy = (int(v) for v in torch.randint(-2, 3, (2,), generator=gen))
             xb = torch.roll(xb, shifts=(dy, dx), dims=(2, 3))
             if args.cutout:
                 xb = cutout(xb, args.cutout, gen)
-            loss = F.cross_entropy(model(xb), yt[idx], label_smoothing=0.05)
+            loss = loss_of(xb, yt[idx])
             opt.zero_grad()
             loss.backward()
             opt.step()
             sched.step()
             total += loss.item() * len(idx)
-        acc = accuracy(model, xvt, yv)
         print(
-            f"epoch {epoch + 1}: loss {total / len(x):.3f}, val {acc:.4f}, {time.time() - t1:.0f}s",
+            f"epoch {epoch + 1}: loss {total / len(xt):.3f}, {report()}, {time.time() - t1:.0f}s",
             flush=True,
         )
-    export(model, args, xvt, yv, xv, styles, time.time() - t0)
 
 
 def nearest_right(features: np.ndarray, labels: np.ndarray) -> float:
@@ -458,39 +474,22 @@ def train_match(args: argparse.Namespace) -> None:
     channels = tuple(int(v) for v in args.channels.split(","))
     net = build_model(channels, (synth.CROP_W, synth.CROP_H), MATCH_DIMENSIONS)
     proxies = torch.nn.Parameter(torch.randn(n_ids, MATCH_DIMENSIONS) * 0.01)
-    params = [*net.parameters(), proxies]
-    opt = torch.optim.AdamW(params, lr=args.lr, weight_decay=1e-4)
-    steps = args.epochs * ((len(x) + args.batch - 1) // args.batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps)
-    gen = torch.Generator().manual_seed(args.seed)
     scale, margin = 30.0, 0.3
     embed = Embedding(net)
-    t1 = time.time()
-    for epoch in range(args.epochs):
-        net.train()
-        perm = torch.randperm(len(x), generator=gen)
-        total = 0.0
-        for i in range(0, len(x), args.batch):
-            idx = perm[i : i + args.batch]
-            xb = xt[idx]
-            dx, dy = (int(v) for v in torch.randint(-2, 3, (2,), generator=gen))
-            xb = torch.roll(xb, shifts=(dy, dx), dims=(2, 3))
-            if args.cutout:
-                xb = cutout(xb, args.cutout, gen)
-            cos = embed(xb) @ F.normalize(proxies, dim=1).T
-            cos = cos - margin * F.one_hot(yt[idx], n_ids)
-            loss = F.cross_entropy(scale * cos, yt[idx])
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += loss.item() * len(idx)
-        right = nearest_right(predict_torch(embed, xvt), yv)
-        print(
-            f"epoch {epoch + 1}: loss {total / len(x):.3f}, val nearest {right:.4f}, "
-            f"{time.time() - t1:.0f}s",
-            flush=True,
-        )
+
+    def cos_face(xb, yb):  # type: ignore[no-untyped-def]
+        cos = embed(xb) @ F.normalize(proxies, dim=1).T
+        return F.cross_entropy(scale * (cos - margin * F.one_hot(yb, n_ids)), yb)
+
+    fit(
+        args,
+        net,
+        [*net.parameters(), proxies],
+        cos_face,
+        xt,
+        yt,
+        lambda: f"val nearest {nearest_right(predict_torch(embed, xvt), yv):.4f}",
+    )
     export_match(embed, args, xvt, yv, styles, n_ids, time.time() - t0)
 
 
@@ -515,7 +514,6 @@ class Embedding:  # a torch module made at call time (torch is a training extra)
 def export_match(embed, args, xvt, yv, styles, n_ids, seconds) -> None:  # type: ignore[no-untyped-def]
     import onnxruntime as ort
     import torch
-    from onnxruntime.quantization import CalibrationMethod, QuantFormat, QuantType, quantize_static
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
     out = Path(args.out)
@@ -545,18 +543,7 @@ def export_match(embed, args, xvt, yv, styles, n_ids, seconds) -> None:  # type:
         acc_fp32 = right(fp32)
         pre = Path(tmp) / "pre.onnx"
         quant_pre_process(str(fp32), str(pre))
-        int8 = Path(tmp) / "int8.onnx"
-        rng = np.random.default_rng(args.seed)
-        quantize_static(
-            str(pre),
-            str(int8),
-            _Reader(xv[rng.permutation(len(xv))[:1024]]),
-            quant_format=QuantFormat.QDQ,
-            activation_type=QuantType.QUInt8,
-            weight_type=QuantType.QInt8,
-            per_channel=True,
-            calibrate_method=CalibrationMethod.MinMax,
-        )
+        int8 = quantised_copy(pre, xv, args.seed)
         acc_int8 = right(int8)
         quantised = acc_int8 >= acc_fp32 - 0.003
         data = (int8 if quantised else fp32).read_bytes()
@@ -669,6 +656,26 @@ def _options():  # type: ignore[no-untyped-def]
     return options
 
 
+def quantised_copy(pre: Path, xv: np.ndarray, seed: int) -> Path:
+    """``pre`` (a network ready for quantisation) int8-quantised beside it, calibrated on
+    1,024 of the validation crops ``xv`` (normalised) chosen by ``seed``."""
+    from onnxruntime.quantization import CalibrationMethod, QuantFormat, QuantType, quantize_static
+
+    int8 = pre.with_name("int8.onnx")
+    rng = np.random.default_rng(seed)
+    quantize_static(
+        str(pre),
+        str(int8),
+        _Reader(xv[rng.permutation(len(xv))[:1024]]),
+        quant_format=QuantFormat.QDQ,
+        activation_type=QuantType.QUInt8,
+        weight_type=QuantType.QInt8,
+        per_channel=True,
+        calibrate_method=CalibrationMethod.MinMax,
+    )
+    return int8
+
+
 def onnx_accuracy(path: Path, x: np.ndarray, y: np.ndarray) -> float:
     import onnxruntime as ort
 
@@ -681,7 +688,6 @@ def onnx_accuracy(path: Path, x: np.ndarray, y: np.ndarray) -> float:
 
 def export(model, args, xvt, yv, xv_raw, styles, seconds) -> None:  # type: ignore[no-untyped-def]
     import torch
-    from onnxruntime.quantization import CalibrationMethod, QuantFormat, QuantType, quantize_static
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
     class WithSoftmax(torch.nn.Module):
@@ -715,19 +721,7 @@ def export(model, args, xvt, yv, xv_raw, styles, seconds) -> None:  # type: igno
         acc_fp32 = onnx_accuracy(fp32, xv, yv)
         pre = Path(tmp) / "pre.onnx"
         quant_pre_process(str(fp32), str(pre))
-        int8 = Path(tmp) / "int8.onnx"
-        rng = np.random.default_rng(args.seed)
-        calib = xv[rng.permutation(len(xv))[:1024]]
-        quantize_static(
-            str(pre),
-            str(int8),
-            _Reader(calib),
-            quant_format=QuantFormat.QDQ,
-            activation_type=QuantType.QUInt8,
-            weight_type=QuantType.QInt8,
-            per_channel=True,
-            calibrate_method=CalibrationMethod.MinMax,
-        )
+        int8 = quantised_copy(pre, xv, args.seed)
         acc_int8 = onnx_accuracy(int8, xv, yv)
         quantised = acc_int8 >= acc_fp32 - 0.003
         chosen = int8 if quantised else fp32
