@@ -460,7 +460,15 @@ def train_match(args: argparse.Namespace) -> None:
             args.photo_cuts,
         )
         xv, yv = make_data(
-            args.seed + 1, 2, styles, args.workers, 0.0, args.tiles_dir, None, "match", 1
+            args.seed + 1,
+            2,
+            styles,
+            args.workers,
+            0.0,
+            args.tiles_dir,
+            None,
+            "match",
+            min(args.photo_cuts, 1),
         )
         if cache:
             np.savez(cache, x=x, y=y, xv=xv, yv=yv)
@@ -776,12 +784,12 @@ def main() -> None:
     p.add_argument("--val-crops", type=int, default=3_000)
     p.add_argument("--epochs", type=int, default=6)
     p.add_argument(
-        "--per-drawing", type=int, default=14, help="with --look match: crops of each drawing"
+        "--per-drawing", type=int, default=10, help="with --look match: crops of each drawing"
     )
     p.add_argument(
         "--photo-cuts",
         type=int,
-        default=4,
+        default=0,
         help="with --look match: how many of each drawing's crops are cut from a photo of "
         "the tile alone (as hefen recognize --tile cuts it), not from a hand photo",
     )
