@@ -5,15 +5,20 @@ numbers its plum 2; no model trained on other sets can know. So a player photogr
 tiles the recogniser gets wrong -- typically the eight bonus tiles laid out in a row, in
 order -- and names them once (``hefen recognize PHOTO --teach "1h 2h ... 8h" --memory
 my-set.json``), or corrects them in the web calculator. Each taught tile is kept as what it
-looks like to the network (the features its last layer reads, see
-:meth:`hefen.photo.model.TileClassifier.run`) and as the model read it. When a later photo
-is read with that memory, a cut is given to a taught tile when it looks alike (cosine
-similarity at least :data:`MATCH`) and the model reads it the same way, when the model is
-unsure of it (:data:`UNSURE`) and it looks more alike (:data:`UNSURE_MATCH`), or when it
-looks all but the same (:data:`SAME`); everything else -- the tile counts, the four-copies
-rule, the alternatives -- works on those probabilities as before.
+looks like (:meth:`hefen.photo.model.TileClassifier.run`: the match look's features where
+``match.onnx`` is shipped, trained to tell one drawing from another, else those the tile
+model's last layer reads) and as the model read it. When a later photo is read with that
+memory, a cut is given to the taught tile it is most like when they are at least
+:data:`MATCHED` alike, or :data:`READ_MATCHED` where the model reads it as it read that
+tile (:meth:`TileMemory.match`; a photo of one tile is compared in every reading). With
+the tile model's own features: when it looks alike (cosine similarity at least
+:data:`MATCH`) and the model reads it the same way, when the model is unsure of it
+(:data:`UNSURE`) and it looks more alike (:data:`UNSURE_MATCH`), or when it looks all
+but the same (:data:`SAME`). Everything else -- the tile counts, the four-copies rule,
+the alternatives -- works on those probabilities as before.
 
-The file is JSON: the format's name and version, the model's sha256 (features of another
+The file is JSON: the format's name and version, the model's sha256 (with the match look,
+the sha256 of both networks' sha256s: ``TileClassifier.memory_key``; features of another
 model mean nothing, so a memory made with another model is refused), and one entry per
 taught tile: its code, the model's reading (``was``) and its features as base64 float16.
 """
@@ -171,7 +176,8 @@ class TileMemory:
         characters, are told apart by the reading. The taught tile gets the cut as surely
         as ``s`` or as the model was sure of its own reading, whichever is more -- so a
         taught tile never makes a cut look less like a tile, and the tile counts are chosen
-        as before; the other classes share the rest as they did."""
+        as before; the other classes share the rest as they did. With ``matched`` (the
+        features are the match look's) each cut is read by :meth:`match` instead."""
         if not len(self) or not len(probs):
             return probs
         if features.shape[1] != self.features.shape[1]:
