@@ -340,9 +340,11 @@ def split(net, crops):  # type: ignore[no-untyped-def]
     return features, net.logits(features)
 
 
-def train(args: argparse.Namespace) -> None:
+def prepared(args, make):  # type: ignore[no-untyped-def]
+    """Seeded torch, the styles checked, and the crops: from ``args.cache`` when it holds
+    them, else ``make(styles)`` (train x, y, validation x, y), kept there when named.
+    Returns the styles, the start time and the four arrays."""
     import torch
-    import torch.nn.functional as F
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads or args.workers)
@@ -354,17 +356,30 @@ def train(args: argparse.Namespace) -> None:
         with np.load(cache) as data:
             x, y, xv, yv = data["x"], data["y"], data["xv"], data["yv"]
     else:
-        weights = style_weights(args.style_weight)
-
-        def data(seed: int, count: int) -> tuple[np.ndarray, np.ndarray]:
-            return make_data(
-                seed, count, styles, args.workers, args.junk, args.tiles_dir, weights, args.look
-            )
-
-        x, y = data(args.seed, args.crops)
-        xv, yv = data(args.seed + 1, args.val_crops)
+        x, y, xv, yv = make(styles)
         if cache:
             np.savez(cache, x=x, y=y, xv=xv, yv=yv)
+    return styles, t0, x, y, xv, yv
+
+
+def train(args: argparse.Namespace) -> None:
+    import torch
+    import torch.nn.functional as F
+
+    weights = style_weights(args.style_weight)
+
+    def data(styles: tuple[str, ...], seed: int, count: int) -> tuple[np.ndarray, np.ndarray]:
+        return make_data(
+            seed, count, styles, args.workers, args.junk, args.tiles_dir, weights, args.look
+        )
+
+    styles, t0, x, y, xv, yv = prepared(
+        args,
+        lambda styles: (
+            *data(styles, args.seed, args.crops),
+            *data(styles, args.seed + 1, args.val_crops),
+        ),
+    )
     print(f"data: {len(x)} train, {len(xv)} val crops in {time.time() - t0:.0f}s", flush=True)
     xt, yt = torch.from_numpy(normalised(x)), torch.from_numpy(y)
     xvt = torch.from_numpy(normalised(xv))
@@ -438,40 +453,16 @@ def train_match(args: argparse.Namespace) -> None:
     import torch
     import torch.nn.functional as F
 
-    torch.manual_seed(args.seed)
-    torch.set_num_threads(args.threads or args.workers)
-    styles = tuple(args.styles.split(","))
-    synth.check_styles(styles, Path(args.tiles_dir) if args.tiles_dir else None)
-    t0 = time.time()
-    cache = Path(args.cache) if args.cache else None
-    if cache and cache.exists():
-        with np.load(cache) as data:
-            x, y, xv, yv = data["x"], data["y"], data["xv"], data["yv"]
-    else:
-        x, y = make_data(
-            args.seed,
-            args.per_drawing,
-            styles,
-            args.workers,
-            0.0,
-            args.tiles_dir,
-            None,
-            "match",
-            args.photo_cuts,
-        )
-        xv, yv = make_data(
-            args.seed + 1,
-            2,
-            styles,
-            args.workers,
-            0.0,
-            args.tiles_dir,
-            None,
-            "match",
-            min(args.photo_cuts, 1),
-        )
-        if cache:
-            np.savez(cache, x=x, y=y, xv=xv, yv=yv)
+    def data(styles: tuple[str, ...], seed: int, per: int, cuts: int) -> tuple[np.ndarray, ...]:
+        return make_data(seed, per, styles, args.workers, 0.0, args.tiles_dir, None, "match", cuts)
+
+    styles, t0, x, y, xv, yv = prepared(
+        args,
+        lambda styles: (
+            *data(styles, args.seed, args.per_drawing, args.photo_cuts),
+            *data(styles, args.seed + 1, 2, min(args.photo_cuts, 1)),
+        ),
+    )
     n_ids = int(y.max()) + 1
     print(
         f"data: {len(x)} train, {len(xv)} val crops of {n_ids} drawings in {time.time() - t0:.0f}s",
