@@ -553,12 +553,7 @@ def export_match(embed, args, xvt, yv, styles, n_ids, seconds) -> None:  # type:
     name, meta_name, _, size = LOOKS["match"]
     (out / name).write_bytes(data)
     meta = {
-        "input": {
-            "name": "crops",
-            "shape": [None, 1, *size],
-            "grey": True,
-            "normalise": "per crop: (x - mean) / (std + 8), x in 0..255",
-        },
+        "input": input_meta(size),
         "features": "features",
         "dimensions": MATCH_DIMENSIONS,
         "sha256": hashlib.sha256(data).hexdigest(),
@@ -655,6 +650,16 @@ def _options():  # type: ignore[no-untyped-def]
     return options
 
 
+def input_meta(size: tuple[int, int]) -> dict[str, object]:
+    """What a network's JSON says of its input (``size``: height, width)."""
+    return {
+        "name": "crops",
+        "shape": [None, 1, *size],
+        "grey": True,
+        "normalise": "per crop: (x - mean) / (std + 8), x in 0..255",
+    }
+
+
 def quantised_copy(pre: Path, xv: np.ndarray, seed: int) -> Path:
     """``pre`` (a network ready for quantisation) int8-quantised beside it, calibrated on
     1,024 of the validation crops ``xv`` (normalised) chosen by ``seed``."""
@@ -735,12 +740,7 @@ def export(model, args, xvt, yv, xv_raw, styles, seconds) -> None:  # type: igno
     (out / name).write_bytes(data)
     meta = {
         "classes": list(classes),
-        "input": {
-            "name": "crops",
-            "shape": [None, 1, *size],
-            "grey": True,
-            "normalise": "per crop: (x - mean) / (std + 8), x in 0..255",
-        },
+        "input": input_meta(size),
         "output": "probs",
         "features": "features",
         "sha256": hashlib.sha256(data).hexdigest(),
