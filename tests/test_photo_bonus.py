@@ -236,3 +236,21 @@ def test_the_factored_look_reads_nine_classes_as_kind_family_and_number() -> Non
         f, lg = train_photo.split(plain, crops)
         assert torch.allclose(lg, plain(crops))
     assert f.shape == (4, 8 * (BONUS_H // 16) * (BONUS_W // 16))
+
+
+@needs_art
+def test_the_match_looks_training_crops_are_seeded_and_labelled_by_drawing() -> None:
+    """``train_photo --look match``: each drawing's crops (from hand photos, and the last
+    ``--photo-cuts`` of them from a photo of the tile alone) carry the drawing's index."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import train_photo
+
+    train_photo._init_worker(("samoheen",), str(TILES_DIR), None, "match", 1)
+    assert len(train_photo._IDS) == 42  # samoheen draws each tile once: 42 drawings
+    del train_photo._IDS[5:]  # five of them are enough here
+    xs, ys = train_photo._make_match_chunk((7, 2, 3.0))
+    again, labels = train_photo._make_match_chunk((7, 2, 3.0))
+    assert xs.shape == (9, 64, 48) and xs.dtype == np.uint8  # drawings 2, 3, 4: 3 each
+    assert np.array_equal(xs, again) and np.array_equal(ys, labels)
+    assert ys.tolist() == [2, 2, 2, 3, 3, 3, 4, 4, 4]
+    assert all(xs[i].std() > 10 for i in range(9))  # a tile's drawing, not a blank
