@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from hefen.photo.classes import READ_CLASSES, READ_CODES
+from hefen.photo.classes import NOT_A_TILE, READ_CLASSES, READ_CODES
 from hefen.photo.errors import PhotoError
 from hefen.photo.model import TileClassifier, classifier
 
@@ -283,5 +283,16 @@ class RememberingClassifier:
         self.memory = memory
 
     def probabilities(self, crops: np.ndarray) -> np.ndarray:
-        probs, features = self.base.run(crops)
-        return self.memory.adjust(probs, features, self.base.match is not None)
+        if self.base.match is None:
+            probs, features = self.base.run(crops)
+            return self.memory.adjust(probs, features)
+        # The match look is a network of its own: it looks only at the cuts the model
+        # takes for a tile (a hand photo's refining tries many bad cuts, and a taught
+        # tile must not make a bad cut look like a tile).
+        probs = self.base.probabilities(crops)
+        tiles = np.nonzero(probs[:, READ_CLASSES.index(NOT_A_TILE)] < 0.5)[0]
+        if len(tiles):
+            features = self.base.match.features(crops[tiles])
+            probs = probs.copy()
+            probs[tiles] = self.memory.adjust(probs[tiles], features, matched=True)
+        return probs
