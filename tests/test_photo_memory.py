@@ -11,7 +11,7 @@ import pytest
 
 from hefen.cli import main as run_cli
 from hefen.photo import PhotoError, TileMemory, recognize, synth, teach
-from hefen.photo.classes import BONUS, MODEL_CLASSES
+from hefen.photo.classes import BONUS, MODEL_CLASSES, READ_CLASSES
 from hefen.photo.memory import MATCH, MATCHED, READ_MATCHED, SAME, UNSURE_MATCH
 from hefen.photo.model import SESSION_CONFIG, classifier
 
@@ -240,3 +240,34 @@ def test_forgetting_every_tile_leaves_an_empty_memory_that_reads_nothing_as_taug
     probs = np.full((1, len(MODEL_CLASSES)), 1 / len(MODEL_CLASSES))
     assert np.array_equal(memory.adjust(probs, np.array([[1.0, 0.0]])), probs)
     assert memory.to_dict()["tiles"] == []
+
+
+def test_in_a_hand_photo_only_cuts_taken_for_a_tile_are_compared() -> None:
+    """``RememberingClassifier`` with the match look: a cut the model reads as *not a
+    tile* is neither looked at nor made a taught tile, however alike; a cut taken for a
+    tile is given to the taught tile it matches."""
+    from hefen.photo.memory import RememberingClassifier
+
+    junk, three, two = (READ_CLASSES.index(c) for c in ("-", "3h", "2h"))
+
+    class Look:
+        seen = 0
+
+        def features(self, crops: np.ndarray) -> np.ndarray:
+            Look.seen += len(crops)
+            return np.tile([1.0, 0.0, 0.0], (len(crops), 1))  # each just like the taught tile
+
+    class Base:
+        memory_key = "m"
+        match = Look()
+
+        def probabilities(self, crops: np.ndarray) -> np.ndarray:
+            out = np.full((len(crops), len(READ_CLASSES)), 0.001, np.float32)
+            out[0, junk] = out[1, two] = 1 - 0.001 * (len(READ_CLASSES) - 1)
+            return out
+
+    memory = TileMemory(model="m")
+    memory.add(["3h"], np.array([[1.0, 0.0, 0.0]]), was=["1s"])
+    read = RememberingClassifier(Base(), memory).probabilities(np.zeros((2, 64, 48), np.uint8))  # type: ignore[arg-type]
+    assert read[0].argmax() == junk and Look.seen == 1  # the bad cut stays a bad cut
+    assert read[1].argmax() == three
