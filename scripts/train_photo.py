@@ -55,6 +55,7 @@ from hefen.photo.model import (  # noqa: E402  (the runtime's)
     SharpLook,
     TileClassifier,
     normalised,
+    session_options,
 )
 from hefen.photo.single import CUTS, READ_SIDE, cut  # noqa: E402
 
@@ -511,41 +512,18 @@ class Embedding:  # a torch module made at call time (torch is a training extra)
 
 
 def export_match(embed, args, xvt, yv, styles, n_ids, seconds) -> None:  # type: ignore[no-untyped-def]
-    import onnxruntime as ort
     import torch
-    from onnxruntime.quantization.shape_inference import quant_pre_process
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    embed.eval()
     xv = xvt.numpy()
-
-    def right(path: Path) -> float:
-        sess = ort.InferenceSession(str(path), _options(), providers=["CPUExecutionProvider"])
-        f = np.concatenate(
-            [sess.run(None, {"crops": xv[i : i + 512]})[0] for i in range(0, len(xv), 512)]
-        )
-        return nearest_right(f, yv)
-
-    with tempfile.TemporaryDirectory() as tmp:
-        fp32 = Path(tmp) / "fp32.onnx"
-        torch.onnx.export(
-            embed,
-            (xvt[:1],),
-            str(fp32),
-            dynamo=False,
-            input_names=["crops"],
-            output_names=["features"],
-            dynamic_axes={"crops": {0: "n"}, "features": {0: "n"}},
-            opset_version=17,
-        )
-        acc_fp32 = right(fp32)
-        pre = Path(tmp) / "pre.onnx"
-        quant_pre_process(str(fp32), str(pre))
-        int8 = quantised_copy(pre, xv, args.seed)
-        acc_int8 = right(int8)
-        quantised = acc_int8 >= acc_fp32 - 0.003
-        data = (int8 if quantised else fp32).read_bytes()
+    data, acc_fp32, acc_int8, quantised = onnx_network(
+        embed,
+        xvt,
+        ["features"],
+        lambda path: nearest_right(onnx_output(path, xv), yv),
+        args.seed,
+    )
     print(
         f"onnx fp32 val nearest {acc_fp32:.4f}, int8 {acc_int8:.4f}; shipping {'int8' if quantised else 'fp32'}",
         flush=True,
@@ -637,19 +615,6 @@ class _Reader:
         return next(self.batches, None)
 
 
-def _options():  # type: ignore[no-untyped-def]
-    """The runtime's session settings (``hefen.photo.model.SESSION_CONFIG``), so that an
-    int8 network is judged as it will be read."""
-    import onnxruntime as ort
-
-    from hefen.photo.model import SESSION_CONFIG
-
-    options = ort.SessionOptions()
-    for key, value in SESSION_CONFIG.items():
-        options.add_session_config_entry(key, value)
-    return options
-
-
 def input_meta(size: tuple[int, int]) -> dict[str, object]:
     """What a network's JSON says of its input (``size``: height, width)."""
     return {
@@ -680,19 +645,56 @@ def quantised_copy(pre: Path, xv: np.ndarray, seed: int) -> Path:
     return int8
 
 
-def onnx_accuracy(path: Path, x: np.ndarray, y: np.ndarray) -> float:
+def onnx_output(path: Path, x: np.ndarray) -> np.ndarray:
+    """The network ``path``'s first output for the normalised crops ``x``, read with the
+    runtime's settings (``session_options``), so that an int8 network is judged as it
+    will be read."""
     import onnxruntime as ort
 
-    sess = ort.InferenceSession(str(path), _options(), providers=["CPUExecutionProvider"])
-    probs = np.concatenate(
+    sess = ort.InferenceSession(str(path), session_options(), providers=["CPUExecutionProvider"])
+    return np.concatenate(
         [sess.run(None, {"crops": x[i : i + 512]})[0] for i in range(0, len(x), 512)]
     )
-    return float((probs.argmax(1) == y).mean())
+
+
+def onnx_accuracy(path: Path, x: np.ndarray, y: np.ndarray) -> float:
+    return float((onnx_output(path, x).argmax(1) == y).mean())
+
+
+def onnx_network(  # type: ignore[no-untyped-def]
+    module, xvt, outputs: list[str], score, seed: int
+) -> tuple[bytes, float, float, bool]:
+    """``module`` exported to ONNX (``outputs`` named, the batch dynamic), int8-quantised
+    (:func:`quantised_copy`), each scored by ``score(path)`` on the validation crops; the
+    int8 network is kept unless it scores more than 0.003 lower. Returns the kept
+    network's bytes, both scores and whether it is the int8 one."""
+    import torch
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    module.eval()
+    with tempfile.TemporaryDirectory() as tmp:
+        fp32 = Path(tmp) / "fp32.onnx"
+        torch.onnx.export(
+            module,
+            (xvt[:1],),
+            str(fp32),
+            dynamo=False,
+            input_names=["crops"],
+            output_names=outputs,
+            dynamic_axes={name: {0: "n"} for name in ["crops", *outputs]},
+            opset_version=17,
+        )
+        acc_fp32 = score(fp32)
+        pre = Path(tmp) / "pre.onnx"
+        quant_pre_process(str(fp32), str(pre))
+        int8 = quantised_copy(pre, xvt.numpy(), seed)
+        acc_int8 = score(int8)
+        quantised = acc_int8 >= acc_fp32 - 0.003
+        return (int8 if quantised else fp32).read_bytes(), acc_fp32, acc_int8, quantised
 
 
 def export(model, args, xvt, yv, xv_raw, styles, seconds) -> None:  # type: ignore[no-untyped-def]
     import torch
-    from onnxruntime.quantization.shape_inference import quant_pre_process
 
     class WithSoftmax(torch.nn.Module):
         """Probabilities, and the features the last layer reads (what a crop looks like to
@@ -708,28 +710,14 @@ def export(model, args, xvt, yv, xv_raw, styles, seconds) -> None:  # type: igno
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    model.eval()
     xv = xvt.numpy()
-    with tempfile.TemporaryDirectory() as tmp:
-        fp32 = Path(tmp) / "fp32.onnx"
-        torch.onnx.export(
-            WithSoftmax(model),
-            (xvt[:1],),
-            str(fp32),
-            dynamo=False,
-            input_names=["crops"],
-            output_names=["probs", "features"],
-            dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}, "features": {0: "n"}},
-            opset_version=17,
-        )
-        acc_fp32 = onnx_accuracy(fp32, xv, yv)
-        pre = Path(tmp) / "pre.onnx"
-        quant_pre_process(str(fp32), str(pre))
-        int8 = quantised_copy(pre, xv, args.seed)
-        acc_int8 = onnx_accuracy(int8, xv, yv)
-        quantised = acc_int8 >= acc_fp32 - 0.003
-        chosen = int8 if quantised else fp32
-        data = chosen.read_bytes()
+    data, acc_fp32, acc_int8, quantised = onnx_network(
+        WithSoftmax(model),
+        xvt,
+        ["probs", "features"],
+        lambda path: onnx_accuracy(path, xv, yv),
+        args.seed,
+    )
     print(
         f"onnx fp32 val {acc_fp32:.4f}, int8 val {acc_int8:.4f}; shipping "
         f"{'int8' if quantised else 'fp32'}",

@@ -55,6 +55,9 @@ MATCHED, TURN_COST = 0.7, 0.03
 #: ... and a cut the model reads as it read a taught tile needs only READ_MATCHED: two cuts
 #: of one drawing in one hand photo were 0.58 alike (the cut's edges land differently).
 READ_MATCHED = 0.55
+#: In a hand photo the match look compares only the cuts the model reads as *not a tile*
+#: less likely than this: the refining step tries many bad cuts.
+TAKEN_FOR_A_TILE = 0.5
 
 
 def require_model(made_with: str, sha256: str) -> None:
@@ -290,7 +293,7 @@ class RememberingClassifier:
         # takes for a tile (a hand photo's refining tries many bad cuts, and a taught
         # tile must not make a bad cut look like a tile).
         probs = self.base.probabilities(crops)
-        tiles = np.nonzero(probs[:, READ_CLASSES.index(NOT_A_TILE)] < 0.5)[0]
+        tiles = np.nonzero(probs[:, READ_CLASSES.index(NOT_A_TILE)] < TAKEN_FOR_A_TILE)[0]
         if len(tiles):
             features = self.base.match.features(crops[tiles])
             probs = probs.copy()

@@ -39,13 +39,24 @@ def _session(model_dir: Path, onnx: str, about: str) -> tuple[Any, dict[str, Any
     data = (model_dir / onnx).read_bytes()
     if hashlib.sha256(data).hexdigest() != meta["sha256"]:
         raise PhotoError("The photo model file does not match its recorded checksum.")
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = 1
-    options.inter_op_num_threads = 1
-    for key, value in SESSION_CONFIG.items():
-        options.add_session_config_entry(key, value)
+    options = session_options(threads=1)
     session = ort.InferenceSession(data, sess_options=options, providers=["CPUExecutionProvider"])
     return session, meta
+
+
+def session_options(threads: int = 0) -> Any:
+    """onnxruntime's options for reading a network as the runtime reads it:
+    :data:`SESSION_CONFIG`, and ``threads`` threads (0: onnxruntime's choice). The
+    training script judges an int8 network with them."""
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    if threads:
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = threads
+    for key, value in SESSION_CONFIG.items():
+        options.add_session_config_entry(key, value)
+    return options
 
 
 class TileClassifier:

@@ -322,11 +322,12 @@ def read_tile(
     if clf.bonus is not None and mean[BONUS_AT].sum() >= BONUS_LOOK_AT:
         mean = _bonus_look(clf.bonus, grey, quads[r], mean, look_crops)
         k = int(mean[: len(READ_CODES)].argmax())
-    seen = None if features is None else features[start : start + count].mean(0, keepdims=True)
+    # each reading's look (its cuts' mean features), and the chosen reading's
     every = (
         None if features is None else np.stack([features[a : a + n].mean(0) for a, n in readings])
     )
-    if memory is not None and len(memory) and seen is not None and every is not None:
+    seen = None if every is None else every[r : r + 1]
+    if memory is not None and seen is not None and every is not None and len(memory):
         if clf.match is not None:
             # The match look's features tell drawings apart, so every reading is compared
             # (the model may have turned a never-seen set's tile wrongly), a turn costing.
