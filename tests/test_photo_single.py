@@ -18,7 +18,7 @@ from PIL import Image
 
 from hefen.photo import TILE_CODES, PhotoError, classify_tile, synth, teach_tile
 from hefen.photo.classes import BONUS
-from hefen.photo.single import _upright, tile_quads
+from hefen.photo.single import _ground_quad, _upright, tile_quads
 
 TEST_SEED = 31_337_501
 
@@ -64,6 +64,28 @@ def test_the_tile_is_found_on_a_plain_white_ground_and_on_felt() -> None:
         assert quads[-1].max(0).tolist() == [400, 300]  # the whole picture, last
 
 
+def test_a_tile_whose_rim_does_not_show_is_found_by_what_differs_from_the_border() -> None:
+    """An ivory body on a noisy grey ground, no rim, no shadow, two circles far apart on
+    it: GrabCut (the border taken as ground) finds the body, not the circles, and
+    ``tile_quads`` offers it."""
+    rng = np.random.default_rng(5)
+    img = np.clip(rng.normal(150, 6, (300, 400, 3)), 0, 255).astype(np.uint8)
+    img[60:240, 140:260] = (236, 228, 206)
+    for y in (100, 200):
+        cv2.circle(img, (200, y), 22, (30, 60, 160), -1)
+    quad = _ground_quad(img)
+    assert quad is not None
+    (x0, y0), (x1, y1) = quad.min(0), quad.max(0)
+    assert abs(x0 - 140) < 8 and abs(x1 - 260) < 8, quad
+    assert abs(y0 - 60) < 8 and abs(y1 - 240) < 8, quad
+    assert any(np.abs(q - _upright(quad)).max() < 1 for q in tile_quads(img))
+
+
+def test_a_picture_of_nothing_but_ground_gives_no_ground_quad() -> None:
+    img = np.full((200, 300, 3), 128, np.uint8)
+    assert _ground_quad(img) is None
+
+
 # --------------------------------------------------------------------------- reading it
 
 
@@ -81,6 +103,30 @@ def test_photographs_of_one_tile_are_read(art: synth.Art) -> None:
         if got != code:
             wrong.append(f"{code}->{got}")
     assert len(wrong) <= 8, wrong
+
+
+#: The photos (``synth.tile_photo`` of the training styles, seed 31,338,000 + n, the n-th
+#: kind of the 34 suit and honour tiles) of 400 that the tile finder before GrabCut and
+#: the part cost misread: a pip, a character or a row of pips cut as if it were the tile
+#: (a 3 of circles read as a 1), or the whole picture squeezed where the tile is small.
+MISREAD_BEFORE = (1, 83, 92, 132, 186, 208, 209, 220, 221, 227, 234, 242, 322, 339, 340)
+MISREAD_BEFORE += (357, 370, 380, 390)
+
+
+@needs_art
+def test_photos_whose_tile_was_found_in_part_are_read(art: synth.Art) -> None:
+    """Of the 19 photos the earlier finder misread (0 of 19 right), at least 10 are read
+    right now (12 when this was written; 390 of the 400 against 381 before)."""
+    from hefen.photo.classes import HONORS, SUITED
+
+    kinds = SUITED + HONORS
+    right = []
+    for n in MISREAD_BEFORE:
+        seed = 31_338_000 + n
+        code = kinds[seed % len(kinds)]
+        if classify_tile(synth.tile_photo(np.random.default_rng(seed), art, code))[0] == code:
+            right.append(n)
+    assert len(right) >= 10, right
 
 
 @needs_art
