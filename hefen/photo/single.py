@@ -187,7 +187,7 @@ def _ground_quad(rgb: np.ndarray) -> np.ndarray | None:
     models = (np.zeros((1, 65), np.float64), np.zeros((1, 65), np.float64))
     bgr = np.ascontiguousarray(small[:, :, ::-1])
     cv2.setRNGSeed(0)  # GrabCut's colour models start from k-means: the same every time
-    cv2.grabCut(bgr, mask, None, *models, GROUND_ITERATIONS, cv2.GC_INIT_WITH_MASK)
+    cv2.grabCut(bgr, mask, (0, 0, w, h), *models, GROUND_ITERATIONS, cv2.GC_INIT_WITH_MASK)
     kept = np.where((mask == cv2.GC_FGD) | (mask == cv2.GC_PR_FGD), 255, 0).astype(np.uint8)
     kept = _fill(cv2.morphologyEx(kept, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(kept, connectivity=8)
