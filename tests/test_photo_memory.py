@@ -108,6 +108,27 @@ def test_with_the_match_look_a_cut_goes_to_the_most_alike_taught_tile_whatever_i
     assert got[0].argmax() == k3 and np.array_equal(got[1], probs)
 
 
+def test_a_part_of_a_photo_of_one_tile_matches_a_taught_tile_less_surely() -> None:
+    """A reading of a part of the picture (a blank stretch of face, cut as if it were the
+    tile) must be more alike to a taught tile by PART_COST per unit of the log of how much
+    smaller it is: else every badly cut face went to a taught white dragon."""
+    memory = TileMemory(model="m")
+    memory.add(["P"], np.array([[1.0, 0.0, 0.0]]), was=["P"])
+    k = MODEL_CLASSES.index("P")
+    probs = np.full(len(MODEL_CLASSES), 0.001, np.float32)
+    probs[MODEL_CLASSES.index("3m")] = 1 - probs.sum() + 0.001
+    looks = np.array([[0.0, 1.0, 0.0], _alike(MATCHED + 0.05)])  # the whole tile; a part
+    assert memory.match(probs, looks, np.zeros(2)).argmax() == k  # parts not weighed
+    assert np.array_equal(memory.match(probs, looks, np.zeros(2), np.array([0.0, 1.0])), probs)
+    # as large as the largest found, the same reading is matched
+    assert memory.match(probs, looks, np.zeros(2), np.zeros(2)).argmax() == k
+    # a second photo is kept the way the first was taught, parts weighed the same way
+    chosen = looks[:1]
+    like = np.array([[0.8, 0.6, 0.0], _alike(0.9)])
+    assert np.array_equal(memory.taught_like("P", chosen, like), like[1:])
+    assert np.array_equal(memory.taught_like("P", chosen, like, np.array([0.0, 2.0])), like[:1])
+
+
 def test_a_second_photo_of_a_tile_is_taught_the_way_up_the_first_was() -> None:
     memory = TileMemory(model="m")
     looks = np.array([[1.0, 0.0], [0.0, 1.0]])  # upright, turned

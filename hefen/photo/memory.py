@@ -55,6 +55,10 @@ MATCHED, TURN_COST = 0.7, 0.03
 #: ... and a cut the model reads as it read a taught tile needs only READ_MATCHED: two cuts
 #: of one drawing in one hand photo were 0.58 alike (the cut's edges land differently).
 READ_MATCHED = 0.55
+#: ... and a reading of a photo of one tile costs this times the log of how much smaller
+#: its quadrilateral is than the largest found (``TileReading.parts``): a blank part of a
+#: face, cut as if it were the tile, is much like a taught white dragon.
+PART_COST = 0.1
 #: In a hand photo the match look compares only the cuts the model reads as *not a tile*
 #: less likely than this: the refining step tries many bad cuts.
 TAKEN_FOR_A_TILE = 0.5
@@ -132,21 +136,29 @@ class TileMemory:
         self.features = self.features[keep] if len(keep) else np.zeros((0, 0), np.float32)
         return gone
 
-    def taught_like(self, code: str, chosen: np.ndarray, looks: np.ndarray) -> np.ndarray:
+    def taught_like(
+        self, code: str, chosen: np.ndarray, looks: np.ndarray, parts: np.ndarray | None = None
+    ) -> np.ndarray:
         """What to keep of a picture taught as ``code``: of ``looks`` (R x F, its
-        readings: found another way, turned), the one most like the tiles already taught
-        as ``code`` (1 x F), or ``chosen`` (the model's reading's look) when none is -- so
-        a second photo of a tile is kept the way up its first was, whichever way the
-        model turned it."""
+        readings: found another way, turned; ``parts`` as in :meth:`match`), the one most
+        like the tiles already taught as ``code`` (1 x F), or ``chosen`` (the model's
+        reading's look) when none is -- so a second photo of a tile is kept the way up its
+        first was, whichever way the model turned it."""
         mine = [i for i, c in enumerate(self.codes) if c == code]
         if not mine:
             return chosen
         sims = _unit(looks) @ self.features[mine].T
+        if parts is not None:
+            sims = sims - PART_COST * np.asarray(parts, np.float32)[:, None]
         best = int(sims.max(1).argmax())
         return looks[best : best + 1]
 
     def match(
-        self, probs: np.ndarray, looks: np.ndarray, costs: np.ndarray | None = None
+        self,
+        probs: np.ndarray,
+        looks: np.ndarray,
+        costs: np.ndarray | None = None,
+        parts: np.ndarray | None = None,
     ) -> np.ndarray:
         """``probs`` (one cut's, the classes') with the cut given to the taught tile it is
         most like, when its features were the match look's: ``looks`` (R x F) are the
@@ -162,6 +174,8 @@ class TileMemory:
         sims = _unit(looks) @ self.features.T
         if costs is not None:
             sims = sims - TURN_COST * np.asarray(costs, np.float32)[:, None]
+        if parts is not None:
+            sims = sims - PART_COST * np.asarray(parts, np.float32)[:, None]
         read = int(probs[: len(READ_CODES)].argmax())
         same = np.array([READ_CODES.index(w) == read for w in self.was])
         sims = np.where((sims >= MATCHED) | (same[None, :] & (sims >= READ_MATCHED)), sims, -1.0)

@@ -1037,7 +1037,11 @@ def teach_tile(
     require_model(memory.model, base.memory_key)
     read = _read_tile(image, None, base, look=True)
     assert read.look is not None and read.looks is not None
-    seen = read.look if base.match is None else memory.taught_like(code, read.look, read.looks)
+    seen = (
+        read.look
+        if base.match is None
+        else memory.taught_like(code, read.look, read.looks, read.parts)
+    )
     memory.add([code], seen, [READ_CODES[read.index]])
     return memory
 

@@ -319,6 +319,10 @@ class TileReading:
     #: quarter turns from the picture's upright (R), when looks were taken
     looks: np.ndarray | None = None
     turns: np.ndarray | None = None
+    #: how much smaller each reading's quadrilateral is than the largest found (the log of
+    #: the ratio of their areas; 0 for the largest and the whole picture), when looks were
+    #: taken
+    parts: np.ndarray | None = None
 
 
 def read_tile(
@@ -337,18 +341,20 @@ def read_tile(
     readings: list[tuple[int, int]] = []  # (first crop, crops) of each reading
     costs: list[float] = []
     turns: list[float] = []  # each reading's quarter turns from the picture's upright
+    parts: list[float] = []  # each reading's log of how much smaller than the largest
     crops: list[np.ndarray] = []
     quads: list[np.ndarray] = []  # each reading's quadrilateral, turned
     found = tile_quads(rgb)
     areas = [float(cv2.contourArea(q)) for q in found]
     largest = max(areas[:-1], default=areas[-1])  # the whole picture (last) aside
     for quad, area in zip(found, areas, strict=True):
-        part = PART_COST * float(np.log(largest / max(area, 1.0))) if area < largest else 0.0
+        part = float(np.log(largest / max(area, 1.0))) if area < largest else 0.0
         for turned, quarters in _turns(quad):
             readings.append((len(crops), len(CUTS)))
             quads.append(turned)
-            costs.append(TURN_COST * quarters + part)
+            costs.append(TURN_COST * quarters + PART_COST * part)
             turns.append(quarters)
+            parts.append(part)
             crops += [cut(grey, turned, window) for window in CUTS]
     batch = np.stack(crops)
     features = None
@@ -385,7 +391,7 @@ def read_tile(
         if clf.match is not None:
             # The match look's features tell drawings apart, so every reading is compared
             # (the model may have turned a never-seen set's tile wrongly), a turn costing.
-            mean = memory.match(mean, every, np.array(turns))
+            mean = memory.match(mean, every, np.array(turns), np.array(parts))
         else:
             # The model's own features: the memory reads the chosen reading only, as one:
             # its cuts' mean look (what teach_tile keeps) against each taught tile's.
@@ -397,4 +403,4 @@ def read_tile(
         k = int(mean[: len(READ_CODES)].argmax())
     if not look:
         return TileReading(k, mean)
-    return TileReading(k, mean, seen, every, np.array(turns))
+    return TileReading(k, mean, seen, every, np.array(turns), np.array(parts))
