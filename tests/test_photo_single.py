@@ -18,7 +18,7 @@ from PIL import Image
 
 from hefen.photo import TILE_CODES, PhotoError, classify_tile, synth, teach_tile
 from hefen.photo.classes import BONUS
-from hefen.photo.single import _ground_quad, _upright, tile_quads
+from hefen.photo.single import _ground_quads, _parts, _upright, tile_quads
 
 TEST_SEED = 31_337_501
 
@@ -73,17 +73,30 @@ def test_a_tile_whose_rim_does_not_show_is_found_by_what_differs_from_the_border
     img[60:240, 140:260] = (236, 228, 206)
     for y in (100, 200):
         cv2.circle(img, (200, y), 22, (30, 60, 160), -1)
-    quad = _ground_quad(img)
-    assert quad is not None
+    quads = _ground_quads(img)
+    assert len(quads) == 1
+    quad = quads[0]
     (x0, y0), (x1, y1) = quad.min(0), quad.max(0)
     assert abs(x0 - 140) < 8 and abs(x1 - 260) < 8, quad
     assert abs(y0 - 60) < 8 and abs(y1 - 240) < 8, quad
     assert any(np.abs(q - _upright(quad)).max() < 1 for q in tile_quads(img))
 
 
-def test_a_picture_of_nothing_but_ground_gives_no_ground_quad() -> None:
+def test_a_picture_of_nothing_but_ground_gives_no_ground_quads() -> None:
     img = np.full((200, 300, 3), 128, np.uint8)
-    assert _ground_quad(img) is None
+    assert _ground_quads(img) == []
+
+
+def test_a_rectangle_inside_a_larger_one_is_a_part_of_it_one_beside_it_is_not() -> None:
+    def box(x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
+        return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+
+    tile, pip, thing = box(100, 100, 200, 240), box(120, 120, 150, 150), box(300, 50, 600, 350)
+    whole = box(0, 0, 640, 480)
+    parts = _parts([tile, pip, thing, whole])
+    assert parts[0] == 0.0  # beside the thing, not inside it
+    assert parts[1] == pytest.approx(np.log(100 * 140 / (30 * 30)), rel=0.02)  # in the tile
+    assert parts[2] == 0.0 and parts[3] == 0.0  # the largest; the whole picture
 
 
 # --------------------------------------------------------------------------- reading it
@@ -127,6 +140,35 @@ def test_photos_whose_tile_was_found_in_part_are_read(art: synth.Art) -> None:
         if classify_tile(synth.tile_photo(np.random.default_rng(seed), art, code))[0] == code:
             right.append(n)
     assert len(right) >= 10, right
+
+
+def _with_a_thing_beside(rng: np.random.Generator, art: synth.Art, code: str) -> np.ndarray:
+    """A photo of one tile with its ground mirrored out to the right, blurred, and a thing
+    (``synth.draw_thing``: a box, a phone, a card, a hand, paper, a cup) drawn there, as
+    large as the tile or half as large again."""
+    image, corners = synth.tile_photo_at(rng, art, code)
+    h, w = image.shape[:2]
+    side = cv2.blur(np.ascontiguousarray(image[:, ::-1]).astype(np.float32), (51, 51))
+    canvas = np.concatenate([image.astype(np.float32), side], axis=1)
+    size = float(np.ptp(corners[:, 1])) * rng.uniform(0.8, 1.5)
+    x0, y0 = w + rng.uniform(0, max(1.0, w - size)), rng.uniform(0, max(1.0, h - size))
+    synth.draw_thing(rng, canvas, (x0, y0, min(2 * w - 1, x0 + 1.2 * size), min(h - 1, y0 + size)))
+    return np.clip(canvas, 0, 255).astype(np.uint8)
+
+
+@needs_art
+def test_a_tile_with_a_thing_beside_it_is_read(art: synth.Art) -> None:
+    """Where something larger than the tile lies beside it, the tile is still found (each
+    of GrabCut's two largest pieces is offered) and is not costed as a part of the thing
+    (only a rectangle inside a larger one is a part): 12 of 20 right or better (14 when
+    this was written; the finder before read 8 of them, and 36 % of 175 other such photos
+    against 77 % now)."""
+    rng = np.random.default_rng(TEST_SEED + 7)
+    right = 0
+    for i in range(20):
+        code = TILE_CODES[(7 * i) % 34]
+        right += classify_tile(_with_a_thing_beside(rng, art, code))[0] == code
+    assert right >= 12, right
 
 
 @needs_art

@@ -10,8 +10,9 @@ looked for several ways, each giving a quadrilateral that may be it:
 * its outline: the edges of the picture closed into filled shapes, the largest that is
   nearly a rectangle (on a white ground the body shows only by its rim and shadow);
 * what differs from the picture's border: GrabCut, its border taken as ground, the rest
-  as maybe the tile (:func:`_ground_quad`; where the body's rim is broken and the drawing
-  alone makes pieces, this still finds the body);
+  as maybe the tile, its two largest pieces (:func:`_ground_quads`; where the body's rim
+  is broken and the drawing alone makes pieces, this still finds the body, and where a
+  thing larger than the tile lies beside it, the tile is the second piece);
 * the whole picture (a shop's picture or a scan cut to the tile).
 
 Each quadrilateral is read upright and turned a quarter, a half and three quarters, and
@@ -21,8 +22,9 @@ face ends decides. A reading's worth is the mean log probability of its best til
 cuts, less :data:`TURN_COST` per quarter turn from the picture's own upright (a tile
 photographed sideways is read sideways only when that is clearly surer), and less
 :data:`PART_COST` times the log of how much smaller its quadrilateral is than the largest
-found (a pip, a character or one row of a drawing, cut as if it were the tile, is read
-as a sure 1 of circles or a flower more often than the whole tile is read as itself).
+found that holds it (:func:`_parts`: a pip, a character or one row of a drawing, cut as
+if it were the tile, is read as a sure 1 of circles or a flower more often than the whole
+tile is read as itself; a thing beside the tile holds no part of it).
 The surest reading names the tile; its alternatives are its cuts' mean probabilities.
 """
 
@@ -74,19 +76,23 @@ CUTS: tuple[tuple[float, float, float, float], ...] = (
 #: a turned reading must be this much surer. Measured on the bench's single-tile photos
 #: (0.15, 0.3 and 0.4 within a point of each other on every set).
 TURN_COST = 0.3
-#: What a quadrilateral smaller than the largest found (the whole picture aside) costs its
+#: What a quadrilateral inside a larger one found (the whole picture aside) costs its
 #: readings: this times the log of the ratio of their areas. On 420 photos of one tile of
 #: each of the training styles and the two never-seen KMahjongg sets (seed 89,000,003),
 #: 0.2 to 1.0 were within a point of each other on every set, all above 0 (training
 #: styles 98.3 % at 0, 99.0 % at 0.5; docs/photo.md).
 PART_COST = 0.5
+#: A quadrilateral is a part of a larger one that holds this share of it.
+PART_HELD = 0.8
 #: The long side, in pixels, of the copy of the picture GrabCut is run on, and its
-#: iterations (:func:`_ground_quad`): 120 and 2 found as many tiles as 160 and 2 or 200
+#: iterations (:func:`_ground_quads`): 120 and 2 found as many tiles as 160 and 2 or 200
 #: and 3, in a fifth to a quarter of the time.
 GROUND_SIDE = 120
 GROUND_ITERATIONS = 2
 #: The border ring (a share of the picture's shorter side) GrabCut takes for ground.
 GROUND_RING = 0.04
+#: How many of the largest pieces GrabCut keeps are offered, each a rectangle.
+GROUND_PIECES = 2
 #: The bonus tiles' share of a reading at which the bonus look
 #: (:class:`~hefen.photo.model.BonusLook`) takes a second look at it.
 BONUS_LOOK_AT = 0.25
@@ -172,7 +178,7 @@ def _outline_quad(small: np.ndarray) -> np.ndarray | None:
     return None if best is None else np.asarray(cv2.boxPoints(best[1]), np.float32)
 
 
-def _ground_quad(rgb: np.ndarray) -> np.ndarray | None:
+def _ground_quads(rgb: np.ndarray) -> list[np.ndarray]:
     """The rectangle about what differs from the picture's border, in ``rgb``'s pixels:
     GrabCut on a small copy, the border ring its ground, the rest maybe the tile; the
     largest piece it keeps, holes filled. None where it keeps nothing tile-sized."""
@@ -180,7 +186,7 @@ def _ground_quad(rgb: np.ndarray) -> np.ndarray | None:
     h, w = small.shape[:2]
     ring = max(2, round(GROUND_RING * min(h, w)))
     if min(h, w) <= 4 * ring:
-        return None
+        return []
     mask = np.full((h, w), cv2.GC_PR_FGD, np.uint8)
     mask[:ring] = mask[-ring:] = cv2.GC_BGD
     mask[:, :ring] = mask[:, -ring:] = cv2.GC_BGD
@@ -191,13 +197,14 @@ def _ground_quad(rgb: np.ndarray) -> np.ndarray | None:
     kept = np.where((mask == cv2.GC_FGD) | (mask == cv2.GC_PR_FGD), 255, 0).astype(np.uint8)
     kept = _fill(cv2.morphologyEx(kept, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(kept, connectivity=8)
-    if n <= 1:
-        return None
-    big = int(stats[1:, cv2.CC_STAT_AREA].argmax()) + 1
-    if stats[big, cv2.CC_STAT_AREA] < 0.02 * h * w:
-        return None
-    points = cv2.findNonZero((labels == big).astype(np.uint8))
-    return np.asarray(cv2.boxPoints(cv2.minAreaRect(points)), np.float32) / scale
+    order = 1 + np.argsort(-stats[1:, cv2.CC_STAT_AREA])[:GROUND_PIECES]
+    out = []
+    for i in order:
+        if stats[i, cv2.CC_STAT_AREA] < 0.02 * h * w:
+            break
+        points = cv2.findNonZero((labels == i).astype(np.uint8))
+        out.append(np.asarray(cv2.boxPoints(cv2.minAreaRect(points)), np.float32) / scale)
+    return out
 
 
 def _upright(box: np.ndarray) -> np.ndarray:
@@ -219,12 +226,28 @@ def tile_quads(rgb: np.ndarray) -> list[np.ndarray]:
         for box in (_pieces_quad(small), _outline_quad(small))
         if box is not None
     ]
-    ground = _ground_quad(rgb)
-    if ground is not None:
-        quads.append(_upright(ground))
+    quads += [_upright(q) for q in _ground_quads(rgb)]
     h, w = rgb.shape[:2]
     quads.append(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32))
     return quads
+
+
+def _parts(quads: list[np.ndarray]) -> list[float]:
+    """How much of a part each of ``quads`` is (the whole picture last, never one): the
+    log of how much smaller it is than the largest of the others that holds
+    :data:`PART_HELD` of it, 0 where none does."""
+    hulls = [cv2.convexHull(q.astype(np.float32)) for q in quads]
+    areas = [max(float(cv2.contourArea(h)), 1.0) for h in hulls]
+    out = []
+    for i, hull in enumerate(hulls):
+        holder = areas[i]
+        for j in range(len(quads) - 1):  # the whole picture aside
+            if areas[j] > holder:
+                inside = cv2.intersectConvexConvex(hull, hulls[j])[0]
+                if inside >= PART_HELD * areas[i]:
+                    holder = areas[j]
+        out.append(float(np.log(holder / areas[i])))
+    return out
 
 
 def cut(
@@ -345,10 +368,7 @@ def read_tile(
     crops: list[np.ndarray] = []
     quads: list[np.ndarray] = []  # each reading's quadrilateral, turned
     found = tile_quads(rgb)
-    areas = [float(cv2.contourArea(q)) for q in found]
-    largest = max(areas[:-1], default=areas[-1])  # the whole picture (last) aside
-    for quad, area in zip(found, areas, strict=True):
-        part = float(np.log(largest / max(area, 1.0))) if area < largest else 0.0
+    for quad, part in zip(found, _parts(found), strict=True):
         for turned, quarters in _turns(quad):
             readings.append((len(crops), len(CUTS)))
             quads.append(turned)
