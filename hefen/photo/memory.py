@@ -56,8 +56,8 @@ MATCHED, TURN_COST = 0.7, 0.03
 #: of one drawing in one hand photo were 0.58 alike (the cut's edges land differently).
 READ_MATCHED = 0.55
 #: ... and a reading of a photo of one tile costs this times the log of how much smaller
-#: its quadrilateral is than the largest found (``TileReading.parts``): a blank part of a
-#: face, cut as if it were the tile, is much like a taught white dragon.
+#: its quadrilateral is than the largest found that holds it (``TileReading.parts``): a
+#: blank part of a face, cut as if it were the tile, is much like a taught white dragon.
 PART_COST = 0.1
 #: In a hand photo the match look compares only the cuts the model reads as *not a tile*
 #: less likely than this: the refining step tries many bad cuts.

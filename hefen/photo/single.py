@@ -179,9 +179,10 @@ def _outline_quad(small: np.ndarray) -> np.ndarray | None:
 
 
 def _ground_quads(rgb: np.ndarray) -> list[np.ndarray]:
-    """The rectangle about what differs from the picture's border, in ``rgb``'s pixels:
-    GrabCut on a small copy, the border ring its ground, the rest maybe the tile; the
-    largest piece it keeps, holes filled. None where it keeps nothing tile-sized."""
+    """The rectangles about what differs from the picture's border, in ``rgb``'s pixels:
+    GrabCut on a small copy, the border ring its ground, the rest maybe the tile; its
+    :data:`GROUND_PIECES` largest pieces, holes filled, largest first; none where it keeps
+    nothing tile-sized."""
     small, scale = reduced(rgb, GROUND_SIDE)
     h, w = small.shape[:2]
     ring = max(2, round(GROUND_RING * min(h, w)))
@@ -342,9 +343,9 @@ class TileReading:
     #: quarter turns from the picture's upright (R), when looks were taken
     looks: np.ndarray | None = None
     turns: np.ndarray | None = None
-    #: how much smaller each reading's quadrilateral is than the largest found (the log of
-    #: the ratio of their areas; 0 for the largest and the whole picture), when looks were
-    #: taken
+    #: how much of a part each reading's quadrilateral is (:func:`_parts`: the log of how
+    #: much smaller it is than the largest found that holds it, 0 where none does), when
+    #: looks were taken
     parts: np.ndarray | None = None
 
 
@@ -364,7 +365,7 @@ def read_tile(
     readings: list[tuple[int, int]] = []  # (first crop, crops) of each reading
     costs: list[float] = []
     turns: list[float] = []  # each reading's quarter turns from the picture's upright
-    parts: list[float] = []  # each reading's log of how much smaller than the largest
+    parts: list[float] = []  # how much of a part each reading is (_parts)
     crops: list[np.ndarray] = []
     quads: list[np.ndarray] = []  # each reading's quadrilateral, turned
     found = tile_quads(rgb)
