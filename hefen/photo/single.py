@@ -197,7 +197,7 @@ def _ground_quads(rgb: np.ndarray) -> list[np.ndarray]:
     cv2.grabCut(bgr, mask, (0, 0, w, h), *models, GROUND_ITERATIONS, cv2.GC_INIT_WITH_MASK)
     kept = np.where((mask == cv2.GC_FGD) | (mask == cv2.GC_PR_FGD), 255, 0).astype(np.uint8)
     kept = _fill(cv2.morphologyEx(kept, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(kept, connectivity=8)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(kept, connectivity=8)
     order = 1 + np.argsort(-stats[1:, cv2.CC_STAT_AREA])[:GROUND_PIECES]
     out = []
     for i in order:
@@ -363,7 +363,6 @@ def read_tile(
     rgb, _ = reduced(image, READ_SIDE)
     grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
     readings: list[tuple[int, int]] = []  # (first crop, crops) of each reading
-    costs: list[float] = []
     turns: list[float] = []  # each reading's quarter turns from the picture's upright
     parts: list[float] = []  # how much of a part each reading is (_parts)
     crops: list[np.ndarray] = []
@@ -373,7 +372,6 @@ def read_tile(
         for turned, quarters in _turns(quad):
             readings.append((len(crops), len(CUTS)))
             quads.append(turned)
-            costs.append(TURN_COST * quarters + PART_COST * part)
             turns.append(quarters)
             parts.append(part)
             crops += [cut(grey, turned, window) for window in CUTS]
@@ -385,6 +383,8 @@ def read_tile(
         probs = clf.probabilities(batch)
     logs = np.log(probs[:, : len(READ_CODES)] + 1e-6)
     best: tuple[float, int, int, int] | None = None
+    turned_by, part_of = np.array(turns), np.array(parts)
+    costs = TURN_COST * turned_by + PART_COST * part_of
     for r, ((start, count), cost) in enumerate(zip(readings, costs, strict=True)):
         mean_log = logs[start : start + count].mean(0)
         k = int(mean_log.argmax())
@@ -412,7 +412,7 @@ def read_tile(
         if clf.match is not None:
             # The match look's features tell drawings apart, so every reading is compared
             # (the model may have turned a never-seen set's tile wrongly), a turn costing.
-            mean = memory.match(mean, every, np.array(turns), np.array(parts))
+            mean = memory.match(mean, every, turned_by, part_of)
         else:
             # The model's own features: the memory reads the chosen reading only, as one:
             # its cuts' mean look (what teach_tile keeps) against each taught tile's.
@@ -424,4 +424,4 @@ def read_tile(
         k = int(mean[: len(READ_CODES)].argmax())
     if not look:
         return TileReading(k, mean)
-    return TileReading(k, mean, seen, every, np.array(turns), np.array(parts))
+    return TileReading(k, mean, seen, every, turned_by, part_of)
