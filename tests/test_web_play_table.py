@@ -108,6 +108,21 @@ def check_table(page: Any) -> None:
 MINE = '#board .seatbox[data-pos="bottom"] .river .t'
 
 
+def pass_the_call(page: Any) -> None:
+    """Tap Pass and wait until the call is gone: no buttons left, my turn (which
+    may itself show buttons: a self-drawn win, a kong, a ready hand), a later
+    discard (which may bring the next call), or the result."""
+    rivers = page.locator("#board .river .t").count()
+    page.locator("#calls button.pass").click()
+    page.wait_for_function(
+        "(n) => document.querySelectorAll('#calls button').length === 0"
+        " || document.querySelectorAll('#my-hand .ht.can').length > 0"
+        " || document.querySelectorAll('#board .river .t').length > n"
+        " || !document.querySelector('#result').hidden",
+        arg=rivers,
+    )
+
+
 def play_hand(page: Any, shoot: bool = False) -> None:
     """Play my seat by tapping until the hand's result shows: the first claim
     offered is taken, later ones passed; each turn discards the drawn tile."""
@@ -147,8 +162,7 @@ def play_hand(page: Any, shoot: bool = False) -> None:
                 if page.locator("#my-melds .meld .t.took").count():
                     assert page.locator("#my-melds .meld .t.took").first.is_visible()
                 continue
-            page.locator("#calls button.pass").click()
-            page.wait_for_function("() => document.querySelectorAll('#calls button').length === 0")
+            pass_the_call(page)
             continue
         if page.locator("#prompt", has_text="Your turn").count() == 0:
             continue
@@ -265,8 +279,7 @@ def test_the_table_in_landscape_does_not_overflow(
         if page.locator("#result").is_visible():
             break
         if page.locator("#calls button.pass").count():
-            page.locator("#calls button.pass").click()
-            page.wait_for_function("() => document.querySelectorAll('#calls button').length === 0")
+            pass_the_call(page)
             continue
         n = page.locator("#board .river .t").count()
         page.locator("#my-hand .ht.can").first.click()
