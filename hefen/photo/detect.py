@@ -60,6 +60,16 @@ BUSY_FLOOR = 40.0
 #: rows alone, at most 16 tiles: 11). The seams between tiles as the cue instead, on the
 #: bench's first 80 cluttered photos: 10 off, against 6 this way and 15 before.
 ROW_FLOOR, ROW_TILES, ROW_MIN_H = 0.35, (3.0, 16.0), 12.0
+#: The tiles' height measured down the columns (:func:`_rows_measured`) is taken when it
+#: is more than ``RUN_AGREE`` times off the blobs' rectangles' height; a blob's columns
+#: that run through ``RUN_NEAR`` of it are the tiles that weigh its direction, measured
+#: again when that moves the direction more than ``RUN_TURN`` degrees.
+RUN_AGREE, RUN_NEAR, RUN_TURN = 1.25, (0.7, 1.4), 1.0
+#: ... and only when at least ``RUN_SHARE`` of the tiles its runs hold are within
+#: ``RUN_NEAR_SHARE`` of it (a row whose mask broke into pieces has runs of every length).
+RUN_SHARE, RUN_NEAR_SHARE = 0.5, 0.15
+#: Runs shorter than this share of the length that weighing by length finds are left out.
+RUN_FLOOR = 0.25
 
 
 @dataclass
@@ -300,6 +310,108 @@ def _row_angle_and_height(blobs: list[tuple[np.ndarray, tuple]]) -> tuple[float,
     )
 
 
+def _turn(shape: tuple[int, ...], angle: float) -> tuple[np.ndarray, tuple[int, int]]:
+    """The affine map that turns a picture of ``shape`` by ``angle`` degrees about its
+    centre, and the size (width, height) that holds all of it turned."""
+    sh, sw = shape[:2]
+    centre = (sw / 2, sh / 2)
+    rot = cv2.getRotationMatrix2D(centre, angle, 1.0)
+    cos, sin = abs(rot[0, 0]), abs(rot[0, 1])
+    lw, lh = int(sh * sin + sw * cos) + 2, int(sh * cos + sw * sin) + 2
+    rot[0, 2] += lw / 2 - centre[0]
+    rot[1, 2] += lh / 2 - centre[1]
+    return rot, (lw, lh)
+
+
+def _column_runs(labels: np.ndarray, angle: float) -> tuple[np.ndarray, np.ndarray]:
+    """In the picture of blob ``labels`` (uint16, 0 the table) turned by ``angle`` so
+    that the rows lie level, each column's runs down through a blob: their lengths, and
+    the blob each runs through."""
+    rot, size = _turn(labels.shape, angle)
+    cols = cv2.warpAffine(labels, rot, size, flags=cv2.INTER_NEAREST).T
+    padded = np.pad(cols, ((0, 0), (1, 1)))
+    col, pos = np.nonzero(padded[:, 1:] != padded[:, :-1])  # where a run starts or ends
+    same = col[:-1] == col[1:]
+    start, end, col = pos[:-1][same], pos[1:][same], col[:-1][same]
+    blob = cols[col, start]
+    inside = blob > 0
+    return (end - start)[inside].astype(np.float64), blob[inside].astype(np.int64)
+
+
+def _weighted_median(values: np.ndarray, weights: np.ndarray) -> float:
+    order = np.argsort(values)
+    cum = np.cumsum(weights[order])
+    return float(values[order][np.searchsorted(cum, cum[-1] / 2)])
+
+
+def _row_runs(lengths: np.ndarray) -> np.ndarray:
+    """The columns' runs at least :data:`ROW_MIN_H` long and :data:`RUN_FLOOR` of the
+    length that weighing by length finds: not a smear's or a line of writing's, while a
+    box beside the row up to four tiles high leaves the row's."""
+    floor = max(ROW_MIN_H, RUN_FLOOR * _weighted_median(lengths, lengths))
+    return lengths[lengths >= floor]
+
+
+def _run_height(lengths: np.ndarray) -> float | None:
+    """The tiles' height from the columns' runs through the blobs (:func:`_row_runs`):
+    their median weighed by how many tiles of its height each column is (1 / its
+    length)."""
+    keep = _row_runs(lengths) if len(lengths) else lengths
+    return _weighted_median(keep, 1.0 / keep) if len(keep) else None
+
+
+def _near_share(lengths: np.ndarray, height: float) -> float:
+    """The share of the tiles the columns' runs hold (as :func:`_run_height` weighs
+    them) that are within :data:`RUN_NEAR_SHARE` of ``height``: most, where a row's
+    columns run through whole tiles; few, where its mask broke into pieces."""
+    keep = _row_runs(lengths)
+    weight = 1.0 / keep
+    near = np.abs(keep / height - 1.0) <= RUN_NEAR_SHARE
+    return float(weight[near].sum() / weight.sum())
+
+
+def _rows_measured(
+    first: np.ndarray, blobs: list[tuple[np.ndarray, tuple]]
+) -> tuple[float, float] | None:
+    """The rows' direction and the tiles' height, measured down the columns of the
+    picture turned level.
+
+    :func:`_row_angle_and_height` gives the first direction and height. A blob's
+    rectangle cannot tell a row of tiles from a row run into a box or a sheet beside it
+    (the two are one rectangle, taller than either), and there the height came out two
+    to four times too high. Turned level, each column of a row of tiles runs through one
+    tile's height, a column of a box beside it through the box's: the height is also
+    taken column by column (:func:`_run_height`). Where the two heights are within
+    :data:`RUN_AGREE` of each other the first stands (on a pale table a row's mask may
+    break into pieces, whose columns run short). Otherwise the runs' height is taken, and
+    the direction is the blobs' again, each weighed by the columns of it that run through
+    :data:`RUN_NEAR` of that height (two smears on the table no longer outweigh a row),
+    the height measured again if the direction moved more than :data:`RUN_TURN` degrees.
+    """
+    found = _row_angle_and_height(blobs)
+    if found is None:
+        return None
+    angle = found[0]
+    labels = np.zeros(first.shape[:2], np.uint16)
+    for k, (contour, _rect) in enumerate(blobs[:65535]):
+        cv2.drawContours(labels, [contour], -1, k + 1, -1)
+    lengths, owner = _column_runs(labels, angle)
+    height = _run_height(lengths)
+    if height is None or max(height, found[1]) <= RUN_AGREE * min(height, found[1]):
+        return found
+    if _near_share(lengths, height) < RUN_SHARE:
+        return found
+    near = (lengths >= RUN_NEAR[0] * height) & (lengths <= RUN_NEAR[1] * height)
+    tiles = np.bincount(owner[near], minlength=len(blobs) + 1)[1 : len(blobs) + 1] / height
+    if tiles.sum() > 0:
+        angles = np.array([_rect_angle_and_height(rect)[0] for _c, rect in blobs])
+        turned = _weighted_median(angles, tiles.astype(np.float64))
+        if abs(turned - angle) > RUN_TURN:
+            angle = turned
+            height = _run_height(_column_runs(labels, angle)[0]) or height
+    return angle, height
+
+
 def _rect_angle_and_height(rect: tuple) -> tuple[float, float]:
     """A blob's rectangle's direction along the row (degrees) and its height: of its two
     edges the flatter runs along the row, the steeper is the height."""
@@ -503,7 +615,7 @@ def find_groups(rgb: np.ndarray) -> tuple[list[Group], float]:
     mask = tile_mask(small)
     first = _fill(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)))
     blobs = _blobs(first, min_area=0.0015 * sh * sw)
-    found = _row_angle_and_height(blobs)
+    found = _rows_measured(first, blobs)
     if found is None:
         return [], 0.0
     angle, tile_h = found
@@ -516,12 +628,7 @@ def find_groups(rgb: np.ndarray) -> tuple[list[Group], float]:
         mask = mask & ~apart
 
     # Turn the picture so that the rows are level, and join each group's tiles.
-    centre = (sw / 2, sh / 2)
-    rot = cv2.getRotationMatrix2D(centre, angle, 1.0)
-    cos, sin = abs(rot[0, 0]), abs(rot[0, 1])
-    lw, lh = int(sh * sin + sw * cos) + 2, int(sh * cos + sw * sin) + 2
-    rot[0, 2] += lw / 2 - centre[0]
-    rot[1, 2] += lh / 2 - centre[1]
+    rot, (lw, lh) = _turn(small.shape, angle)
     kw = max(3, round(JOIN_ALONG * tile_h)) | 1
     kh = max(3, round(0.22 * tile_h)) | 1
     back = cv2.invertAffineTransform(rot)
