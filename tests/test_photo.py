@@ -791,3 +791,50 @@ def test_cluttered_photos_lose_the_pale_things_read_as_blank_tiles(art: synth.Ar
     while pale things read unsurely as blank white dragons were kept."""
     right = _cluttered_right(art, TEST_SEED + 400, 20)
     assert right >= 19, right
+
+
+def test_four_backs_without_seams_between_them_are_a_card_not_a_kong() -> None:
+    """A card, a box or a phone's screen read as four backs in a row is no concealed
+    kong: four tiles face down show the seams between them."""
+    import cv2
+
+    from hefen.photo.classes import BACK
+    from hefen.photo.pipeline import _seamless_backs
+
+    grey = np.full((200, 400), 70, np.uint8)
+    cells = [
+        np.array(
+            [[50 + 60 * k, 50], [110 + 60 * k, 50], [110 + 60 * k, 130], [50 + 60 * k, 130]],
+            np.float32,
+        )
+        for k in range(4)
+    ]
+    backs = _read_group(*((BACK, 0.9) for _ in range(4)))
+    card = grey.copy()
+    cv2.rectangle(card, (50, 50), (290, 130), 160, -1)  # one plain coloured card
+    assert _seamless_backs(backs, card, cells)
+    tiles = card.copy()
+    for k in (1, 2, 3):  # the same, with the dark seams of four tiles side by side
+        cv2.line(tiles, (50 + 60 * k, 50), (50 + 60 * k, 130), 90, 2)
+    assert not _seamless_backs(backs, tiles, cells)
+    # only a group of four backs is judged so
+    faces = _read_group(("5p", 0.9), (BACK, 0.9), (BACK, 0.9), ("5p", 0.9))
+    assert not _seamless_backs(faces, card, cells)
+    assert not _seamless_backs(_read_group(*((BACK, 0.9) for _ in range(3))), card, cells[:3])
+
+
+@needs_art
+def test_four_tiles_face_down_still_read_as_a_concealed_kong(art: synth.Art) -> None:
+    """Four backs with their seams (a hand photo with all of a concealed kong face
+    down) are kept: the card rule does not take them."""
+    from hefen.photo.classes import BACK
+
+    rng = np.random.default_rng(31_337_555)
+    kongs = 0
+    for _ in range(15):
+        groups, _rows = synth.random_hand(rng)
+        photo = synth.hand_photo(rng, art, [groups[0][:11], [BACK] * 4], synth.random_rows(rng, 2))
+        read = [[t.tile for t in g.tiles] for g in recognize(photo.image).groups]
+        kongs += [BACK] * 4 in read
+    # 6 of these 15, as before the rule (the model reads the others' backs as white dragons)
+    assert kongs >= 6, kongs
