@@ -218,3 +218,20 @@ def test_cluttered_photos_whose_rows_ran_into_things_are_counted_right(
         synth.cluttered_photo(rng, art)
     photo = synth.cluttered_photo(rng, art)
     assert len(recognize(photo.image).tiles) == len(photo.tiles)
+
+
+def test_a_row_run_into_a_wider_card_below_it_is_cut_from_it() -> None:
+    """A row of tiles touching a card below it that is wider than the row: the columns
+    beyond the row hold only the card, and pull the blob's mean height down to 1.49
+    tiles. Above 1.45 tiles (1.6 before) it is cut at its thinnest line, and the row
+    comes out a tile high."""
+    from hefen.photo.detect import _split_rows
+
+    blob = np.zeros((110, 680), np.uint8)
+    blob[0:60, 70:610] = 1  # the row, 540 wide and 60 high
+    blob[60:70, 300:400] = 1  # where the two touch
+    blob[70:110, :] = 1  # the card, 680 wide and 40 high
+    parts = _split_rows(0, 0, blob, 60.0)
+    assert len(parts) == 2
+    x, y, row = parts[0]
+    assert (x, y) == (70, 0) and row.shape == (60, 540)
