@@ -235,3 +235,19 @@ def test_a_row_run_into_a_wider_card_below_it_is_cut_from_it() -> None:
     assert len(parts) == 2
     x, y, row = parts[0]
     assert (x, y) == (70, 0) and row.shape == (60, 540)
+
+
+def test_a_row_with_a_narrow_thing_hanging_from_it_is_cut_from_it() -> None:
+    """A piece more than two tiles high is no row, however thin what makes it so: a
+    narrow card hanging from a row keeps the mean height near a tile's (1.1), and is cut
+    off at the thinnest line."""
+    from hefen.photo.detect import _mean_height, _split_rows
+
+    blob = np.zeros((140, 540), np.uint8)
+    blob[0:60, :] = 1  # the row, 540 wide and 60 high
+    blob[60:140, 200:240] = 1  # a card 40 wide hanging from it
+    assert _mean_height(blob) < 1.2 * 60
+    parts = _split_rows(0, 0, blob, 60.0)
+    assert len(parts) == 2
+    x, y, row = parts[0]
+    assert (x, y) == (0, 0) and row.shape == (60, 540)
