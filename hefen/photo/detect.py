@@ -71,12 +71,13 @@ RUN_SHARE, RUN_NEAR_SHARE = 0.5, 0.15
 #: Runs shorter than this share of the length that weighing by length finds are left out.
 RUN_FLOOR = 0.25
 #: A joined blob whose mean height over its columns is more than ``SPLIT_OVER`` tiles is
-#: two rows, or a row and a thing beside it, and is cut at its thinnest line. At 1.6
-#: (before) a row touching a card wider than it below stayed whole (the card's own
-#: columns pull the mean down) and was read unsure and lost. On the 200 cluttered tuning
-#: photos (seeds 95,500,001 and 95,600,001) the count right 1.6: 185, 1.45: 186, 1.35: 186;
-#: plain hand photos (the bench's 300) 98.0, 98.3, 98.7 %; the bench's 100 cluttered
-#: photos 94, 93, 92 %: 1.45 between.
+#: two rows, or a row and a thing beside it, and is cut at its thinnest line (after a
+#: thing is cut off to the tiles' band, :func:`_to_core`). At 1.6 (before) a row touching
+#: a card wider than it below stayed whole (the card's own columns pull the mean down)
+#: and was read unsure and lost. With the cut made before the core, the 200 cluttered
+#: tuning photos (seeds 95,500,001 and 95,600,001) had the count right 1.6: 185, 1.45:
+#: 186, 1.35: 186; plain hand photos (the bench's 300) 98.0, 98.3, 98.7 %; the bench's 100
+#: cluttered photos 94, 93, 92 %: 1.45 between. Made after the core, 1.45 reads 185.
 SPLIT_OVER = 1.45
 #: ... and so is one more than ``SPLIT_TALL`` tiles high however thin (a row with a
 #: narrow thing hanging from it: its mean height stays near a tile's). Tuning photos as
@@ -279,6 +280,13 @@ def _edge_angle(p: np.ndarray, q: np.ndarray) -> float:
     return (a + 90.0) % 180.0 - 90.0
 
 
+def _weighted_median(values: np.ndarray | list[float], weights: np.ndarray | list[float]) -> float:
+    """The value at which the weights, the values in order, reach half their sum."""
+    order = np.argsort(values)
+    cum = np.cumsum(np.asarray(weights, np.float64)[order])
+    return float(np.asarray(values)[order][np.searchsorted(cum, cum[-1] / 2)])
+
+
 def _row_angle_and_height(blobs: list[tuple[np.ndarray, tuple]]) -> tuple[float, float] | None:
     """The rows' direction (degrees) and the tiles' height, from the blobs' rectangles.
 
@@ -305,12 +313,7 @@ def _row_angle_and_height(blobs: list[tuple[np.ndarray, tuple]]) -> tuple[float,
     if not angles:
         return None
 
-    def weighted_median(values: list[float], weights: list[float]) -> float:
-        order = np.argsort(values)
-        cum = np.cumsum(np.asarray(weights, np.float64)[order])
-        return float(np.asarray(values)[order][np.searchsorted(cum, cum[-1] / 2)])
-
-    by_area = weighted_median(heights, areas)
+    by_area = _weighted_median(heights, areas)
     tiles = []
     for a, h in zip(areas, heights, strict=True):
         count = a / h**2
@@ -318,7 +321,7 @@ def _row_angle_and_height(blobs: list[tuple[np.ndarray, tuple]]) -> tuple[float,
         tiles.append(count if row or h >= ROW_FLOOR * by_area else 0.0)
     # the direction too by the tiles each blob holds: a phone or a box lying square to the
     # photo outweighed a slanted row of tiles by area alone
-    return weighted_median(angles, tiles if sum(tiles) > 0 else areas), weighted_median(
+    return _weighted_median(angles, tiles if sum(tiles) > 0 else areas), _weighted_median(
         heights, tiles
     )
 
@@ -349,12 +352,6 @@ def _column_runs(labels: np.ndarray, angle: float) -> tuple[np.ndarray, np.ndarr
     blob = cols[col, start]
     inside = blob > 0
     return (end - start)[inside].astype(np.float64), blob[inside].astype(np.int64)
-
-
-def _weighted_median(values: np.ndarray, weights: np.ndarray) -> float:
-    order = np.argsort(values)
-    cum = np.cumsum(weights[order])
-    return float(values[order][np.searchsorted(cum, cum[-1] / 2)])
 
 
 def _row_runs(lengths: np.ndarray) -> np.ndarray:
@@ -394,10 +391,11 @@ def _rows_measured(
     (the two are one rectangle, taller than either), and there the height came out two
     to four times too high. Turned level, each column of a row of tiles runs through one
     tile's height, a column of a box beside it through the box's: the height is also
-    taken column by column (:func:`_run_height`). Where the two heights are within
-    :data:`RUN_AGREE` of each other the first stands (on a pale table a row's mask may
-    break into pieces, whose columns run short). Otherwise the runs' height is taken, and
-    the direction is the blobs' again, each weighed by the columns of it that run through
+    taken column by column (:func:`_run_height`). The first stands where the two are
+    within :data:`RUN_AGREE` of each other, or where less than :data:`RUN_SHARE` of the
+    runs agree with the runs' height (:func:`_near_share`: on a pale table a row's mask
+    may break into pieces, whose columns run through parts of tiles). Otherwise the runs'
+    height is taken, and the direction is the blobs' again, each weighed by the columns of it that run through
     :data:`RUN_NEAR` of that height (two smears on the table no longer outweigh a row),
     the height measured again if the direction moved more than :data:`RUN_TURN` degrees.
     """
