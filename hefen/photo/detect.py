@@ -358,23 +358,23 @@ def _row_runs(lengths: np.ndarray) -> np.ndarray:
     """The columns' runs at least :data:`ROW_MIN_H` long and :data:`RUN_FLOOR` of the
     length that weighing by length finds: not a smear's or a line of writing's, while a
     box beside the row up to four tiles high leaves the row's."""
+    if not len(lengths):
+        return lengths
     floor = max(ROW_MIN_H, RUN_FLOOR * _weighted_median(lengths, lengths))
     return lengths[lengths >= floor]
 
 
-def _run_height(lengths: np.ndarray) -> float | None:
-    """The tiles' height from the columns' runs through the blobs (:func:`_row_runs`):
-    their median weighed by how many tiles of its height each column is (1 / its
-    length)."""
-    keep = _row_runs(lengths) if len(lengths) else lengths
+def _run_height(keep: np.ndarray) -> float | None:
+    """The tiles' height from the columns' runs through the blobs that
+    :func:`_row_runs` keeps: their median weighed by how many tiles of its height each
+    column is (1 / its length)."""
     return _weighted_median(keep, 1.0 / keep) if len(keep) else None
 
 
-def _near_share(lengths: np.ndarray, height: float) -> float:
-    """The share of the tiles the columns' runs hold (as :func:`_run_height` weighs
-    them) that are within :data:`RUN_NEAR_SHARE` of ``height``: most, where a row's
-    columns run through whole tiles; few, where its mask broke into pieces."""
-    keep = _row_runs(lengths)
+def _near_share(keep: np.ndarray, height: float) -> float:
+    """The share of the tiles the kept runs hold (as :func:`_run_height` weighs them)
+    that are within :data:`RUN_NEAR_SHARE` of ``height``: most, where a row's columns
+    run through whole tiles; few, where its mask broke into pieces."""
     weight = 1.0 / keep
     near = np.abs(keep / height - 1.0) <= RUN_NEAR_SHARE
     return float(weight[near].sum() / weight.sum())
@@ -407,10 +407,11 @@ def _rows_measured(
     for k, (contour, _rect) in enumerate(blobs[:65535]):
         cv2.drawContours(labels, [contour], -1, k + 1, -1)
     lengths, owner = _column_runs(labels, angle)
-    height = _run_height(lengths)
+    keep = _row_runs(lengths)
+    height = _run_height(keep)
     if height is None or max(height, found[1]) <= RUN_AGREE * min(height, found[1]):
         return found
-    if _near_share(lengths, height) < RUN_SHARE:
+    if _near_share(keep, height) < RUN_SHARE:
         return found
     near = (lengths >= RUN_NEAR[0] * height) & (lengths <= RUN_NEAR[1] * height)
     tiles = np.bincount(owner[near], minlength=len(blobs) + 1)[1 : len(blobs) + 1] / height
@@ -419,7 +420,7 @@ def _rows_measured(
         turned = _weighted_median(angles, tiles.astype(np.float64))
         if abs(turned - angle) > RUN_TURN:
             angle = turned
-            height = _run_height(_column_runs(labels, angle)[0]) or height
+            height = _run_height(_row_runs(_column_runs(labels, angle)[0])) or height
     return angle, height
 
 

@@ -325,10 +325,16 @@ def choose_tiles(probs: list[np.ndarray]) -> list[int]:
     return chosen
 
 
+def _across(strip: np.ndarray) -> np.ndarray:
+    """Each column's mean change across a straightened strip (Sobel, absolute): high at
+    the seams between tiles and at a drawing's upright strokes."""
+    return np.abs(cv2.Sobel(strip.astype(np.float32), cv2.CV_32F, 1, 0, ksize=3)).mean(0)
+
+
 def tile_pitch(strip: np.ndarray) -> float | None:
     """The spacing of the tiles along a straightened strip, from the repeating seams between
     them (autocorrelation of the vertical edges), or None when nothing repeats."""
-    grad = np.abs(cv2.Sobel(strip.astype(np.float32), cv2.CV_32F, 1, 0, ksize=3)).mean(0)
+    grad = _across(strip)
     lo, hi = round(TILE_RATIO[0] * CROP_H), round(TILE_RATIO[1] * CROP_H)
     if len(grad) < 2 * hi:
         return None
@@ -369,7 +375,7 @@ def _score_counts(clf: _Classifier, strip: np.ndarray, counts: list[int]) -> lis
 def _trim(strip: np.ndarray) -> tuple[int, int]:
     """Columns at the strip's ends that are bare table (no drawing, no seam): cut them off,
     up to half a tile at each end."""
-    grad = np.abs(cv2.Sobel(strip.astype(np.float32), cv2.CV_32F, 1, 0, ksize=3)).mean(0)
+    grad = _across(strip)
     grad = cv2.blur(grad.reshape(1, -1), (5, 1)).ravel()
     w = len(grad)
     limit = 0.25 * float(np.median(grad))
@@ -402,7 +408,7 @@ def _gaps(strip: np.ndarray) -> list[tuple[int, int]]:
     change across the strip) and no rim either (little change down it): a blank white
     dragon has no drawing, but the edge between its face and its side runs across it."""
     f = strip.astype(np.float32)
-    grad = np.abs(cv2.Sobel(f, cv2.CV_32F, 1, 0, ksize=3)).mean(0)
+    grad = _across(strip)
     grad = cv2.blur(grad.reshape(1, -1), (5, 1)).ravel()
     down = np.abs(cv2.Sobel(f, cv2.CV_32F, 0, 1, ksize=3))
     rims = float(down.mean(1).max())
@@ -966,8 +972,7 @@ def _seamless_backs(group: TileGroup, grey: np.ndarray, quads: list[np.ndarray])
     if len(group.tiles) != 4 or any(t.tile != BACK for t in group.tiles):
         return False
     quad = np.array([quads[0][0], quads[-1][1], quads[-1][2], quads[0][3]], np.float32)
-    strip = rectify(grey, quad, CROP_H).astype(np.float32)
-    across = np.abs(cv2.Sobel(strip, cv2.CV_32F, 1, 0, ksize=3)).mean(0)
+    across = _across(rectify(grey, quad, CROP_H))
     w = len(across)
     reach = max(1, round(SEAM_REACH * w / 4))
     seams = [
