@@ -51,7 +51,7 @@ from hefen.photo import (  # noqa: E402
 )
 from hefen.photo.classes import BACK, BONUS, MODEL_CLASSES, TILE_CODES, copies_allowed  # noqa: E402
 from hefen.photo.hand import hand_fields, meld_kind  # noqa: E402
-from hefen.photo.model import MODEL_DIR, BonusLook, SharpLook, TileClassifier  # noqa: E402
+from hefen.photo.model import MODEL_DIR, BonusLook, CharLook, SharpLook, TileClassifier  # noqa: E402
 from hefen.testing.generate import random_mcr_hand  # noqa: E402
 from hefen.tiles import tile_from_str  # noqa: E402
 
@@ -438,23 +438,39 @@ def _looks(model: TileClassifier, **looks: object) -> Iterator[TileClassifier]:
 
 
 def _look_figures(
-    model: TileClassifier, look: BonusLook, art: synth.Art, bonus: int, count: int
+    model: TileClassifier,
+    look: BonusLook,
+    art: synth.Art,
+    bonus: int,
+    count: int,
+    chars: CharLook | None = None,
 ) -> str:
     """``bonus`` photos of bonus tiles and ``count`` of any tile of ``art``, read by
-    ``model`` without and with ``look``."""
+    ``model`` without and with ``look`` (and with ``chars`` too, where given; else as
+    ``model`` reads)."""
     flowers = tile_photos(art, bonus, TILE_PHOTO_SEED + 30, BONUS)
     mixed = tile_photos(art, count, TILE_PHOTO_SEED + 31)
     read = []
-    for second in (None, look):
-        with _looks(model, bonus=second):
+    ways = [{"bonus": None}, {"bonus": look}]
+    if chars is not None:
+        ways += [{"bonus": look, "chars": chars}]
+    for way in ways:
+        with _looks(model, **way):
             read.append(
                 (tile_photo_accuracy(flowers, model=model), tile_photo_accuracy(mixed, model=model))
             )
-    (b0, m0), (b1, m1) = read
-    return (
+    (b0, m0), (b1, m1) = read[:2]
+    out = (
         f"{bonus} photos of bonus tiles {b0[0]:.1%} -> {b1[0]:.1%}; {count} photos of any "
         f"tile {split(m0)} -> {split(m1)} ({m0[4]:.0f} -> {m1[4]:.0f} ms/photo)"
     )
+    if chars is not None:
+        b2, m2 = read[2]
+        out += (
+            f"; with the character look too: bonus tiles {b2[0]:.1%}, any tile {split(m2)} "
+            f"({m2[4]:.0f} ms/photo)"
+        )
+    return out
 
 
 class _Recording:
@@ -541,8 +557,92 @@ def bonus_look_figures(args: argparse.Namespace) -> None:
         art = synth.load_art((held_out,))
         model = TileClassifier(root / "tiles" / held_out)
         held = BonusLook(root / "bonus" / held_out)
-        figures = _look_figures(model, held, art, n, args.tile_photos)
+        # the character look as shipped: it is trained without the fonts style, and on
+        # characters alone, which no art style draws (glyphs.plain_drawings)
+        chars = tested().chars if held_out == "fonts" else None
+        figures = _look_figures(model, held, art, n, args.tile_photos, chars)
         print(f"  held out {held_out:9s}: {figures} ({time.time() - t:.0f}s)", flush=True)
+
+
+class _CharRecording:
+    """A character look that keeps, of each scan, each character's surest window."""
+
+    def __init__(self, look: CharLook) -> None:
+        self.look = look
+        self.seen: list[np.ndarray] = []
+
+    def probabilities(self, windows: np.ndarray) -> np.ndarray:
+        probs = self.look.probabilities(windows)
+        self.seen.append(probs[:, : len(BONUS)].max(0))
+        return probs
+
+
+def char_look_alone(model: TileClassifier, look: CharLook, art: synth.Art, count: int) -> str:
+    """The character look alone on ``count`` photos of bonus tiles (seed TILE_PHOTO_SEED +
+    40), scanning the tile where ``model`` finds and turns it: how often it names one of
+    the eight characters surely (``single.CHAR_SURE``), rightly and wrongly."""
+    photos = tile_photos(art, count, TILE_PHOTO_SEED + 40, BONUS)
+    recording = _CharRecording(look)
+    kept = single.CHAR_LOOK_AT
+    single.CHAR_LOOK_AT = 0.0  # the look scans every photo
+    right = wrong = 0
+    try:
+        with _looks(model, chars=recording):
+            for code, image in photos:
+                recording.seen.clear()
+                classify_tile(image, None, model)
+                surest = recording.seen[-1]
+                k = int(surest.argmax())
+                if surest[k] >= single.CHAR_SURE:
+                    right += BONUS[k] == code
+                    wrong += BONUS[k] != code
+    finally:
+        single.CHAR_LOOK_AT = kept
+    n = len(photos)
+    return (
+        f"the look alone on {n} photos of bonus tiles: a character named rightly "
+        f"{right / n:.1%}, wrongly {wrong / n:.1%}, none {(n - right - wrong) / n:.1%}"
+    )
+
+
+def char_look_figures(args: argparse.Namespace) -> None:
+    """Photos of one tile read without and with the character look
+    (``hefen.photo.model.CharLook``; ``--chars-dir``, default: the one shipped beside the
+    model), the other looks as shipped: photos of bonus tiles and of any tile of the
+    training styles, of the ``fonts`` style alone (whose characters are drawn in typefaces
+    the character look never saw: it is trained without that style) and of the
+    never-seen KMahjongg sets; and the look alone on each."""
+    import unseen_sets
+
+    model = tested()
+    look = CharLook(Path(args.chars_dir)) if args.chars_dir else model.chars
+    if look is None:
+        print("character look: none shipped and no --chars-dir given")
+        return
+    sets = [("training styles", synth.load_art()), ("fonts style", synth.load_art(("fonts",)))]
+    if unseen_sets.missing() is None:
+        sets += [(f"KMahjongg {name}", unseen_sets.load_set(name)) for name in unseen_sets.SETS]
+    n = args.bonus_photos
+    for label, art in sets:
+        flowers = tile_photos(art, n, TILE_PHOTO_SEED + 30, BONUS)
+        mixed = tile_photos(art, args.tile_photos, TILE_PHOTO_SEED + 31)
+        read = []
+        for second in (None, look):
+            with _looks(model, chars=second):
+                read.append(
+                    (
+                        tile_photo_accuracy(flowers, model=model),
+                        tile_photo_accuracy(mixed, model=model),
+                    )
+                )
+        (b0, m0), (b1, m1) = read
+        print(
+            f"{label}: {n} photos of bonus tiles {b0[0]:.1%} -> {b1[0]:.1%}; "
+            f"{len(mixed)} photos of any tile {split(m0)} -> {split(m1)} "
+            f"({m0[4]:.0f} -> {m1[4]:.0f} ms/photo)",
+            flush=True,
+        )
+        print(f"  {char_look_alone(model, look, art, 2 * n)}", flush=True)
 
 
 def sharp_look_figures(args: argparse.Namespace) -> None:
@@ -742,6 +842,12 @@ def main() -> None:
         help="single-tile photos with and without the sharp look",
     )
     p.add_argument("--sharp-dir", default=None, help="the sharp look to measure")
+    p.add_argument(
+        "--only-char-look",
+        action="store_true",
+        help="single-tile photos with and without the character look",
+    )
+    p.add_argument("--chars-dir", default=None, help="the character look to measure")
     args = p.parse_args()
     if args.no_sideways:
         _without_sideways()
@@ -770,6 +876,9 @@ def main() -> None:
         return
     if args.only_sharp_look:
         sharp_look_figures(args)
+        return
+    if args.only_char_look:
+        char_look_figures(args)
         return
     if args.only_hands:
         print(hand_figures(art, args.hands, HAND_SEED))

@@ -38,7 +38,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from hefen.photo import synth  # noqa: E402
+from hefen.photo import glyphs, synth  # noqa: E402
 from hefen.photo.classes import (  # noqa: E402
     BONUS,
     NOT_A_TILE,
@@ -51,6 +51,7 @@ from hefen.photo.model import (  # noqa: E402  (the runtime's)
     BONUS_H,
     BONUS_W,
     BonusLook,
+    CharLook,
     MatchLook,
     SharpLook,
     TileClassifier,
@@ -82,7 +83,11 @@ LOOKS: dict[str, tuple[str, str, tuple[str, ...], tuple[int, int]]] = {
     "bonus": (*BonusLook.FILES, BonusLook.CLASSES, (BONUS_H, BONUS_W)),
     "sharp": (*SharpLook.FILES, SharpLook.CLASSES, (BONUS_H, BONUS_W)),
     "match": (*MatchLook.FILES, (), (synth.CROP_H, synth.CROP_W)),
+    "chars": (*CharLook.FILES, glyphs.CHAR_CLASSES, (glyphs.WINDOW, glyphs.WINDOW)),
 }
+#: The character look's windows with none of the eight characters.
+NO_CHARACTER_SHARE = 0.45
+_PLAIN: list[np.ndarray] = []
 
 
 def _init_worker(
@@ -102,6 +107,8 @@ def _init_worker(
     if look == "match":
         _ART = match_art(_ART, styles)
         _IDS[:] = identities(_ART)
+    if look == "chars":
+        _PLAIN[:] = glyphs.plain_drawings(_ART)
 
 
 def match_art(art: synth.Art, styles: tuple[str, ...]) -> synth.Art:
@@ -184,6 +191,22 @@ def _make_chunk(job: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarray]:
     return xs, ys
 
 
+def _make_char_chunk(job: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarray]:
+    """``CHUNK`` windows for the character look, from their own seed
+    (:func:`hefen.photo.glyphs.char_window`): ``NO_CHARACTER_SHARE`` with none of the
+    eight characters, the rest each of the eight alike likely."""
+    seed, count, _ = job
+    rng = np.random.default_rng(seed)
+    xs = np.empty((count, glyphs.WINDOW, glyphs.WINDOW), np.uint8)
+    ys = np.empty(count, np.int64)
+    for i in range(count):
+        none = rng.random() < NO_CHARACTER_SHARE
+        label = len(BONUS) if none else int(rng.integers(len(BONUS)))
+        xs[i] = glyphs.char_window(rng, label, _PLAIN)
+        ys[i] = label
+    return xs, ys
+
+
 def _make_look_chunk(job: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarray]:
     """``CHUNK`` crops for a second look, from their own seed: photos of one tile
     (``synth.tile_photo_at``) -- for the bonus look each of the eight bonus tiles alike
@@ -253,7 +276,9 @@ def make_data(
 ) -> tuple[np.ndarray, np.ndarray]:
     jobs = []
     ctx = get_context("fork")
-    maker = {"tiles": _make_chunk, "match": _make_match_chunk}.get(look, _make_look_chunk)
+    maker = {"tiles": _make_chunk, "match": _make_match_chunk, "chars": _make_char_chunk}.get(
+        look, _make_look_chunk
+    )
     with ctx.Pool(
         workers,
         initializer=_init_worker,
@@ -797,7 +822,9 @@ def main() -> None:
         default="tiles",
         help="the tile classifier (tiles.onnx), the second look at flowers and seasons "
         "(bonus.onnx: 72 x 96 crops of photos of one tile), or the sharp look at any tile "
-        "of a photo of one tile (sharp.onnx: the same crops, the 42 tiles)",
+        "of a photo of one tile (sharp.onnx: the same crops, the 42 tiles), the match look "
+        "(match.onnx) or the character look (chars.onnx: 32 x 32 windows, the flowers' and "
+        "seasons' characters)",
     )
     p.add_argument(
         "--factored",

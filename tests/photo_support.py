@@ -44,11 +44,13 @@ def write_look(
     (folder / files[1]).write_text(json.dumps(meta))
 
 
-def check_shipped_look(look: object, classes: int) -> None:
-    """A shipped second look reads two plain crops as ``classes`` probabilities each, and
-    none as none."""
+def check_shipped_look(
+    look: object, classes: int, size: tuple[int, int] = (BONUS_H, BONUS_W)
+) -> None:
+    """A shipped second look reads two plain crops (``size``: height, width) as
+    ``classes`` probabilities each, and none as none."""
     assert look is not None
-    crops = np.full((2, BONUS_H, BONUS_W), 180, np.uint8)
+    crops = np.full((2, *size), 180, np.uint8)
     probs = look.probabilities(crops)  # type: ignore[attr-defined]
     assert probs.shape == (2, classes)
     assert np.allclose(probs.sum(1), 1.0, atol=0.02)  # int8: its softmax in 1/255 steps

@@ -14,6 +14,7 @@ import numpy as np
 
 from hefen.photo.classes import BACK, BONUS_LOOK_CLASSES, MODEL_CLASSES, READ_CLASSES, TILE_CODES
 from hefen.photo.errors import PhotoError
+from hefen.photo.glyphs import CHAR_CLASSES
 
 MODEL_DIR = Path(__file__).resolve().parent / "model"
 CROP_W, CROP_H = 48, 64
@@ -82,6 +83,11 @@ class TileClassifier:
         #: any (``sharp.onnx``); None reads them with this model alone
         self.sharp: SharpLook | None = (
             SharpLook(model_dir) if (model_dir / SharpLook.FILES[0]).exists() else None
+        )
+        #: the character look shipped beside the model, if any (``chars.onnx``): the
+        #: flowers' and seasons' characters read in a photo of one tile; None: not read
+        self.chars: CharLook | None = (
+            CharLook(model_dir) if (model_dir / CharLook.FILES[0]).exists() else None
         )
         #: the match look shipped beside the model, if any (``match.onnx``): what a taught
         #: tile is remembered and compared by; None: by this model's own features
@@ -176,6 +182,18 @@ class SharpLook(_Look):
     FILES = ("sharp.onnx", "sharp.json")
     CLASSES = TILE_CODES
     NAME = "sharp look"
+
+
+class CharLook(_Look):
+    """The character look: whether a small square window of a tile's face (``WINDOW``
+    pixels, grey) holds one of the eight characters printed on the flowers and seasons
+    (春夏秋冬梅蘭菊竹, :data:`~hefen.photo.glyphs.CHARACTERS`), and which; probabilities over
+    :data:`~hefen.photo.glyphs.CHAR_CLASSES` (``scripts/train_photo.py --look chars``).
+    :func:`hefen.photo.single.read_tile` scans a tile read as a flower or season with it."""
+
+    FILES = ("chars.onnx", "chars.json")
+    CLASSES = CHAR_CLASSES
+    NAME = "character look"
 
 
 class MatchLook:

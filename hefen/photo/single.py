@@ -38,6 +38,7 @@ import numpy as np
 from hefen.photo.classes import BONUS, READ_CODES
 from hefen.photo.detect import _fill, reduced, tile_mask
 from hefen.photo.errors import PhotoError
+from hefen.photo.glyphs import WINDOW, ink_image
 from hefen.photo.memory import TileMemory
 from hefen.photo.model import (
     BONUS_H,
@@ -45,6 +46,7 @@ from hefen.photo.model import (
     CROP_H,
     CROP_W,
     BonusLook,
+    CharLook,
     SharpLook,
     TileClassifier,
     classifier,
@@ -109,6 +111,20 @@ BONUS_LOOK_SURE = 0.9
 #: KMahjongg sets, 0.5 to 1 were within a point of each other, all above 0 (the model
 #: alone); 0.7 keeps the model's vote (docs/photo.md).
 SHARP_WEIGHT = 0.7
+#: The character look (:class:`~hefen.photo.model.CharLook`) scans the tile cut to this
+#: size (width, height) with square windows of these sides (shares of the tile's width),
+#: each moved ``CHAR_STEP`` of its side at a time: a corner character is a sixth to a
+#: fifth of a tile's width, a printed one most of it.
+CHAR_FACE = (120, 160)
+CHAR_SIDES = (0.14, 0.19, 0.25, 0.34, 0.46, 0.62)
+CHAR_STEP = 0.4
+#: A window whose pixels spread (standard deviation) less than this is bare face.
+CHAR_BARE = 6.0
+#: How sure the character look must be of one of the eight characters, in its surest
+#: window, for it to name the flower or season.
+CHAR_SURE = 0.95
+#: The bonus tiles' share of a reading at which the character look scans it.
+CHAR_LOOK_AT = 0.25
 #: The bonus tiles' columns in the classifier's outputs.
 BONUS_AT = slice(READ_CODES.index(BONUS[0]), READ_CODES.index(BONUS[-1]) + 1)
 #: Pieces of tile smaller than this share of the largest are not joined to it.
@@ -329,6 +345,44 @@ def _bonus_look(
     return out / out.sum()
 
 
+def char_windows(face: np.ndarray) -> np.ndarray:
+    """The character look's windows of ``face`` (a tile cut to :data:`CHAR_FACE`, grey):
+    N x ``WINDOW`` x ``WINDOW``, every :data:`CHAR_SIDES` square, :data:`CHAR_STEP` of its
+    side apart, less those of bare face (spread under :data:`CHAR_BARE`; at least one
+    window is kept)."""
+    h, w = face.shape
+    out = []
+    for share in CHAR_SIDES:
+        side = max(4, round(share * w))
+        step = max(1, round(side * CHAR_STEP))
+        for y in range(0, h - side + 1, step):
+            for x in range(0, w - side + 1, step):
+                window = face[y : y + side, x : x + side]
+                out.append(cv2.resize(window, (WINDOW, WINDOW), interpolation=cv2.INTER_AREA))
+    windows = np.stack(out)
+    spread = windows.reshape(len(windows), -1).std(1)
+    inked = spread >= CHAR_BARE
+    return windows[inked] if inked.any() else windows[:1]
+
+
+def _char_look(chars: CharLook, ink: np.ndarray, quad: np.ndarray, mean: np.ndarray) -> np.ndarray:
+    """``mean`` (the chosen reading's probabilities) after the character look scans the
+    same quadrilateral of ``ink`` (the picture as :func:`~hefen.photo.glyphs.ink_image`
+    reads it): where one of the eight characters is surely printed on it
+    (:data:`CHAR_SURE`, in its surest window), it names the flower or season, the bonus
+    tiles' share given to it."""
+    probs = chars.probabilities(char_windows(cut(ink, quad, (0.0, 1.0, 0.0, 1.0), CHAR_FACE)))
+    surest = probs[:, : len(BONUS)].max(0)
+    k = int(surest.argmax())
+    if surest[k] < CHAR_SURE:
+        return mean
+    out = mean.copy()
+    share = max(float(mean[BONUS_AT].sum()), float(surest[k]))
+    out[BONUS_AT] = 0.0
+    out[BONUS_AT.start + k] = share
+    return out / out.sum()
+
+
 @dataclass
 class TileReading:
     """The surest reading of a picture of one tile: its tile (an index into
@@ -402,6 +456,9 @@ def read_tile(
         k = int(mean[: len(READ_CODES)].argmax())
     if clf.bonus is not None and mean[BONUS_AT].sum() >= BONUS_LOOK_AT:
         mean = _bonus_look(clf.bonus, grey, quads[r], mean, look_crops)
+        k = int(mean[: len(READ_CODES)].argmax())
+    if clf.chars is not None and mean[BONUS_AT].sum() >= CHAR_LOOK_AT:
+        mean = _char_look(clf.chars, ink_image(rgb), quads[r], mean)
         k = int(mean[: len(READ_CODES)].argmax())
     # each reading's look (its cuts' mean features), and the chosen reading's
     every = (

@@ -1,0 +1,271 @@
+"""What the character look is trained on: small square windows, each either one of the
+characters printed on the flowers and seasons -- 春夏秋冬 (the seasons, 1-4) and 梅蘭菊竹
+(plum, orchid, chrysanthemum, bamboo, 1-4) -- or anything else a tile face holds.
+
+A flower's or season's picture differs from maker to maker; its character does not, and
+it names the tile outright (春 is the spring, 蘭 the orchid). So the look is taught the
+eight characters in every Chinese typeface this machine has (:data:`CHAR_FONTS`: Kai,
+Ming, Hei, Sung, a brush face), at any size in the window, in any ink, thickened or
+thinned as engraving and printing vary, blurred and reduced as a small character in a
+photo is, with pieces of other tiles' drawings about them; and *not a character* on
+windows of every other kind of tile face (the numerals and 萬, the winds and dragons, the
+pips and sticks, the bonus tiles' pictures), on the characters that look like them
+(泰 for 春, 憂 for 夏, 海 for 梅, 闌 for 蘭, 竺 for 竹 ...), on a character only half in
+the window, and on bare face. :func:`hefen.photo.single.read_tile` scans a tile read as a
+flower or season with it (``CharLook``).
+
+Drawn from a seed, with Pillow and OpenCV; the fonts are Debian's, as the ``drawn`` style's
+(:data:`hefen.photo.drawn.CJK_FONTS`).
+"""
+
+from __future__ import annotations
+
+import functools
+
+import cv2
+import numpy as np
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
+
+from hefen.photo.classes import BONUS
+from hefen.photo.synth import Art
+
+#: The window the look reads, in pixels (square).
+WINDOW = 32
+#: Each bonus tile's character(s): the traditional form, and the simplified one where it
+#: differs (兰 on mainland sets).
+CHARACTERS: dict[str, str] = {
+    "1h": "春",
+    "2h": "夏",
+    "3h": "秋",
+    "4h": "冬",
+    "5h": "梅",
+    "6h": "蘭兰",
+    "7h": "菊",
+    "8h": "竹",
+}
+#: The look's outputs: the eight bonus tiles (their characters), then no such character.
+NO_CHARACTER = "none"
+CHAR_CLASSES: tuple[str, ...] = BONUS + (NO_CHARACTER,)
+#: Other characters a tile face holds, and characters shaped like the eight.
+OTHER_CHARACTERS = (
+    "萬万一二三四五六七八九伍東南西北中發发白"
+    "泰奏秦椿蠢憂复麥秒和科秩冷各务海悔梧樹闌欄蘆兰菜鞠匊竺什行竿笑符"
+    "花福喜龍鳳財紅日月山水木火土天人大小心王玉田林松柏桃草葉蓮荷香季"
+)
+#: Latin numerals and letters of corner indices.
+OTHER_LATIN = "123456789ESWNCFPRG"
+_CANVAS = 96  # windows are drawn at three times their size, then reduced
+
+
+@functools.cache
+def _cjk_fonts() -> tuple[ImageFont.FreeTypeFont, ...]:
+    from hefen.photo.drawn import CJK_FONTS
+
+    return tuple(ImageFont.truetype(p, 120, index=i) for p, i in CJK_FONTS)
+
+
+@functools.cache
+def _latin_fonts() -> tuple[ImageFont.FreeTypeFont, ...]:
+    from hefen.photo.drawn import LATIN_FONTS
+
+    return tuple(ImageFont.truetype(p, 120) for p in LATIN_FONTS)
+
+
+@functools.cache
+def _glyph_mask(font_index: int, latin: bool, char: str) -> np.ndarray | None:
+    """The character's ink, cut to its bounding box (uint8, 255 ink), or None where the
+    font has no such glyph."""
+    font = (_latin_fonts() if latin else _cjk_fonts())[font_index]
+    mask = Image.new("L", (260, 260), 0)
+    ImageDraw.Draw(mask).text((30, 30), char, font=font, fill=255)
+    box = mask.getbbox()
+    if box is None:
+        return None
+    return np.asarray(mask.crop(box))
+
+
+def _face_colour(rng: np.random.Generator) -> np.ndarray:
+    """A tile face's colour: white to ivory, now and then a pale tint."""
+    base = rng.uniform(205, 255)
+    tint = rng.normal(0, 6, 3) + np.array([4, 2, -8]) * rng.uniform(0, 1.5)
+    return np.clip(base + tint, 150, 255)
+
+
+def _ink(rng: np.random.Generator) -> np.ndarray:
+    """A printing ink: black, red, green, blue, or any dark or strong colour."""
+    inks = ((25, 25, 25), (190, 30, 35), (25, 120, 50), (30, 50, 160), (120, 20, 60))
+    if rng.random() < 0.7:
+        ink = np.array(inks[rng.integers(len(inks))], np.float64)
+    else:
+        ink = rng.uniform(0, 200, 3)
+        ink[rng.integers(3)] *= 0.3
+    return np.clip(ink + rng.normal(0, 15, 3), 0, 255)
+
+
+def _pieces(rng: np.random.Generator, canvas: np.ndarray, faces: list[np.ndarray]) -> None:
+    """Pieces of other tiles' drawings (RGBA) about the window, as the rest of a face."""
+    if not faces:
+        return
+    for _ in range(int(rng.integers(0, 3))):
+        rgba = faces[rng.integers(len(faces))]
+        h, w = rgba.shape[:2]
+        scale = rng.uniform(1.0, 3.0) * _CANVAS / max(h, w)
+        small = cv2.resize(rgba, (max(2, round(w * scale)), max(2, round(h * scale))))
+        sh, sw = small.shape[:2]
+        # any part of it, laid so that it reaches into the window from a side
+        x = int(rng.integers(-sw + 8, _CANVAS - 8))
+        y = int(rng.integers(-sh + 8, _CANVAS - 8))
+        x0, y0 = max(0, x), max(0, y)
+        x1, y1 = min(_CANVAS, x + sw), min(_CANVAS, y + sh)
+        if x1 <= x0 or y1 <= y0:
+            continue
+        part = small[y0 - y : y1 - y, x0 - x : x1 - x].astype(np.float64)
+        a = part[..., 3:4] / 255.0
+        canvas[y0:y1, x0:x1] = canvas[y0:y1, x0:x1] * (1 - a) + part[..., :3] * a
+
+
+def _lay_glyph(
+    rng: np.random.Generator,
+    canvas: np.ndarray,
+    mask: np.ndarray,
+    size: float,
+    offset: tuple[float, float],
+) -> None:
+    """``mask`` inked onto ``canvas``: its larger side ``size`` of the window, its centre
+    ``offset`` (shares of the window) from the window's, turned a little, its strokes
+    thickened or thinned."""
+    h, w = mask.shape
+    f = size * _CANVAS / max(h, w)
+    glyph = Image.fromarray(mask).resize(
+        (max(1, round(w * f)), max(1, round(h * f))), Image.Resampling.LANCZOS
+    )
+    weight = rng.random()
+    if weight < 0.2:
+        glyph = glyph.filter(ImageFilter.MaxFilter(3))
+    elif weight < 0.35:
+        glyph = glyph.filter(ImageFilter.MinFilter(3))
+    glyph = glyph.rotate(rng.uniform(-7, 7), resample=Image.Resampling.BILINEAR, expand=True)
+    g = np.asarray(glyph, np.float64) / 255.0
+    gh, gw = g.shape
+    cx = _CANVAS / 2 + offset[0] * _CANVAS
+    cy = _CANVAS / 2 + offset[1] * _CANVAS
+    x, y = round(cx - gw / 2), round(cy - gh / 2)
+    x0, y0 = max(0, x), max(0, y)
+    x1, y1 = min(_CANVAS, x + gw), min(_CANVAS, y + gh)
+    if x1 <= x0 or y1 <= y0:
+        return
+    a = g[y0 - y : y1 - y, x0 - x : x1 - x, None] * rng.uniform(0.7, 1.0)
+    canvas[y0:y1, x0:x1] = canvas[y0:y1, x0:x1] * (1 - a) + _ink(rng) * a
+
+
+def ink_image(rgb: np.ndarray) -> np.ndarray:
+    """What the character look reads of a colour picture: each pixel's darkest channel,
+    so that a character in red, green, blue or orange ink is as dark on the ivory face as
+    a black one (in plain grey an orange 冬 on ivory is barely darker than the face)."""
+    return np.asarray(rgb.min(axis=2), np.uint8)
+
+
+def _camera(rng: np.random.Generator, canvas: np.ndarray) -> np.ndarray:
+    """The window as a photo shows it, ``WINDOW`` pixels square, as :func:`ink_image`
+    reads it: light across it, a slant, blur, reduced to as few as 11 pixels and back,
+    noise."""
+    img: np.ndarray = canvas.astype(np.float32)
+    ramp = np.linspace(-1, 1, _CANVAS, dtype=np.float32)
+    light = 1 + rng.uniform(-0.15, 0.15) * ramp[None, :] + rng.uniform(-0.15, 0.15) * ramp[:, None]
+    img = img * light[..., None] * rng.uniform(0.6, 1.1)
+    shear = np.array([[1, rng.uniform(-0.1, 0.1), 0], [rng.uniform(-0.1, 0.1), 1, 0]], np.float32)
+    shear[:, 2] = -shear[:, :2].sum(1) * _CANVAS / 2 + _CANVAS / 2
+    img = cv2.warpAffine(img, shear, (_CANVAS, _CANVAS), borderMode=cv2.BORDER_REFLECT)
+    sigma = rng.uniform(0, 2.2)
+    if sigma > 0.3:
+        img = cv2.GaussianBlur(img, (0, 0), sigma)
+    grey = ink_image(np.clip(img, 0, 255).astype(np.uint8))
+    side = int(rng.integers(11, 33))
+    small = cv2.resize(grey, (side, side), interpolation=cv2.INTER_AREA)
+    out = cv2.resize(small, (WINDOW, WINDOW), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+    out += rng.normal(0, rng.uniform(0, 7), out.shape)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def _random_glyph(rng: np.random.Generator, text: str, latin: bool = False) -> np.ndarray | None:
+    char = text[rng.integers(len(text))]
+    fonts = _latin_fonts() if latin else _cjk_fonts()
+    return _glyph_mask(int(rng.integers(len(fonts))), latin, char)
+
+
+def plain_drawings(art: Art) -> list[np.ndarray]:
+    """The RGBA drawings of ``art`` that :func:`char_window` lays about a window and cuts
+    *not a character* windows from: every tile's but the ``drawn`` style's flowers and
+    seasons (which print the eight characters) and a font style's (coloured when drawn)."""
+    out = []
+    for code, faces in art.faces.items():
+        for face, style in zip(faces, art.styles[code], strict=True):
+            if face.labels is not None or (code in BONUS and style.startswith("drawn")):
+                continue
+            out.append(face_rgba(face.rgb, face.alpha))
+    return out
+
+
+def char_window(
+    rng: np.random.Generator,
+    label: int,
+    plain: list[np.ndarray],
+) -> np.ndarray:
+    """One training window (``WINDOW`` square, grey uint8) of class ``label`` (an index
+    into :data:`CHAR_CLASSES`). ``plain``: RGBA drawings with none of the eight
+    characters (:func:`plain_drawings`), laid about a window and whose windows are *not a
+    character*."""
+    canvas = np.empty((_CANVAS, _CANVAS, 3), np.float64)
+    canvas[:] = _face_colour(rng)
+    if label < len(BONUS):
+        _pieces(rng, canvas, plain)
+        mask = _random_glyph(rng, CHARACTERS[BONUS[label]])
+        if mask is None:  # a font without the simplified form
+            mask = _random_glyph(rng, CHARACTERS[BONUS[label]][0])
+        if mask is not None:
+            offset = (rng.normal(0, 0.06), rng.normal(0, 0.06))
+            _lay_glyph(rng, canvas, mask, rng.uniform(0.5, 0.92), offset)
+        return _camera(rng, canvas)
+    kind = rng.random()
+    if kind < 0.4 and plain:  # a window of a face without the eight characters
+        rgba = plain[rng.integers(len(plain))]
+        h, w = rgba.shape[:2]
+        side = rng.uniform(0.15, 0.7) * w
+        scale = _CANVAS / side
+        big = cv2.resize(rgba, (max(2, round(w * scale)), max(2, round(h * scale))))
+        bh, bw = big.shape[:2]
+        x = int(rng.integers(-_CANVAS // 4, max(1, bw - 3 * _CANVAS // 4)))
+        y = int(rng.integers(-_CANVAS // 4, max(1, bh - 3 * _CANVAS // 4)))
+        x0, y0 = max(0, x), max(0, y)
+        x1, y1 = min(bw, x + _CANVAS), min(bh, y + _CANVAS)
+        part = big[y0:y1, x0:x1].astype(np.float64)
+        a = part[..., 3:4] / 255.0
+        tx, ty = x0 - x, y0 - y
+        region = canvas[ty : ty + part.shape[0], tx : tx + part.shape[1]]
+        region[:] = region * (1 - a) + part[..., :3] * a
+    elif kind < 0.8:  # another character or index, laid as the eight are
+        _pieces(rng, canvas, plain)
+        latin = rng.random() < 0.2
+        mask = _random_glyph(rng, OTHER_LATIN if latin else OTHER_CHARACTERS, latin)
+        if mask is not None:
+            offset = (rng.normal(0, 0.06), rng.normal(0, 0.06))
+            _lay_glyph(rng, canvas, mask, rng.uniform(0.4, 0.92), offset)
+    elif kind < 0.93:  # one of the eight, mostly out of the window, or far too small
+        _pieces(rng, canvas, plain)
+        mask = _random_glyph(rng, "".join(CHARACTERS.values()))
+        if mask is not None:
+            if rng.random() < 0.6:
+                side = rng.choice([-1, 1], 2) * rng.uniform(0.45, 0.7, 2)
+                side[rng.integers(2)] *= rng.uniform(0, 0.5)
+                _lay_glyph(rng, canvas, mask, rng.uniform(0.6, 1.0), (side[0], side[1]))
+            else:
+                offset = (rng.uniform(-0.3, 0.3), rng.uniform(-0.3, 0.3))
+                _lay_glyph(rng, canvas, mask, rng.uniform(0.12, 0.25), offset)
+    else:  # bare face, or pieces only
+        _pieces(rng, canvas, plain)
+    return _camera(rng, canvas)
+
+
+def face_rgba(rgb: np.ndarray, alpha: np.ndarray) -> np.ndarray:
+    """An RGBA uint8 drawing from an art face's colours (0..255) and coverage (0..1)."""
+    return np.dstack([np.clip(rgb, 0, 255), np.clip(alpha * 255, 0, 255)]).astype(np.uint8)

@@ -1,0 +1,208 @@
+"""The character look: the flowers' and seasons' characters (春夏秋冬梅蘭菊竹) found in a
+photo of one tile (:class:`hefen.photo.model.CharLook`,
+:func:`hefen.photo.single.read_tile`), and the windows it is trained on
+(:mod:`hefen.photo.glyphs`, ``scripts/train_photo.py --look chars``)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from photo_support import TILES_DIR, check_shipped_look, copy_model, needs_art, write_look
+
+from hefen.photo import PhotoError, classify_tile, glyphs, synth
+from hefen.photo.classes import BONUS, READ_CODES, TILE_CODES
+from hefen.photo.model import MODEL_DIR, CharLook, TileClassifier, classifier
+from hefen.photo.single import BONUS_AT, CHAR_FACE, CHAR_SURE, _char_look, char_windows
+
+ROOT = Path(__file__).resolve().parents[1]
+TEST_SEED = 31_338_101
+SHIPPED = (MODEL_DIR / "chars.onnx").exists()
+
+
+def _fonts_installed() -> bool:
+    from hefen.photo import drawn
+
+    return not drawn.missing_fonts()
+
+
+needs_fonts = pytest.mark.skipif(not _fonts_installed(), reason="the CJK fonts are not installed")
+
+
+class _FixedLook:
+    """A character look that reads window ``at`` as ``probs`` and every other as no
+    character."""
+
+    def __init__(self, probs: list[float], at: int = 0) -> None:
+        self.probs = np.asarray(probs, np.float32)
+        self.at = at
+        self.shapes: list[tuple[int, ...]] = []
+
+    def probabilities(self, windows: np.ndarray) -> np.ndarray:
+        self.shapes.append(windows.shape)
+        out = np.zeros((len(windows), len(glyphs.CHAR_CLASSES)), np.float32)
+        out[:, -1] = 1.0
+        out[self.at] = self.probs
+        return out
+
+
+def _reading(probs: dict[str, float]) -> np.ndarray:
+    out = np.zeros(len(READ_CODES) + 1, np.float32)
+    for code, p in probs.items():
+        out[READ_CODES.index(code)] = p
+    return out
+
+
+GREY = np.random.default_rng(TEST_SEED).integers(0, 256, (300, 200)).astype(np.uint8)
+QUAD = np.array([[40, 40], [160, 40], [160, 240], [40, 240]], np.float32)
+
+
+# --------------------------------------------------------------------------- the rule
+
+
+def test_a_sure_character_names_the_flower_with_the_bonus_tiles_share() -> None:
+    look = _FixedLook([0, 0, 0, 0, 0, 0.97, 0, 0, 0.03], at=5)  # 蘭: the orchid
+    before = _reading({"2h": 0.5, "6h": 0.1, "W": 0.4})
+    after = _char_look(look, GREY, QUAD, before)  # type: ignore[arg-type]
+    assert READ_CODES[int(after[: len(READ_CODES)].argmax())] == "6h"
+    assert after[BONUS_AT].sum() == pytest.approx(0.97 / (0.97 + 0.4), abs=1e-4)
+    assert after[READ_CODES.index("2h")] == 0.0
+    assert np.isclose(after.sum(), 1.0)
+    # every window is WINDOW square, and there are windows of every size
+    (shape,) = look.shapes
+    assert shape[1:] == (glyphs.WINDOW, glyphs.WINDOW) and shape[0] > 100
+
+
+def test_an_unsure_character_leaves_the_reading() -> None:
+    look = _FixedLook([0.9, 0, 0, 0, 0, 0, 0, 0, 0.1])
+    before = _reading({"5h": 0.7, "1s": 0.3})
+    assert CHAR_SURE > 0.9
+    assert np.array_equal(_char_look(look, GREY, QUAD, before), before)  # type: ignore[arg-type]
+
+
+def test_the_windows_cover_the_face_at_every_size_less_bare_face() -> None:
+    rng = np.random.default_rng(TEST_SEED)
+    face = rng.integers(0, 256, (CHAR_FACE[1], CHAR_FACE[0])).astype(np.uint8)
+    windows = char_windows(face)
+    assert windows.shape[1:] == (glyphs.WINDOW, glyphs.WINDOW) and windows.dtype == np.uint8
+    assert len(windows) > 300
+    face[: CHAR_FACE[1] // 2] = 230  # the top half bare: its windows are left out
+    fewer = char_windows(face)
+    assert len(windows) * 0.3 < len(fewer) < len(windows) * 0.7
+    assert char_windows(np.full_like(face, 230)).shape == (1, glyphs.WINDOW, glyphs.WINDOW)
+
+
+def test_read_tile_scans_a_tile_read_as_a_flower_and_not_a_suit_tile(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The scan is asked only where the bonus tiles have a share of the reading: a photo
+    read as a plain suit tile is never scanned."""
+    from hefen.photo import single
+
+    model = TileClassifier()
+    spring = _FixedLook([0.99, 0, 0, 0, 0, 0, 0, 0, 0.01])
+    monkeypatch.setattr(model, "chars", spring)
+    face = np.full((160, 120, 3), 235, np.uint8)
+    monkeypatch.setattr(single, "CHAR_LOOK_AT", 2.0)  # never
+    classify_tile(face, model=model)
+    assert spring.shapes == []
+    monkeypatch.setattr(single, "CHAR_LOOK_AT", 0.0)  # always
+    code, _, _ = classify_tile(face, model=model)
+    assert len(spring.shapes) == 1 and code == "1h"
+
+
+# --------------------------------------------------------------------------- the network
+
+
+def test_a_model_without_the_character_look_reads_without_it(tmp_path: Path) -> None:
+    assert TileClassifier(copy_model(tmp_path)).chars is None
+
+
+def test_a_damaged_or_foreign_character_look_is_one_sentence(tmp_path: Path) -> None:
+    folder = copy_model(tmp_path)
+    write_look(folder, CharLook.FILES, b"not a model", list(glyphs.CHAR_CLASSES), sha="0" * 64)
+    with pytest.raises(PhotoError, match=r"^The photo model file does not match its recorded"):
+        TileClassifier(folder)
+    data = (MODEL_DIR / "tiles.onnx").read_bytes()  # a real network, but not this look
+    write_look(folder, CharLook.FILES, data, list(TILE_CODES))
+    with pytest.raises(PhotoError, match=r"^The character look's classes are not the ones"):
+        CharLook(folder)
+
+
+@pytest.mark.skipif(not SHIPPED, reason="no character look is shipped")
+def test_the_shipped_model_has_its_character_look() -> None:
+    check_shipped_look(classifier().chars, len(glyphs.CHAR_CLASSES), (glyphs.WINDOW,) * 2)
+
+
+@needs_fonts
+@pytest.mark.skipif(not SHIPPED, reason="no character look is shipped")
+def test_the_shipped_look_reads_each_character_and_not_the_others() -> None:
+    """Windows drawn as in training from another seed: each of the eight characters read
+    as itself in most, and windows of no character seldom read as one surely."""
+    look = classifier().chars
+    assert look is not None
+    rng = np.random.default_rng(TEST_SEED)
+    plain: list[np.ndarray] = []  # bare face about the windows
+    right = 0
+    for label in range(len(BONUS)):
+        windows = np.stack([glyphs.char_window(rng, label, plain) for _ in range(10)])
+        right += int((look.probabilities(windows).argmax(1) == label).sum())
+    assert right >= 60, right  # of 80: some windows are drawn as blurred as a photo's worst
+    windows = np.stack([glyphs.char_window(rng, len(BONUS), plain) for _ in range(80)])
+    sure = look.probabilities(windows)[:, : len(BONUS)].max(1) >= CHAR_SURE
+    assert sure.sum() <= 4, sure.sum()
+
+
+@needs_art
+@pytest.mark.skipif(not SHIPPED, reason="no character look is shipped")
+def test_photos_of_a_typeface_the_look_never_saw_are_read_with_it() -> None:
+    """Photos of the ``fonts`` style's flowers and seasons (their characters in typefaces
+    the character look was not trained on): at least as many read right with the look as
+    without it, and its suit and honour tiles read the same."""
+    art = synth.load_art(("fonts",), TILES_DIR)
+    rng = np.random.default_rng(TEST_SEED + 1)
+    photos = [(BONUS[i % 8], synth.tile_photo(rng, art, BONUS[i % 8])) for i in range(16)]
+    others = [(c, synth.tile_photo(rng, art, c)) for c in ("1m", "4m", "9p", "3s", "N", "F")]
+    model = TileClassifier()
+    read_with = [classify_tile(im, model=model)[0] for _, im in photos + others]
+    look, model.chars = model.chars, None
+    read_without = [classify_tile(im, model=model)[0] for _, im in photos + others]
+    model.chars = look
+    truth = [c for c, _ in photos + others]
+    right_with = sum(a == b for a, b in zip(read_with[:16], truth, strict=False))
+    right_without = sum(a == b for a, b in zip(read_without[:16], truth, strict=False))
+    assert right_with >= right_without and right_with >= 13, (right_with, right_without)
+    assert read_with[16:] == read_without[16:]
+
+
+# --------------------------------------------------------------------------- training
+
+
+@needs_art
+@needs_fonts
+def test_the_character_looks_training_windows_are_seeded_and_labelled() -> None:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import train_photo
+
+    train_photo._init_worker(("samoheen", "xhokir"), str(TILES_DIR), None, "chars")
+    xs, ys = train_photo._make_char_chunk((7, 60, 0.0))
+    again, labels = train_photo._make_char_chunk((7, 60, 0.0))
+    assert xs.shape == (60, glyphs.WINDOW, glyphs.WINDOW) and xs.dtype == np.uint8
+    assert np.array_equal(xs, again) and np.array_equal(ys, labels)
+    assert set(ys.tolist()) <= set(range(len(glyphs.CHAR_CLASSES)))
+    assert len(set(ys.tolist())) >= 6
+    share = float((ys == len(BONUS)).mean())
+    assert 0.2 < share < 0.7  # about NO_CHARACTER_SHARE of no character
+    assert all(xs[i].std() > 3 for i in range(60) if ys[i] < len(BONUS))  # inked
+
+
+@needs_art
+def test_no_drawing_of_a_bonus_tile_that_prints_its_character_is_plain() -> None:
+    """The windows of *no character* are never cut from the drawn style's flowers and
+    seasons, which print the eight characters."""
+    art = synth.load_art(("samoheen",), TILES_DIR)
+    counted = sum(len(v) for v in art.faces.values())
+    art.add("3h", art.faces["3h"][0], "drawn/printed")
+    plain = glyphs.plain_drawings(art)
+    assert len(plain) == counted
+    assert all(p.ndim == 3 and p.shape[2] == 4 and p.dtype == np.uint8 for p in plain)
