@@ -58,7 +58,7 @@ from hefen.photo.model import (  # noqa: E402  (the runtime's)
     normalised,
     session_options,
 )
-from hefen.photo.single import CUTS, READ_SIDE, cut  # noqa: E402
+from hefen.photo.single import CHAR_FACE, CUTS, READ_SIDE, char_windows, cut  # noqa: E402
 
 #: The bonus look's training crops: the share of other tiles (its last class), and crops
 #: cut from each photo of one tile.
@@ -85,9 +85,14 @@ LOOKS: dict[str, tuple[str, str, tuple[str, ...], tuple[int, int]]] = {
     "match": (*MatchLook.FILES, (), (synth.CROP_H, synth.CROP_W)),
     "chars": (*CharLook.FILES, glyphs.CHAR_CLASSES, (glyphs.WINDOW, glyphs.WINDOW)),
 }
-#: The character look's windows with none of the eight characters.
+#: The character look's windows with none of the eight characters, and of those the share
+#: cut as the reader cuts them (``single.char_windows``) from a photo of one tile that
+#: prints none, ``PER_TILE_PHOTO`` windows of each photo.
 NO_CHARACTER_SHARE = 0.45
+PHOTO_WINDOWS = 0.0
+PER_TILE_PHOTO = 6
 _PLAIN: list[np.ndarray] = []
+_PLAIN_ART: list[synth.Art] = []
 
 
 def _init_worker(
@@ -109,6 +114,7 @@ def _init_worker(
         _IDS[:] = identities(_ART)
     if look == "chars":
         _PLAIN[:] = glyphs.plain_drawings(_ART)
+        _PLAIN_ART[:] = [glyphs.plain_art(_ART)]
 
 
 def match_art(art: synth.Art, styles: tuple[str, ...]) -> synth.Art:
@@ -199,12 +205,40 @@ def _make_char_chunk(job: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarra
     rng = np.random.default_rng(seed)
     xs = np.empty((count, glyphs.WINDOW, glyphs.WINDOW), np.uint8)
     ys = np.empty(count, np.int64)
-    for i in range(count):
+    i = 0
+    while i < count:
         none = rng.random() < NO_CHARACTER_SHARE
+        if none and rng.random() < PHOTO_WINDOWS:
+            n = min(PER_TILE_PHOTO, count - i)
+            xs[i : i + n] = photo_windows(rng, _PLAIN_ART[0], n)
+            ys[i : i + n] = len(BONUS)
+            i += n
+            continue
         label = len(BONUS) if none else int(rng.integers(len(BONUS)))
         xs[i] = glyphs.char_window(rng, label, _PLAIN)
         ys[i] = label
+        i += 1
     return xs, ys
+
+
+def _set_photo_windows(share: float) -> None:
+    """``PHOTO_WINDOWS`` as given (the workers are forked: they read it as set here)."""
+    global PHOTO_WINDOWS
+    PHOTO_WINDOWS = share
+
+
+def photo_windows(rng: np.random.Generator, art: synth.Art, n: int) -> np.ndarray:
+    """``n`` of the character look's windows of one photo of one tile of ``art``
+    (``synth.tile_photo_at``), cut as the reader cuts them (the picture reduced, read as
+    ``glyphs.ink_image``, the tile cut to ``CHAR_FACE`` at its corners a few hundredths
+    off, ``single.char_windows``)."""
+    code = TILE_CODES[rng.integers(len(TILE_CODES))]
+    photo, corners = synth.tile_photo_at(rng, art, code)
+    rgb, scale = reduced(photo, READ_SIDE)
+    d = rng.normal(0, 0.03, 4)
+    face = cut(glyphs.ink_image(rgb), corners * scale, (d[0], 1 + d[1], d[2], 1 + d[3]), CHAR_FACE)
+    windows = char_windows(face)
+    return windows[rng.choice(len(windows), n)]
 
 
 def _make_look_chunk(job: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarray]:
@@ -777,6 +811,9 @@ def export(model, args, xvt, yv, xv_raw, styles, seconds) -> None:  # type: igno
     }
     if args.look == "tiles":
         meta["not_a_tile"] = NOT_A_TILE
+    if args.look == "chars":  # it reads the picture's darkest channel, not its grey
+        meta["input"] = {**input_meta(size), "grey": False, "ink": "glyphs.ink_image"}
+        meta["training"]["photo_windows"] = PHOTO_WINDOWS
     (out / meta_name).write_text(json.dumps(meta, indent=2) + "\n")
     print(f"wrote {out / name} ({len(data)} bytes)", flush=True)
 
@@ -796,6 +833,13 @@ def main() -> None:
         default=0,
         help="with --look match: how many of each drawing's crops are cut from a photo of "
         "the tile alone (as hefen recognize --tile cuts it), not from a hand photo",
+    )
+    p.add_argument(
+        "--photo-windows",
+        type=float,
+        default=0.0,
+        help="with --look chars: the share of its windows of no character cut from photos "
+        "of tiles that print none, as the reader cuts them",
     )
     p.add_argument("--batch", type=int, default=128)
     p.add_argument("--lr", type=float, default=3e-3)
@@ -832,6 +876,7 @@ def main() -> None:
         help="with --look bonus: read it in three heads (bonus or not, family, number)",
     )
     args = p.parse_args()
+    _set_photo_windows(args.photo_windows)
     if args.factored and args.look != "bonus":
         p.error("--factored reads a bonus look: give --look bonus")
     try:

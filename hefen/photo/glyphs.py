@@ -193,6 +193,17 @@ def _random_glyph(rng: np.random.Generator, text: str, latin: bool = False) -> n
     return _glyph_mask(int(rng.integers(len(fonts))), latin, char)
 
 
+def plain_art(art: Art) -> Art:
+    """``art`` less the ``drawn`` style's flowers and seasons, which print the eight
+    characters: the tiles whose photos give windows of *no character*."""
+    out = Art()
+    for code, faces in art.faces.items():
+        for face, style in zip(faces, art.styles[code], strict=True):
+            if not (code in BONUS and style.startswith("drawn")):
+                out.add(code, face, style)
+    return out
+
+
 def plain_drawings(art: Art) -> list[np.ndarray]:
     """The RGBA drawings of ``art`` that :func:`char_window` lays about a window and cuts
     *not a character* windows from: every tile's but the ``drawn`` style's flowers and
