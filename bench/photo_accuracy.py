@@ -31,6 +31,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -437,6 +438,32 @@ def _looks(model: TileClassifier, **looks: object) -> Iterator[TileClassifier]:
             setattr(model, name, look)
 
 
+def _read_ways(
+    model: TileClassifier, art: synth.Art, bonus: int, count: int, ways: list[dict[str, object]]
+) -> list[tuple[tuple[float, ...], tuple[float, ...]]]:
+    """``bonus`` photos of bonus tiles and ``count`` of any tile of ``art`` (seeds
+    TILE_PHOTO_SEED + 30 and + 31), read by ``model`` with its second looks set as each of
+    ``ways`` says (``_looks``): each way's two ``tile_photo_accuracy`` figures."""
+    flowers = tile_photos(art, bonus, TILE_PHOTO_SEED + 30, BONUS)
+    mixed = tile_photos(art, count, TILE_PHOTO_SEED + 31)
+    read = []
+    for way in ways:
+        with _looks(model, **way):
+            read.append(
+                (tile_photo_accuracy(flowers, model=model), tile_photo_accuracy(mixed, model=model))
+            )
+    return read
+
+
+def _before_after(bonus: int, count: int, read: list[tuple[tuple[float, ...], ...]]) -> str:
+    """The first two ways of ``_read_ways``, as before -> after."""
+    (b0, m0), (b1, m1) = read[:2]
+    return (
+        f"{bonus} photos of bonus tiles {b0[0]:.1%} -> {b1[0]:.1%}; {count} photos of any "
+        f"tile {split(m0)} -> {split(m1)} ({m0[4]:.0f} -> {m1[4]:.0f} ms/photo)"
+    )
+
+
 def _look_figures(
     model: TileClassifier,
     look: BonusLook,
@@ -448,22 +475,11 @@ def _look_figures(
     """``bonus`` photos of bonus tiles and ``count`` of any tile of ``art``, read by
     ``model`` without and with ``look`` (and with ``chars`` too, where given; else as
     ``model`` reads)."""
-    flowers = tile_photos(art, bonus, TILE_PHOTO_SEED + 30, BONUS)
-    mixed = tile_photos(art, count, TILE_PHOTO_SEED + 31)
-    read = []
-    ways = [{"bonus": None}, {"bonus": look}]
+    ways: list[dict[str, object]] = [{"bonus": None}, {"bonus": look}]
     if chars is not None:
         ways += [{"bonus": look, "chars": chars}]
-    for way in ways:
-        with _looks(model, **way):
-            read.append(
-                (tile_photo_accuracy(flowers, model=model), tile_photo_accuracy(mixed, model=model))
-            )
-    (b0, m0), (b1, m1) = read[:2]
-    out = (
-        f"{bonus} photos of bonus tiles {b0[0]:.1%} -> {b1[0]:.1%}; {count} photos of any "
-        f"tile {split(m0)} -> {split(m1)} ({m0[4]:.0f} -> {m1[4]:.0f} ms/photo)"
-    )
+    read = _read_ways(model, art, bonus, count, ways)
+    out = _before_after(bonus, count, read)
     if chars is not None:
         b2, m2 = read[2]
         out += (
@@ -486,26 +502,35 @@ class _Recording:
         return probs
 
 
+def _recorded(
+    model: TileClassifier, which: str, recording: Any, at: str, photos: list[tuple[str, np.ndarray]]
+) -> Iterator[tuple[str, np.ndarray]]:
+    """Each photo's code and what ``recording`` (the second look ``which`` of ``model``,
+    recording) saw of it last, the look made to read every photo (``single``'s bar
+    ``at`` set to 0 meanwhile)."""
+    kept = getattr(single, at)
+    setattr(single, at, 0.0)
+    try:
+        with _looks(model, **{which: recording}):
+            for code, image in photos:
+                recording.seen.clear()
+                classify_tile(image, None, model)
+                yield code, recording.seen[-1]
+    finally:
+        setattr(single, at, kept)
+
+
 def look_alone(model: TileClassifier, look: BonusLook, art: synth.Art, count: int) -> str:
     """The bonus look alone on ``count`` photos of bonus tiles (seed TILE_PHOTO_SEED + 40):
     cut where ``model`` finds and turns the tile, its best of the eight bonus tiles right,
     and of those the family (season or flower) and the number right."""
     photos = tile_photos(art, count, TILE_PHOTO_SEED + 40, BONUS)
-    recording = _Recording(look)
-    kept = single.BONUS_LOOK_AT
-    single.BONUS_LOOK_AT = 0.0  # the look reads every photo
     right = family = number = 0
-    try:
-        with _looks(model, bonus=recording):
-            for code, image in photos:
-                recording.seen.clear()
-                classify_tile(image, None, model)
-                k, t = int(recording.seen[-1][: len(BONUS)].argmax()), BONUS.index(code)
-                right += k == t
-                family += k // 4 == t // 4
-                number += k % 4 == t % 4
-    finally:
-        single.BONUS_LOOK_AT = kept
+    for code, seen in _recorded(model, "bonus", _Recording(look), "BONUS_LOOK_AT", photos):
+        k, t = int(seen[: len(BONUS)].argmax()), BONUS.index(code)
+        right += k == t
+        family += k // 4 == t // 4
+        number += k % 4 == t % 4
     n = len(photos)
     return (
         f"the look alone on {n} photos of bonus tiles {right / n:.1%} (family "
@@ -580,24 +605,14 @@ class _CharRecording:
 def char_look_alone(model: TileClassifier, look: CharLook, art: synth.Art, count: int) -> str:
     """The character look alone on ``count`` photos of bonus tiles (seed TILE_PHOTO_SEED +
     40), scanning the tile where ``model`` finds and turns it: how often it names one of
-    the eight characters surely (``single.CHAR_SURE``), rightly and wrongly."""
+    the eight characters (``single.char_named``), rightly and wrongly."""
     photos = tile_photos(art, count, TILE_PHOTO_SEED + 40, BONUS)
-    recording = _CharRecording(look)
-    kept = single.CHAR_LOOK_AT
-    single.CHAR_LOOK_AT = 0.0  # the look scans every photo
     right = wrong = 0
-    try:
-        with _looks(model, chars=recording):
-            for code, image in photos:
-                recording.seen.clear()
-                classify_tile(image, None, model)
-                surest = recording.seen[-1]
-                k = int(surest.argmax())
-                if surest[k] >= single.CHAR_SURE:
-                    right += BONUS[k] == code
-                    wrong += BONUS[k] != code
-    finally:
-        single.CHAR_LOOK_AT = kept
+    for code, surest in _recorded(model, "chars", _CharRecording(look), "CHAR_LOOK_AT", photos):
+        k = single.char_named(surest)
+        if k is not None:
+            right += BONUS[k] == code
+            wrong += BONUS[k] != code
     n = len(photos)
     return (
         f"the look alone on {n} photos of bonus tiles: a character named rightly "
@@ -624,24 +639,8 @@ def char_look_figures(args: argparse.Namespace) -> None:
         sets += [(f"KMahjongg {name}", unseen_sets.load_set(name)) for name in unseen_sets.SETS]
     n = args.bonus_photos
     for label, art in sets:
-        flowers = tile_photos(art, n, TILE_PHOTO_SEED + 30, BONUS)
-        mixed = tile_photos(art, args.tile_photos, TILE_PHOTO_SEED + 31)
-        read = []
-        for second in (None, look):
-            with _looks(model, chars=second):
-                read.append(
-                    (
-                        tile_photo_accuracy(flowers, model=model),
-                        tile_photo_accuracy(mixed, model=model),
-                    )
-                )
-        (b0, m0), (b1, m1) = read
-        print(
-            f"{label}: {n} photos of bonus tiles {b0[0]:.1%} -> {b1[0]:.1%}; "
-            f"{len(mixed)} photos of any tile {split(m0)} -> {split(m1)} "
-            f"({m0[4]:.0f} -> {m1[4]:.0f} ms/photo)",
-            flush=True,
-        )
+        read = _read_ways(model, art, n, args.tile_photos, [{"chars": None}, {"chars": look}])
+        print(f"{label}: {_before_after(n, args.tile_photos, read)}", flush=True)
         print(f"  {char_look_alone(model, look, art, 2 * n)}", flush=True)
 
 

@@ -245,3 +245,16 @@ def test_two_characters_nearly_as_sure_leave_the_reading() -> None:
     look = _TwoLook([0, 0, 0, 0, 0, 0.96, 0, 0, 0.04])
     before = _reading({"8h": 0.9, "1s": 0.1})
     assert np.array_equal(_char_look(look, GREY, QUAD, before), before)  # type: ignore[arg-type]
+
+
+def test_a_character_is_named_when_sure_and_alone() -> None:
+    from hefen.photo.single import CHAR_MARGIN, char_named
+
+    surest = np.full(len(BONUS), 0.2, np.float32)
+    surest[2] = CHAR_SURE
+    assert char_named(surest) == 2  # 秋: the autumn
+    surest[6] = CHAR_SURE - CHAR_MARGIN / 2
+    assert char_named(surest) is None  # 菊 nearly as sure
+    surest[6] = 0.2
+    surest[2] = CHAR_SURE - 0.01
+    assert char_named(surest) is None

@@ -371,6 +371,16 @@ def char_windows(face: np.ndarray) -> np.ndarray:
     return windows[inked] if inked.any() else windows[:1]
 
 
+def char_named(surest: np.ndarray) -> int | None:
+    """The bonus tile (an index into ``BONUS``) whose character the character look names,
+    given each character's surest window (``surest``, 8): the surest, where it reaches
+    :data:`CHAR_SURE` and every other is :data:`CHAR_MARGIN` less sure; else None."""
+    k = int(surest.argmax())
+    if surest[k] < CHAR_SURE or np.partition(surest, -2)[-2] > surest[k] - CHAR_MARGIN:
+        return None
+    return k
+
+
 def _char_look(chars: CharLook, ink: np.ndarray, quad: np.ndarray, mean: np.ndarray) -> np.ndarray:
     """``mean`` (the chosen reading's probabilities) after the character look scans the
     same quadrilateral of ``ink`` (the picture as :func:`~hefen.photo.glyphs.ink_image`
@@ -380,8 +390,8 @@ def _char_look(chars: CharLook, ink: np.ndarray, quad: np.ndarray, mean: np.ndar
     to it."""
     probs = chars.probabilities(char_windows(cut(ink, quad, (0.0, 1.0, 0.0, 1.0), CHAR_FACE)))
     surest = probs[:, : len(BONUS)].max(0)
-    k = int(surest.argmax())
-    if surest[k] < CHAR_SURE or np.partition(surest, -2)[-2] > surest[k] - CHAR_MARGIN:
+    k = char_named(surest)
+    if k is None:
         return mean
     out = mean.copy()
     share = max(float(mean[BONUS_AT].sum()), float(surest[k]))
