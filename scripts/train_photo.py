@@ -55,6 +55,7 @@ from hefen.photo.model import (  # noqa: E402  (the runtime's)
     MatchLook,
     SharpLook,
     TileClassifier,
+    ink_image,
     normalised,
     session_options,
 )
@@ -83,7 +84,7 @@ LOOKS: dict[str, tuple[str, str, tuple[str, ...], tuple[int, int]]] = {
     "bonus": (*BonusLook.FILES, BonusLook.CLASSES, (BONUS_H, BONUS_W)),
     "sharp": (*SharpLook.FILES, SharpLook.CLASSES, (BONUS_H, BONUS_W)),
     "match": (*MatchLook.FILES, (), (synth.CROP_H, synth.CROP_W)),
-    "chars": (*CharLook.FILES, glyphs.CHAR_CLASSES, (glyphs.WINDOW, glyphs.WINDOW)),
+    "chars": (*CharLook.FILES, CharLook.CLASSES, (glyphs.WINDOW, glyphs.WINDOW)),
 }
 #: The character look's windows with none of the eight characters, and of those the share
 #: cut as the reader cuts them (``single.char_windows``) from a photo of one tile that
@@ -230,13 +231,13 @@ def _set_photo_windows(share: float) -> None:
 def photo_windows(rng: np.random.Generator, art: synth.Art, n: int) -> np.ndarray:
     """``n`` of the character look's windows of one photo of one tile of ``art``
     (``synth.tile_photo_at``), cut as the reader cuts them (the picture reduced, read as
-    ``glyphs.ink_image``, the tile cut to ``CHAR_FACE`` at its corners a few hundredths
+    ``model.ink_image``, the tile cut to ``CHAR_FACE`` at its corners a few hundredths
     off, ``single.char_windows``)."""
     code = TILE_CODES[rng.integers(len(TILE_CODES))]
     photo, corners = synth.tile_photo_at(rng, art, code)
     rgb, scale = reduced(photo, READ_SIDE)
     d = rng.normal(0, 0.03, 4)
-    face = cut(glyphs.ink_image(rgb), corners * scale, (d[0], 1 + d[1], d[2], 1 + d[3]), CHAR_FACE)
+    face = cut(ink_image(rgb), corners * scale, (d[0], 1 + d[1], d[2], 1 + d[3]), CHAR_FACE)
     windows = char_windows(face)
     return windows[rng.choice(len(windows), n)]
 
@@ -812,7 +813,7 @@ def export(model, args, xvt, yv, xv_raw, styles, seconds) -> None:  # type: igno
     if args.look == "tiles":
         meta["not_a_tile"] = NOT_A_TILE
     if args.look == "chars":  # it reads the picture's darkest channel, not its grey
-        meta["input"] = {**input_meta(size), "grey": False, "ink": "glyphs.ink_image"}
+        meta["input"] = {**input_meta(size), "grey": False, "ink": "model.ink_image"}
         meta["training"]["photo_windows"] = PHOTO_WINDOWS
     (out / meta_name).write_text(json.dumps(meta, indent=2) + "\n")
     print(f"wrote {out / name} ({len(data)} bytes)", flush=True)

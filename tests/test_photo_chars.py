@@ -13,7 +13,7 @@ import pytest
 from photo_support import TILES_DIR, check_shipped_look, copy_model, needs_art, write_look
 
 from hefen.photo import PhotoError, classify_tile, glyphs, synth
-from hefen.photo.classes import BONUS, READ_CODES, TILE_CODES
+from hefen.photo.classes import BONUS, CHAR_CLASSES, READ_CODES, TILE_CODES
 from hefen.photo.model import MODEL_DIR, CharLook, TileClassifier, classifier
 from hefen.photo.single import BONUS_AT, CHAR_FACE, CHAR_SURE, _char_look, char_windows
 
@@ -42,7 +42,7 @@ class _FixedLook:
 
     def probabilities(self, windows: np.ndarray) -> np.ndarray:
         self.shapes.append(windows.shape)
-        out = np.zeros((len(windows), len(glyphs.CHAR_CLASSES)), np.float32)
+        out = np.zeros((len(windows), len(CHAR_CLASSES)), np.float32)
         out[:, -1] = 1.0
         out[self.at] = self.probs
         return out
@@ -120,7 +120,7 @@ def test_a_model_without_the_character_look_reads_without_it(tmp_path: Path) -> 
 
 def test_a_damaged_or_foreign_character_look_is_one_sentence(tmp_path: Path) -> None:
     folder = copy_model(tmp_path)
-    write_look(folder, CharLook.FILES, b"not a model", list(glyphs.CHAR_CLASSES), sha="0" * 64)
+    write_look(folder, CharLook.FILES, b"not a model", list(CHAR_CLASSES), sha="0" * 64)
     with pytest.raises(PhotoError, match=r"^The photo model file does not match its recorded"):
         TileClassifier(folder)
     data = (MODEL_DIR / "tiles.onnx").read_bytes()  # a real network, but not this look
@@ -131,7 +131,7 @@ def test_a_damaged_or_foreign_character_look_is_one_sentence(tmp_path: Path) -> 
 
 @pytest.mark.skipif(not SHIPPED, reason="no character look is shipped")
 def test_the_shipped_model_has_its_character_look() -> None:
-    check_shipped_look(classifier().chars, len(glyphs.CHAR_CLASSES), (glyphs.WINDOW,) * 2)
+    check_shipped_look(classifier().chars, len(CHAR_CLASSES), (glyphs.WINDOW,) * 2)
 
 
 @needs_fonts
@@ -189,7 +189,7 @@ def test_the_character_looks_training_windows_are_seeded_and_labelled() -> None:
     again, labels = train_photo._make_char_chunk((7, 60, 0.0))
     assert xs.shape == (60, glyphs.WINDOW, glyphs.WINDOW) and xs.dtype == np.uint8
     assert np.array_equal(xs, again) and np.array_equal(ys, labels)
-    assert set(ys.tolist()) <= set(range(len(glyphs.CHAR_CLASSES)))
+    assert set(ys.tolist()) <= set(range(len(CHAR_CLASSES)))
     assert len(set(ys.tolist())) >= 6
     share = float((ys == len(BONUS)).mean())
     assert 0.2 < share < 0.7  # about NO_CHARACTER_SHARE of no character

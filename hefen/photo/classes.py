@@ -24,6 +24,14 @@ OTHER_TILE = "other"
 #: The bonus look's outputs: the eight flowers and seasons, then :data:`OTHER_TILE`.
 BONUS_LOOK_CLASSES: tuple[str, ...] = BONUS + (OTHER_TILE,)
 
+#: The character look's last output (:class:`hefen.photo.model.CharLook`): a window with
+#: none of the eight characters printed on the flowers and seasons.
+NO_CHARACTER = "none"
+
+#: The character look's outputs: the eight bonus tiles (their characters, 春夏秋冬梅蘭菊竹),
+#: then :data:`NO_CHARACTER`.
+CHAR_CLASSES: tuple[str, ...] = BONUS + (NO_CHARACTER,)
+
 #: The classifier's extra output for a crop that is not one whole tile
 #: (a cut between two tiles, half a tile, table). Never reported as a tile.
 NOT_A_TILE = "-"

@@ -27,10 +27,11 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 from hefen.photo.classes import BONUS
+from hefen.photo.model import CHAR_WINDOW, ink_image
 from hefen.photo.synth import Art
 
-#: The window the look reads, in pixels (square).
-WINDOW = 32
+#: The window the look reads, in pixels (square; the runtime's ``model.CHAR_WINDOW``).
+WINDOW = CHAR_WINDOW
 #: Each bonus tile's character(s): the traditional form, and the simplified one where it
 #: differs (兰 on mainland sets).
 CHARACTERS: dict[str, str] = {
@@ -43,9 +44,6 @@ CHARACTERS: dict[str, str] = {
     "7h": "菊",
     "8h": "竹",
 }
-#: The look's outputs: the eight bonus tiles (their characters), then no such character.
-NO_CHARACTER = "none"
-CHAR_CLASSES: tuple[str, ...] = BONUS + (NO_CHARACTER,)
 #: Other characters a tile face holds, and characters shaped like the eight.
 OTHER_CHARACTERS = (
     "萬万一二三四五六七八九伍東南西北中發发白"
@@ -158,16 +156,9 @@ def _lay_glyph(
     canvas[y0:y1, x0:x1] = canvas[y0:y1, x0:x1] * (1 - a) + _ink(rng) * a
 
 
-def ink_image(rgb: np.ndarray) -> np.ndarray:
-    """What the character look reads of a colour picture: each pixel's darkest channel,
-    so that a character in red, green, blue or orange ink is as dark on the ivory face as
-    a black one (in plain grey an orange 冬 on ivory is barely darker than the face)."""
-    return np.asarray(rgb.min(axis=2), np.uint8)
-
-
 def _camera(rng: np.random.Generator, canvas: np.ndarray) -> np.ndarray:
-    """The window as a photo shows it, ``WINDOW`` pixels square, as :func:`ink_image`
-    reads it: light across it, a slant, blur, reduced to as few as 11 pixels and back,
+    """The window as a photo shows it, ``WINDOW`` pixels square, as
+    :func:`~hefen.photo.model.ink_image` reads it: light across it, a slant, blur, reduced to as few as 11 pixels and back,
     noise."""
     img: np.ndarray = canvas.astype(np.float32)
     ramp = np.linspace(-1, 1, _CANVAS, dtype=np.float32)
@@ -223,9 +214,9 @@ def char_window(
     plain: list[np.ndarray],
 ) -> np.ndarray:
     """One training window (``WINDOW`` square, grey uint8) of class ``label`` (an index
-    into :data:`CHAR_CLASSES`). ``plain``: RGBA drawings with none of the eight
-    characters (:func:`plain_drawings`), laid about a window and whose windows are *not a
-    character*."""
+    into :data:`~hefen.photo.classes.CHAR_CLASSES`). ``plain``: RGBA drawings with none
+    of the eight characters (:func:`plain_drawings`), laid about a window and whose
+    windows are *not a character*."""
     canvas = np.empty((_CANVAS, _CANVAS, 3), np.float64)
     canvas[:] = _face_colour(rng)
     if label < len(BONUS):

@@ -12,15 +12,23 @@ from typing import Any
 import cv2
 import numpy as np
 
-from hefen.photo.classes import BACK, BONUS_LOOK_CLASSES, MODEL_CLASSES, READ_CLASSES, TILE_CODES
+from hefen.photo.classes import (
+    BACK,
+    BONUS_LOOK_CLASSES,
+    CHAR_CLASSES,
+    MODEL_CLASSES,
+    READ_CLASSES,
+    TILE_CODES,
+)
 from hefen.photo.errors import PhotoError
-from hefen.photo.glyphs import CHAR_CLASSES
 
 MODEL_DIR = Path(__file__).resolve().parent / "model"
 CROP_W, CROP_H = 48, 64
 #: The bonus look's input (:class:`BonusLook`): a sharper crop, for the small numerals and
 #: characters of flowers and seasons.
 BONUS_W, BONUS_H = 72, 96
+#: The character look's input (:class:`CharLook`): a square window, this many pixels.
+CHAR_WINDOW = 32
 
 
 #: onnxruntime settings of every session. On an x86 CPU without VNNI (AVX2 only) the int8
@@ -185,10 +193,11 @@ class SharpLook(_Look):
 
 
 class CharLook(_Look):
-    """The character look: whether a small square window of a tile's face (``WINDOW``
-    pixels, grey) holds one of the eight characters printed on the flowers and seasons
-    (春夏秋冬梅蘭菊竹, :data:`~hefen.photo.glyphs.CHARACTERS`), and which; probabilities over
-    :data:`~hefen.photo.glyphs.CHAR_CLASSES` (``scripts/train_photo.py --look chars``).
+    """The character look: whether a small square window of a tile's face
+    (:data:`CHAR_WINDOW` pixels, as :func:`ink_image` reads it) holds one of the eight
+    characters printed on the flowers and seasons (春夏秋冬梅蘭菊竹,
+    :data:`~hefen.photo.glyphs.CHARACTERS`), and which; probabilities over
+    :data:`~hefen.photo.classes.CHAR_CLASSES` (``scripts/train_photo.py --look chars``).
     :func:`hefen.photo.single.read_tile` scans a tile read as a flower or season with it."""
 
     FILES = ("chars.onnx", "chars.json")
@@ -220,6 +229,13 @@ class MatchLook:
         with self._lock:
             out = self.session.run(["features"], {"crops": normalised(crops)})[0]
         return np.asarray(out, np.float32)
+
+
+def ink_image(rgb: np.ndarray) -> np.ndarray:
+    """What the character look reads of a colour picture: each pixel's darkest channel,
+    so that a character in red, green, blue or orange ink is as dark on the ivory face as
+    a black one (in plain grey an orange 冬 on ivory is barely darker than the face)."""
+    return np.asarray(rgb.min(axis=2), np.uint8)
 
 
 def normalised(crops: np.ndarray) -> np.ndarray:

@@ -38,11 +38,11 @@ import numpy as np
 from hefen.photo.classes import BONUS, READ_CODES
 from hefen.photo.detect import _fill, reduced, tile_mask
 from hefen.photo.errors import PhotoError
-from hefen.photo.glyphs import WINDOW, ink_image
 from hefen.photo.memory import TileMemory
 from hefen.photo.model import (
     BONUS_H,
     BONUS_W,
+    CHAR_WINDOW,
     CROP_H,
     CROP_W,
     BonusLook,
@@ -50,6 +50,7 @@ from hefen.photo.model import (
     SharpLook,
     TileClassifier,
     classifier,
+    ink_image,
     to_crop,
 )
 
@@ -353,7 +354,7 @@ def _bonus_look(
 
 def char_windows(face: np.ndarray) -> np.ndarray:
     """The character look's windows of ``face`` (a tile cut to :data:`CHAR_FACE`, grey):
-    N x ``WINDOW`` x ``WINDOW``, every :data:`CHAR_SIDES` square, :data:`CHAR_STEP` of its
+    N x ``CHAR_WINDOW`` x ``CHAR_WINDOW``, every :data:`CHAR_SIDES` square, :data:`CHAR_STEP` of its
     side apart, less those of bare face (spread under :data:`CHAR_BARE`; at least one
     window is kept)."""
     h, w = face.shape
@@ -364,7 +365,9 @@ def char_windows(face: np.ndarray) -> np.ndarray:
         for y in range(0, h - side + 1, step):
             for x in range(0, w - side + 1, step):
                 window = face[y : y + side, x : x + side]
-                out.append(cv2.resize(window, (WINDOW, WINDOW), interpolation=cv2.INTER_AREA))
+                out.append(
+                    cv2.resize(window, (CHAR_WINDOW, CHAR_WINDOW), interpolation=cv2.INTER_AREA)
+                )
     windows = np.stack(out)
     spread = windows.reshape(len(windows), -1).std(1)
     inked = spread >= CHAR_BARE
@@ -383,7 +386,7 @@ def char_named(surest: np.ndarray) -> int | None:
 
 def _char_look(chars: CharLook, ink: np.ndarray, quad: np.ndarray, mean: np.ndarray) -> np.ndarray:
     """``mean`` (the chosen reading's probabilities) after the character look scans the
-    same quadrilateral of ``ink`` (the picture as :func:`~hefen.photo.glyphs.ink_image`
+    same quadrilateral of ``ink`` (the picture as :func:`~hefen.photo.model.ink_image`
     reads it): where one of the eight characters is surely printed on it
     (:data:`CHAR_SURE` in its surest window, every other character :data:`CHAR_MARGIN`
     less sure in its own), it names the flower or season, the bonus tiles' share given
