@@ -59,7 +59,7 @@ from hefen.photo.model import (  # noqa: E402  (the runtime's)
     normalised,
     session_options,
 )
-from hefen.photo.single import CHAR_FACE, CUTS, READ_SIDE, char_windows, cut  # noqa: E402
+from hefen.photo.single import CUTS, READ_SIDE, char_scan, cut  # noqa: E402
 
 #: The bonus look's training crops: the share of other tiles (its last class), and crops
 #: cut from each photo of one tile.
@@ -90,10 +90,10 @@ LOOKS: dict[str, tuple[str, str, tuple[str, ...], tuple[int, int]]] = {
 #: cut as the reader cuts them (``single.char_windows``) from a photo of one tile that
 #: prints none, ``PER_TILE_PHOTO`` windows of each photo.
 NO_CHARACTER_SHARE = 0.45
-PHOTO_WINDOWS = 0.0
+PHOTO_WINDOWS = 0.0  # --photo-windows, set in each worker (_init_worker)
 PER_TILE_PHOTO = 6
 _PLAIN: list[np.ndarray] = []
-_PLAIN_ART: list[synth.Art] = []
+_PLAIN_ART: synth.Art | None = None
 
 
 def _init_worker(
@@ -102,11 +102,13 @@ def _init_worker(
     weights: dict[str, float] | None,
     look: str = "tiles",
     photo_cuts: int = 0,
+    photo_windows: float = 0.0,
 ) -> None:
-    global _ART, _LOOK, PHOTO_CUTS
+    global _ART, _LOOK, PHOTO_CUTS, PHOTO_WINDOWS, _PLAIN_ART
     cv2.setNumThreads(1)
     _LOOK = look
     PHOTO_CUTS = photo_cuts
+    PHOTO_WINDOWS = photo_windows
     _ART = synth.load_art(styles, Path(tiles_dir) if tiles_dir else None, weights)
     if look == "bonus" and "drawn" in styles:  # faces whose pictures do not tell them
         _ART.extend(synth.varied_bonus_art(), "drawn")
@@ -115,7 +117,7 @@ def _init_worker(
         _IDS[:] = identities(_ART)
     if look == "chars":
         _PLAIN[:] = glyphs.plain_drawings(_ART)
-        _PLAIN_ART[:] = [glyphs.plain_art(_ART)]
+        _PLAIN_ART = glyphs.plain_art(_ART)
 
 
 def match_art(art: synth.Art, styles: tuple[str, ...]) -> synth.Art:
@@ -203,6 +205,7 @@ def _make_char_chunk(job: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarra
     (:func:`hefen.photo.glyphs.char_window`): ``NO_CHARACTER_SHARE`` with none of the
     eight characters, the rest each of the eight alike likely."""
     seed, count, _ = job
+    assert _PLAIN_ART is not None
     rng = np.random.default_rng(seed)
     xs = np.empty((count, glyphs.WINDOW, glyphs.WINDOW), np.uint8)
     ys = np.empty(count, np.int64)
@@ -211,7 +214,7 @@ def _make_char_chunk(job: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarra
         none = rng.random() < NO_CHARACTER_SHARE
         if none and rng.random() < PHOTO_WINDOWS:
             n = min(PER_TILE_PHOTO, count - i)
-            xs[i : i + n] = photo_windows(rng, _PLAIN_ART[0], n)
+            xs[i : i + n] = photo_windows(rng, _PLAIN_ART, n)
             ys[i : i + n] = len(BONUS)
             i += n
             continue
@@ -222,23 +225,16 @@ def _make_char_chunk(job: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarra
     return xs, ys
 
 
-def _set_photo_windows(share: float) -> None:
-    """``PHOTO_WINDOWS`` as given (the workers are forked: they read it as set here)."""
-    global PHOTO_WINDOWS
-    PHOTO_WINDOWS = share
-
-
 def photo_windows(rng: np.random.Generator, art: synth.Art, n: int) -> np.ndarray:
     """``n`` of the character look's windows of one photo of one tile of ``art``
     (``synth.tile_photo_at``), cut as the reader cuts them (the picture reduced, read as
-    ``model.ink_image``, the tile cut to ``CHAR_FACE`` at its corners a few hundredths
-    off, ``single.char_windows``)."""
+    ``model.ink_image``, the tile at its corners a few hundredths off scanned by
+    ``single.char_scan``)."""
     code = TILE_CODES[rng.integers(len(TILE_CODES))]
     photo, corners = synth.tile_photo_at(rng, art, code)
     rgb, scale = reduced(photo, READ_SIDE)
     d = rng.normal(0, 0.03, 4)
-    face = cut(ink_image(rgb), corners * scale, (d[0], 1 + d[1], d[2], 1 + d[3]), CHAR_FACE)
-    windows = char_windows(face)
+    windows = char_scan(ink_image(rgb), corners * scale, (d[0], 1 + d[1], d[2], 1 + d[3]))
     return windows[rng.choice(len(windows), n)]
 
 
@@ -308,6 +304,7 @@ def make_data(
     weights: dict[str, float] | None = None,
     look: str = "tiles",
     photo_cuts: int = 0,
+    photo_windows: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray]:
     jobs = []
     ctx = get_context("fork")
@@ -317,7 +314,7 @@ def make_data(
     with ctx.Pool(
         workers,
         initializer=_init_worker,
-        initargs=(styles, tiles_dir, weights, look, photo_cuts),
+        initargs=(styles, tiles_dir, weights, look, photo_cuts, photo_windows),
     ) as pool:
         if look == "match":  # count: crops of each drawing; the drawings are the workers'
             run = CHUNK // count
@@ -431,7 +428,15 @@ def train(args: argparse.Namespace) -> None:
 
     def data(styles: tuple[str, ...], seed: int, count: int) -> tuple[np.ndarray, np.ndarray]:
         return make_data(
-            seed, count, styles, args.workers, args.junk, args.tiles_dir, weights, args.look
+            seed,
+            count,
+            styles,
+            args.workers,
+            args.junk,
+            args.tiles_dir,
+            weights,
+            args.look,
+            photo_windows=args.photo_windows,
         )
 
     styles, t0, x, y, xv, yv = prepared(
@@ -814,7 +819,7 @@ def export(model, args, xvt, yv, xv_raw, styles, seconds) -> None:  # type: igno
         meta["not_a_tile"] = NOT_A_TILE
     if args.look == "chars":  # it reads the picture's darkest channel, not its grey
         meta["input"] = {**input_meta(size), "grey": False, "ink": "model.ink_image"}
-        meta["training"]["photo_windows"] = PHOTO_WINDOWS
+        meta["training"]["photo_windows"] = args.photo_windows
     (out / meta_name).write_text(json.dumps(meta, indent=2) + "\n")
     print(f"wrote {out / name} ({len(data)} bytes)", flush=True)
 
@@ -877,7 +882,6 @@ def main() -> None:
         help="with --look bonus: read it in three heads (bonus or not, family, number)",
     )
     args = p.parse_args()
-    _set_photo_windows(args.photo_windows)
     if args.factored and args.look != "bonus":
         p.error("--factored reads a bonus look: give --look bonus")
     try:

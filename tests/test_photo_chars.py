@@ -218,14 +218,12 @@ def test_windows_of_tile_photos_are_cut_as_the_reader_cuts_them() -> None:
     sys.path.insert(0, str(ROOT / "scripts"))
     import train_photo
 
-    train_photo._init_worker(("samoheen", "xhokir"), str(TILES_DIR), None, "chars")
-    kept = train_photo.PHOTO_WINDOWS
+    train_photo._init_worker(("samoheen", "xhokir"), str(TILES_DIR), None, "chars", 0, 1.0)
     try:
-        train_photo._set_photo_windows(1.0)
         xs, ys = train_photo._make_char_chunk((11, 30, 0.0))
         again, _ = train_photo._make_char_chunk((11, 30, 0.0))
     finally:
-        train_photo._set_photo_windows(kept)
+        train_photo._init_worker(("samoheen", "xhokir"), str(TILES_DIR), None, "chars")
     assert np.array_equal(xs, again)
     none = ys == len(BONUS)
     assert none.sum() >= 6  # one photo's windows at least

@@ -374,6 +374,15 @@ def char_windows(face: np.ndarray) -> np.ndarray:
     return windows[inked] if inked.any() else windows[:1]
 
 
+def char_scan(
+    ink: np.ndarray, quad: np.ndarray, window: tuple[float, ...] = (0.0, 1.0, 0.0, 1.0)
+) -> np.ndarray:
+    """The character look's windows of the tile ``quad`` in ``ink`` (the picture as
+    :func:`~hefen.photo.model.ink_image` reads it): its part ``window`` (top, bottom, left,
+    right, as :func:`cut` takes it) cut to :data:`CHAR_FACE`, then :func:`char_windows`."""
+    return char_windows(cut(ink, quad, window, CHAR_FACE))
+
+
 def char_named(surest: np.ndarray) -> int | None:
     """The bonus tile (an index into ``BONUS``) whose character the character look names,
     given each character's surest window (``surest``, 8): the surest, where it reaches
@@ -391,7 +400,7 @@ def _char_look(chars: CharLook, ink: np.ndarray, quad: np.ndarray, mean: np.ndar
     (:data:`CHAR_SURE` in its surest window, every other character :data:`CHAR_MARGIN`
     less sure in its own), it names the flower or season, the bonus tiles' share given
     to it."""
-    probs = chars.probabilities(char_windows(cut(ink, quad, (0.0, 1.0, 0.0, 1.0), CHAR_FACE)))
+    probs = chars.probabilities(char_scan(ink, quad))
     surest = probs[:, : len(BONUS)].max(0)
     k = char_named(surest)
     if k is None:
