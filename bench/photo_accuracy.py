@@ -502,6 +502,17 @@ class _Recording:
         return probs
 
 
+def _look_sets(*more: tuple[str, synth.Art]) -> list[tuple[str, synth.Art]]:
+    """What the second looks' figures are read on: the training styles, ``more``, and the
+    never-seen KMahjongg sets where they are installed."""
+    import unseen_sets
+
+    sets = [("training styles", synth.load_art()), *more]
+    if unseen_sets.missing() is None:
+        sets += [(f"KMahjongg {name}", unseen_sets.load_set(name)) for name in unseen_sets.SETS]
+    return sets
+
+
 def _recorded(
     model: TileClassifier, which: str, recording: Any, at: str, photos: list[tuple[str, np.ndarray]]
 ) -> Iterator[tuple[str, np.ndarray]]:
@@ -544,17 +555,13 @@ def bonus_look_figures(args: argparse.Namespace) -> None:
     model): on the training styles, on the never-seen KMahjongg sets and, with
     ``--bonus-loso-dir``, leave-one-style-out -- a tile model and a bonus look trained
     without one art style, read on photos of that style."""
-    import unseen_sets
 
     look = BonusLook(Path(args.bonus_dir)) if args.bonus_dir else tested().bonus
     n = args.bonus_photos
     if look is None:
         print("bonus look: none shipped and no --bonus-dir given")
     elif not args.only_bonus_loso:
-        sets = [("training styles", synth.load_art())]
-        if unseen_sets.missing() is None:
-            sets += [(f"KMahjongg {name}", unseen_sets.load_set(name)) for name in unseen_sets.SETS]
-        for label, art in sets:
+        for label, art in _look_sets():
             print(f"{label}: {_look_figures(tested(), look, art, n, args.tile_photos)}", flush=True)
             print(f"  {look_alone(tested(), look, art, 2 * n)}", flush=True)
     if not args.bonus_loso_dir:
@@ -627,18 +634,14 @@ def char_look_figures(args: argparse.Namespace) -> None:
     training styles, of the ``fonts`` style alone (whose characters are drawn in typefaces
     the character look never saw: it is trained without that style) and of the
     never-seen KMahjongg sets; and the look alone on each."""
-    import unseen_sets
 
     model = tested()
     look = CharLook(Path(args.chars_dir)) if args.chars_dir else model.chars
     if look is None:
         print("character look: none shipped and no --chars-dir given")
         return
-    sets = [("training styles", synth.load_art()), ("fonts style", synth.load_art(("fonts",)))]
-    if unseen_sets.missing() is None:
-        sets += [(f"KMahjongg {name}", unseen_sets.load_set(name)) for name in unseen_sets.SETS]
     n = args.bonus_photos
-    for label, art in sets:
+    for label, art in _look_sets(("fonts style", synth.load_art(("fonts",)))):
         read = _read_ways(model, art, n, args.tile_photos, [{"chars": None}, {"chars": look}])
         print(f"{label}: {_before_after(n, args.tile_photos, read)}", flush=True)
         print(f"  {char_look_alone(model, look, art, 2 * n)}", flush=True)
@@ -649,17 +652,13 @@ def sharp_look_figures(args: argparse.Namespace) -> None:
     (``hefen.photo.model.SharpLook``; ``--sharp-dir``, default: the one shipped beside the
     model), the bonus look as shipped in both: on the training styles and on the
     never-seen KMahjongg sets (seed TILE_PHOTO_SEED + 32)."""
-    import unseen_sets
 
     model = tested()
     look = SharpLook(Path(args.sharp_dir)) if args.sharp_dir else model.sharp
     if look is None:
         print("sharp look: none shipped and no --sharp-dir given")
         return
-    sets = [("training styles", synth.load_art())]
-    if unseen_sets.missing() is None:
-        sets += [(f"KMahjongg {name}", unseen_sets.load_set(name)) for name in unseen_sets.SETS]
-    for label, art in sets:
+    for label, art in _look_sets():
         photos = tile_photos(art, args.tile_photos, TILE_PHOTO_SEED + 32)
         read = []
         for second in (None, look):
