@@ -52,7 +52,14 @@ from hefen.photo import (  # noqa: E402
 )
 from hefen.photo.classes import BACK, BONUS, MODEL_CLASSES, TILE_CODES, copies_allowed  # noqa: E402
 from hefen.photo.hand import hand_fields, meld_kind  # noqa: E402
-from hefen.photo.model import MODEL_DIR, BonusLook, CharLook, SharpLook, TileClassifier  # noqa: E402
+from hefen.photo.model import (  # noqa: E402
+    MODEL_DIR,
+    BonusLook,
+    CharLook,
+    NumberLook,
+    SharpLook,
+    TileClassifier,
+)
 from hefen.testing.generate import random_mcr_hand  # noqa: E402
 from hefen.tiles import tile_from_str  # noqa: E402
 
@@ -596,35 +603,58 @@ def bonus_look_figures(args: argparse.Namespace) -> None:
         print(f"  held out {held_out:9s}: {figures} ({time.time() - t:.0f}s)", flush=True)
 
 
-class _CharRecording:
-    """A character look that keeps, of each scan, each character's surest window."""
+class _WindowRecording:
+    """A character or number look that keeps, of each scan, the surest window of each of
+    the first ``named`` of its classes (what it names)."""
 
-    def __init__(self, look: CharLook) -> None:
+    def __init__(self, look: CharLook | NumberLook, named: int) -> None:
         self.look = look
+        self.named = named
         self.seen: list[np.ndarray] = []
 
     def probabilities(self, windows: np.ndarray) -> np.ndarray:
         probs = self.look.probabilities(windows)
-        self.seen.append(probs[:, : len(BONUS)].max(0))
+        self.seen.append(probs[:, : self.named].max(0))
         return probs
 
 
-def char_look_alone(model: TileClassifier, look: CharLook, art: synth.Art, count: int) -> str:
-    """The character look alone on ``count`` photos of bonus tiles (seed TILE_PHOTO_SEED +
-    40), scanning the tile where ``model`` finds and turns it: how often it names one of
-    the eight characters (``single.char_named``), rightly and wrongly."""
+def _named_alone(
+    model: TileClassifier,
+    which: str,
+    look: CharLook | NumberLook,
+    art: synth.Art,
+    count: int,
+) -> tuple[int, int, int]:
+    """The character look (``which`` "chars") or the number look ("numbers", the
+    character look set aside) alone on ``count`` photos of bonus tiles (seed
+    TILE_PHOTO_SEED + 40), scanning the tile where ``model`` finds and turns it: how many
+    photos it names a character or number of (``single.char_named``,
+    ``single.number_named``) rightly and wrongly, of how many."""
     photos = tile_photos(art, count, TILE_PHOTO_SEED + 40, BONUS)
+    chars = which == "chars"
+    named, name = (len(BONUS), single.char_named) if chars else (4, single.number_named)
     right = wrong = 0
-    for code, surest in _recorded(model, "chars", _CharRecording(look), "CHAR_LOOK_AT", photos):
-        k = single.char_named(surest)
-        if k is not None:
-            right += BONUS[k] == code
-            wrong += BONUS[k] != code
-    n = len(photos)
+    recording = _WindowRecording(look, named)
+    with _looks(model, **({} if chars else {"chars": None})):
+        for code, surest in _recorded(model, which, recording, "CHAR_LOOK_AT", photos):
+            k = name(surest)
+            if k is not None:
+                truth = BONUS.index(code) if chars else BONUS.index(code) % 4
+                right += k == truth
+                wrong += k != truth
+    return right, wrong, len(photos)
+
+
+def _alone(what: str, right: int, wrong: int, n: int) -> str:
     return (
-        f"the look alone on {n} photos of bonus tiles: a character named rightly "
+        f"the look alone on {n} photos of bonus tiles: {what} named rightly "
         f"{right / n:.1%}, wrongly {wrong / n:.1%}, none {(n - right - wrong) / n:.1%}"
     )
+
+
+def char_look_alone(model: TileClassifier, look: CharLook, art: synth.Art, count: int) -> str:
+    """The character look alone (``_named_alone``)."""
+    return _alone("a character", *_named_alone(model, "chars", look, art, count))
 
 
 def char_look_figures(args: argparse.Namespace) -> None:
@@ -645,6 +675,27 @@ def char_look_figures(args: argparse.Namespace) -> None:
         read = _read_ways(model, art, n, args.tile_photos, [{"chars": None}, {"chars": look}])
         print(f"{label}: {_before_after(n, args.tile_photos, read)}", flush=True)
         print(f"  {char_look_alone(model, look, art, 2 * n)}", flush=True)
+
+
+def number_look_figures(args: argparse.Namespace) -> None:
+    """Photos of one tile read without and with the number look
+    (``hefen.photo.model.NumberLook``; ``--numbers-dir``, default: the one shipped beside
+    the model), the other looks as shipped (the character look first), on the same sets
+    as ``char_look_figures``; and the look alone on each (the character look set aside):
+    how often it names the number of a flower or season, rightly and wrongly."""
+
+    model = tested()
+    look = NumberLook(Path(args.numbers_dir)) if args.numbers_dir else model.numbers
+    if look is None:
+        print("number look: none shipped and no --numbers-dir given")
+        return
+    n = args.bonus_photos
+    ways: list[dict[str, object]] = [{"numbers": None}, {"numbers": look}]
+    for label, art in _look_sets(("fonts style", synth.load_art(("fonts",)))):
+        read = _read_ways(model, art, n, args.tile_photos, ways)
+        print(f"{label}: {_before_after(n, args.tile_photos, read)}", flush=True)
+        alone = _named_alone(model, "numbers", look, art, 2 * n)
+        print(f"  {_alone('a number', *alone)}", flush=True)
 
 
 def sharp_look_figures(args: argparse.Namespace) -> None:
@@ -846,6 +897,12 @@ def main() -> None:
         help="single-tile photos with and without the character look",
     )
     p.add_argument("--chars-dir", default=None, help="the character look to measure")
+    p.add_argument(
+        "--only-number-look",
+        action="store_true",
+        help="single-tile photos with and without the number look",
+    )
+    p.add_argument("--numbers-dir", default=None, help="the number look to measure")
     args = p.parse_args()
     if args.no_sideways:
         _without_sideways()
@@ -877,6 +934,9 @@ def main() -> None:
         return
     if args.only_char_look:
         char_look_figures(args)
+        return
+    if args.only_number_look:
+        number_look_figures(args)
         return
     if args.only_hands:
         print(hand_figures(art, args.hands, HAND_SEED))

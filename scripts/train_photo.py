@@ -53,6 +53,7 @@ from hefen.photo.model import (  # noqa: E402  (the runtime's)
     BonusLook,
     CharLook,
     MatchLook,
+    NumberLook,
     SharpLook,
     TileClassifier,
     ink_image,
@@ -85,6 +86,13 @@ LOOKS: dict[str, tuple[str, str, tuple[str, ...], tuple[int, int]]] = {
     "sharp": (*SharpLook.FILES, SharpLook.CLASSES, (BONUS_H, BONUS_W)),
     "match": (*MatchLook.FILES, (), (synth.CROP_H, synth.CROP_W)),
     "chars": (*CharLook.FILES, CharLook.CLASSES, (glyphs.WINDOW, glyphs.WINDOW)),
+    "numbers": (*NumberLook.FILES, NumberLook.CLASSES, (glyphs.WINDOW, glyphs.WINDOW)),
+}
+#: The looks that read square windows of a tile (``single.char_scan``): each one's
+#: window maker, its drawings of none of what it names, and its art of those.
+WINDOW_LOOKS = {
+    "chars": (glyphs.char_window, glyphs.plain_drawings, glyphs.plain_art),
+    "numbers": (glyphs.number_window, glyphs.numberless_drawings, glyphs.numberless_art),
 }
 #: The character look's windows with none of the eight characters, and of those the share
 #: cut as the reader cuts them (``single.char_windows``) from a photo of one tile that
@@ -115,9 +123,10 @@ def _init_worker(
     if look == "match":
         _ART = match_art(_ART, styles)
         _IDS[:] = identities(_ART)
-    if look == "chars":
-        _PLAIN[:] = glyphs.plain_drawings(_ART)
-        _PLAIN_ART = glyphs.plain_art(_ART)
+    if look in WINDOW_LOOKS:
+        _, drawings, plain_art = WINDOW_LOOKS[look]
+        _PLAIN[:] = drawings(_ART)
+        _PLAIN_ART = plain_art(_ART)
 
 
 def match_art(art: synth.Art, styles: tuple[str, ...]) -> synth.Art:
@@ -201,11 +210,14 @@ def _make_chunk(job: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _make_char_chunk(job: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarray]:
-    """``CHUNK`` windows for the character look, from their own seed
-    (:func:`hefen.photo.glyphs.char_window`): ``NO_CHARACTER_SHARE`` with none of the
-    eight characters, the rest each of the eight alike likely."""
+    """``CHUNK`` windows for the character look or the number look, from their own seed
+    (:func:`hefen.photo.glyphs.char_window`, :func:`~hefen.photo.glyphs.number_window`):
+    ``NO_CHARACTER_SHARE`` with none of what the look names, the rest each of its classes
+    alike likely."""
     seed, count, _ = job
     assert _PLAIN_ART is not None
+    window = WINDOW_LOOKS[_LOOK][0]
+    named = len(LOOKS[_LOOK][2]) - 1
     rng = np.random.default_rng(seed)
     xs = np.empty((count, glyphs.WINDOW, glyphs.WINDOW), np.uint8)
     ys = np.empty(count, np.int64)
@@ -215,11 +227,11 @@ def _make_char_chunk(job: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarra
         if none and rng.random() < PHOTO_WINDOWS:
             n = min(PER_TILE_PHOTO, count - i)
             xs[i : i + n] = photo_windows(rng, _PLAIN_ART, n)
-            ys[i : i + n] = len(BONUS)
+            ys[i : i + n] = named
             i += n
             continue
-        label = len(BONUS) if none else int(rng.integers(len(BONUS)))
-        xs[i] = glyphs.char_window(rng, label, _PLAIN)
+        label = named if none else int(rng.integers(named))
+        xs[i] = window(rng, label, _PLAIN)
         ys[i] = label
         i += 1
     return xs, ys
@@ -230,7 +242,8 @@ def photo_windows(rng: np.random.Generator, art: synth.Art, n: int) -> np.ndarra
     (``synth.tile_photo_at``), cut as the reader cuts them (the picture reduced, read as
     ``model.ink_image``, the tile at its corners a few hundredths off scanned by
     ``single.char_scan``)."""
-    code = TILE_CODES[rng.integers(len(TILE_CODES))]
+    codes = [c for c in TILE_CODES if c in art.faces]
+    code = codes[rng.integers(len(codes))]
     photo, corners = synth.tile_photo_at(rng, art, code)
     rgb, scale = reduced(photo, READ_SIDE)
     d = rng.normal(0, 0.03, 4)
@@ -308,9 +321,12 @@ def make_data(
 ) -> tuple[np.ndarray, np.ndarray]:
     jobs = []
     ctx = get_context("fork")
-    maker = {"tiles": _make_chunk, "match": _make_match_chunk, "chars": _make_char_chunk}.get(
-        look, _make_look_chunk
-    )
+    maker = {
+        "tiles": _make_chunk,
+        "match": _make_match_chunk,
+        "chars": _make_char_chunk,
+        "numbers": _make_char_chunk,
+    }.get(look, _make_look_chunk)
     with ctx.Pool(
         workers,
         initializer=_init_worker,
@@ -817,7 +833,7 @@ def export(model, args, xvt, yv, xv_raw, styles, seconds) -> None:  # type: igno
     }
     if args.look == "tiles":
         meta["not_a_tile"] = NOT_A_TILE
-    if args.look == "chars":  # it reads the picture's darkest channel, not its grey
+    if args.look in WINDOW_LOOKS:  # it reads the picture's darkest channel, not its grey
         meta["input"] = {**input_meta(size), "grey": False, "ink": "model.ink_image"}
         meta["training"]["photo_windows"] = args.photo_windows
     (out / meta_name).write_text(json.dumps(meta, indent=2) + "\n")
@@ -844,8 +860,8 @@ def main() -> None:
         "--photo-windows",
         type=float,
         default=0.0,
-        help="with --look chars: the share of its windows of no character cut from photos "
-        "of tiles that print none, as the reader cuts them",
+        help="with --look chars or numbers: the share of its windows of no character (no "
+        "number) cut from photos of tiles that print none, as the reader cuts them",
     )
     p.add_argument("--batch", type=int, default=128)
     p.add_argument("--lr", type=float, default=3e-3)
@@ -873,8 +889,9 @@ def main() -> None:
         help="the tile classifier (tiles.onnx), the second look at flowers and seasons "
         "(bonus.onnx: 72 x 96 crops of photos of one tile), or the sharp look at any tile "
         "of a photo of one tile (sharp.onnx: the same crops, the 42 tiles), the match look "
-        "(match.onnx) or the character look (chars.onnx: 32 x 32 windows, the flowers' and "
-        "seasons' characters)",
+        "(match.onnx), the character look (chars.onnx: 32 x 32 windows, the flowers' and "
+        "seasons' characters) or the number look (numbers.onnx: the same windows, the "
+        "numbers 1-4 they print)",
     )
     p.add_argument(
         "--factored",

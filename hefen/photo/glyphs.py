@@ -52,6 +52,20 @@ OTHER_CHARACTERS = (
 )
 #: Latin numerals and letters of corner indices.
 OTHER_LATIN = "123456789ESWNCFPRG"
+#: The numbers printed on the flowers and seasons, 1-4, by :data:`~hefen.photo.classes.
+#: NUMBER_CLASSES`: the Arabic digit and the Chinese numeral (一, a lone stroke as any
+#: stem or leaf is, is not read).
+NUMBERS = ("1", "2二", "3三", "4四")
+#: Characters a tile face holds that are not those numbers (一 among them, as it is not read).
+OTHER_THAN_NUMBERS = OTHER_CHARACTERS.translate({ord(c): None for c in "二三四"}) + "".join(
+    CHARACTERS.values()
+)
+#: Latin glyphs of corner indices and words that are not the numbers 1-4.
+OTHER_LATIN_THAN_NUMBERS = "56789ESWNCFPRGIlLTUMAOB"
+#: The share of the Arabic digits drawn in a Latin typeface (the rest in CJK ones).
+LATIN_DIGITS = 0.6
+#: The share of the numbers drawn in a ring.
+RING_SHARE = 0.3
 _CANVAS = 96  # windows are drawn at three times their size, then reduced
 
 
@@ -178,6 +192,25 @@ def _camera(rng: np.random.Generator, canvas: np.ndarray) -> np.ndarray:
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
+def _ring(
+    rng: np.random.Generator, canvas: np.ndarray, size: float, offset: tuple[float, float]
+) -> None:
+    """A ring about a glyph ``size`` of the window at ``offset`` (as :func:`_lay_glyph`
+    lays it), in a printing ink: how many sets print a flower's number."""
+    centre = (round((0.5 + offset[0]) * _CANVAS), round((0.5 + offset[1]) * _CANVAS))
+    radius = round(size * _CANVAS * rng.uniform(0.6, 0.75))
+    cv2.circle(canvas, centre, radius, _ink(rng).tolist(), int(rng.integers(2, 6)), cv2.LINE_AA)
+
+
+def _any_glyph(rng: np.random.Generator, text: str) -> np.ndarray | None:
+    """One of the glyphs of ``text``, in a CJK typeface, or an Arabic digit on
+    :data:`LATIN_DIGITS` of them in a Latin one."""
+    char = text[rng.integers(len(text))]
+    latin = char.isascii() and rng.random() < LATIN_DIGITS
+    fonts = _latin_fonts() if latin else _cjk_fonts()
+    return _glyph_mask(int(rng.integers(len(fonts))), latin, char)
+
+
 def _random_glyph(rng: np.random.Generator, text: str, latin: bool = False) -> np.ndarray | None:
     char = text[rng.integers(len(text))]
     fonts = _latin_fonts() if latin else _cjk_fonts()
@@ -208,6 +241,45 @@ def plain_drawings(art: Art) -> list[np.ndarray]:
     return out
 
 
+#: Tiles whose faces print a number 1-4 on some sets, as 二, 三 and 四 on the characters.
+_NUMBERED = ("2m", "3m", "4m")
+
+
+def _numberless(code: str, style: str) -> bool:
+    """Whether ``style``'s face of ``code`` surely prints none of :data:`NUMBERS`: no
+    flower or season but the ``xhokir`` style's (pictures only), no 2-4 of characters,
+    and none of the ``drawn`` style's suit tiles (some carry a corner index)."""
+    if code in BONUS:
+        return style.startswith("xhokir")
+    if code in _NUMBERED:
+        return False
+    return not (style.startswith("drawn") and code[0].isdigit())
+
+
+def numberless_art(art: Art) -> Art:
+    """``art``'s faces that print no number (:func:`_numberless`): the tiles whose photos
+    give the number look's windows of *no number*."""
+    out = Art()
+    for code, faces in art.faces.items():
+        for face, style in zip(faces, art.styles[code], strict=True):
+            if _numberless(code, style):
+                out.add(code, face, style)
+    return out
+
+
+def numberless_drawings(art: Art) -> list[np.ndarray]:
+    """The RGBA drawings of ``art`` that :func:`number_window` lays about a window and
+    cuts *no number* windows from: :func:`numberless_art`'s, less a font style's
+    (coloured when drawn)."""
+    plain = numberless_art(art)
+    return [
+        face_rgba(face.rgb, face.alpha)
+        for faces in plain.faces.values()
+        for face in faces
+        if face.labels is None
+    ]
+
+
 def char_window(
     rng: np.random.Generator,
     label: int,
@@ -217,44 +289,66 @@ def char_window(
     into :data:`~hefen.photo.classes.CHAR_CLASSES`). ``plain``: RGBA drawings with none
     of the eight characters (:func:`plain_drawings`), laid about a window and whose
     windows are *not a character*."""
+    shown = CHARACTERS[BONUS[label]] if label < len(BONUS) else None
+    return _window(rng, plain, shown, "".join(CHARACTERS.values()), (OTHER_CHARACTERS, OTHER_LATIN))
+
+
+def number_window(
+    rng: np.random.Generator,
+    label: int,
+    plain: list[np.ndarray],
+) -> np.ndarray:
+    """One training window of the number look (``WINDOW`` square, grey uint8) of class
+    ``label`` (an index into :data:`~hefen.photo.classes.NUMBER_CLASSES`): one of the
+    numbers 1-4 a flower or season prints (:data:`NUMBERS`: Arabic, or the Chinese
+    numeral), now and then in a ring, or no number. ``plain``: RGBA drawings with no
+    number (:func:`numberless_drawings`)."""
+    shown = NUMBERS[label] if label < len(NUMBERS) else None
+    others = (OTHER_THAN_NUMBERS, OTHER_LATIN_THAN_NUMBERS)
+    return _window(rng, plain, shown, "".join(NUMBERS), others, (0.35, 0.85), RING_SHARE)
+
+
+def _window(
+    rng: np.random.Generator,
+    plain: list[np.ndarray],
+    shown: str | None,
+    named: str,
+    others: tuple[str, str],
+    sizes: tuple[float, float] = (0.5, 0.92),
+    ring: float = 0.0,
+) -> np.ndarray:
+    """A training window: one of the glyphs ``shown`` (one class's forms), ``sizes`` of
+    the window, in a ring on ``ring`` of them, with pieces of ``plain`` drawings about it;
+    or, where ``shown`` is None, a window of none of the glyphs the look names
+    (``named``): a part of a ``plain`` drawing, one of ``others`` (CJK, Latin) laid as a
+    named one is, a named one mostly out of the window or far too small, or bare face."""
     canvas = np.empty((_CANVAS, _CANVAS, 3), np.float64)
     canvas[:] = _face_colour(rng)
-    if label < len(BONUS):
+    if shown is not None:
         _pieces(rng, canvas, plain)
-        mask = _random_glyph(rng, CHARACTERS[BONUS[label]])
+        mask = _any_glyph(rng, shown)
         if mask is None:  # a font without the simplified form
-            mask = _random_glyph(rng, CHARACTERS[BONUS[label]][0])
+            mask = _any_glyph(rng, shown[0])
         if mask is not None:
             offset = (rng.normal(0, 0.06), rng.normal(0, 0.06))
-            _lay_glyph(rng, canvas, mask, rng.uniform(0.5, 0.92), offset)
+            size = rng.uniform(*sizes)
+            if ring and rng.random() < ring:
+                _ring(rng, canvas, size, offset)
+            _lay_glyph(rng, canvas, mask, size, offset)
         return _camera(rng, canvas)
     kind = rng.random()
-    if kind < 0.4 and plain:  # a window of a face without the eight characters
-        rgba = plain[rng.integers(len(plain))]
-        h, w = rgba.shape[:2]
-        side = rng.uniform(0.15, 0.7) * w
-        scale = _CANVAS / side
-        big = cv2.resize(rgba, (max(2, round(w * scale)), max(2, round(h * scale))))
-        bh, bw = big.shape[:2]
-        x = int(rng.integers(-_CANVAS // 4, max(1, bw - 3 * _CANVAS // 4)))
-        y = int(rng.integers(-_CANVAS // 4, max(1, bh - 3 * _CANVAS // 4)))
-        x0, y0 = max(0, x), max(0, y)
-        x1, y1 = min(bw, x + _CANVAS), min(bh, y + _CANVAS)
-        part = big[y0:y1, x0:x1].astype(np.float64)
-        a = part[..., 3:4] / 255.0
-        tx, ty = x0 - x, y0 - y
-        region = canvas[ty : ty + part.shape[0], tx : tx + part.shape[1]]
-        region[:] = region * (1 - a) + part[..., :3] * a
-    elif kind < 0.8:  # another character or index, laid as the eight are
+    if kind < 0.4 and plain:  # a window of a face without the named glyphs
+        _face_part(rng, canvas, plain)
+    elif kind < 0.8:  # another character or index, laid as the named ones are
         _pieces(rng, canvas, plain)
         latin = rng.random() < 0.2
-        mask = _random_glyph(rng, OTHER_LATIN if latin else OTHER_CHARACTERS, latin)
+        mask = _random_glyph(rng, others[1] if latin else others[0], latin)
         if mask is not None:
             offset = (rng.normal(0, 0.06), rng.normal(0, 0.06))
             _lay_glyph(rng, canvas, mask, rng.uniform(0.4, 0.92), offset)
-    elif kind < 0.93:  # one of the eight, mostly out of the window, or far too small
+    elif kind < 0.93:  # a named one, mostly out of the window, or far too small
         _pieces(rng, canvas, plain)
-        mask = _random_glyph(rng, "".join(CHARACTERS.values()))
+        mask = _any_glyph(rng, named)
         if mask is not None:
             if rng.random() < 0.6:
                 side = rng.choice([-1, 1], 2) * rng.uniform(0.45, 0.7, 2)
@@ -266,6 +360,25 @@ def char_window(
     else:  # bare face, or pieces only
         _pieces(rng, canvas, plain)
     return _camera(rng, canvas)
+
+
+def _face_part(rng: np.random.Generator, canvas: np.ndarray, plain: list[np.ndarray]) -> None:
+    """A part of one of the ``plain`` drawings, enlarged to fill the window or more."""
+    rgba = plain[rng.integers(len(plain))]
+    h, w = rgba.shape[:2]
+    side = rng.uniform(0.15, 0.7) * w
+    scale = _CANVAS / side
+    big = cv2.resize(rgba, (max(2, round(w * scale)), max(2, round(h * scale))))
+    bh, bw = big.shape[:2]
+    x = int(rng.integers(-_CANVAS // 4, max(1, bw - 3 * _CANVAS // 4)))
+    y = int(rng.integers(-_CANVAS // 4, max(1, bh - 3 * _CANVAS // 4)))
+    x0, y0 = max(0, x), max(0, y)
+    x1, y1 = min(bw, x + _CANVAS), min(bh, y + _CANVAS)
+    part = big[y0:y1, x0:x1].astype(np.float64)
+    a = part[..., 3:4] / 255.0
+    tx, ty = x0 - x, y0 - y
+    region = canvas[ty : ty + part.shape[0], tx : tx + part.shape[1]]
+    region[:] = region * (1 - a) + part[..., :3] * a
 
 
 def face_rgba(rgb: np.ndarray, alpha: np.ndarray) -> np.ndarray:

@@ -17,6 +17,7 @@ from hefen.photo.classes import (
     BONUS_LOOK_CLASSES,
     CHAR_CLASSES,
     MODEL_CLASSES,
+    NUMBER_CLASSES,
     READ_CLASSES,
     TILE_CODES,
 )
@@ -96,6 +97,11 @@ class TileClassifier:
         #: flowers' and seasons' characters read in a photo of one tile; None: not read
         self.chars: CharLook | None = (
             CharLook(model_dir) if (model_dir / CharLook.FILES[0]).exists() else None
+        )
+        #: the number look shipped beside the model, if any (``numbers.onnx``): the
+        #: flowers' and seasons' printed numbers read in a photo of one tile; None: not read
+        self.numbers: NumberLook | None = (
+            NumberLook(model_dir) if (model_dir / NumberLook.FILES[0]).exists() else None
         )
         #: the match look shipped beside the model, if any (``match.onnx``): what a taught
         #: tile is remembered and compared by; None: by this model's own features
@@ -203,6 +209,19 @@ class CharLook(_Look):
     FILES = ("chars.onnx", "chars.json")
     CLASSES = CHAR_CLASSES
     NAME = "character look"
+
+
+class NumberLook(_Look):
+    """The number look: whether a small square window of a tile's face (as
+    :class:`CharLook` reads it) holds one of the numbers 1-4 a flower or season prints
+    (Arabic, or 二三四; :data:`~hefen.photo.glyphs.NUMBERS`), and which; probabilities over
+    :data:`~hefen.photo.classes.NUMBER_CLASSES` (``scripts/train_photo.py --look
+    numbers``). :func:`hefen.photo.single.read_tile` scans a tile read as a flower or
+    season with it where the character look names none."""
+
+    FILES = ("numbers.onnx", "numbers.json")
+    CLASSES = NUMBER_CLASSES
+    NAME = "number look"
 
 
 class MatchLook:

@@ -47,6 +47,7 @@ from hefen.photo.model import (
     CROP_W,
     BonusLook,
     CharLook,
+    NumberLook,
     SharpLook,
     TileClassifier,
     classifier,
@@ -130,7 +131,12 @@ CHAR_SURE = 0.9
 #: ... and how much less sure of any other character, in its own surest window: the
 #: leaves of a bamboo drawn beside 竹 were once read as 蘭 at 0.95, 竹 itself at 0.87.
 CHAR_MARGIN = 0.1
-#: The bonus tiles' share of a reading at which the character look scans it.
+#: How sure the number look must be of one of the numbers 1-4 (and how much less sure of
+#: every other), in its surest window, for it to name the flower or season with the
+#: reading's family, where the character look names none.
+NUMBER_SURE = 0.9
+NUMBER_MARGIN = 0.1
+#: The bonus tiles' share of a reading at which the character and number looks scan it.
 CHAR_LOOK_AT = 0.25
 #: The bonus tiles' columns in the classifier's outputs.
 BONUS_AT = slice(READ_CODES.index(BONUS[0]), READ_CODES.index(BONUS[-1]) + 1)
@@ -387,26 +393,62 @@ def char_named(surest: np.ndarray) -> int | None:
     """The bonus tile (an index into ``BONUS``) whose character the character look names,
     given each character's surest window (``surest``, 8): the surest, where it reaches
     :data:`CHAR_SURE` and every other is :data:`CHAR_MARGIN` less sure; else None."""
+    return _named(surest, CHAR_SURE, CHAR_MARGIN)
+
+
+def number_named(surest: np.ndarray) -> int | None:
+    """The number (0-3 for 1-4) the number look names, given each number's surest window
+    (``surest``, 4): the surest, where it reaches :data:`NUMBER_SURE` and every other is
+    :data:`NUMBER_MARGIN` less sure; else None."""
+    return _named(surest, NUMBER_SURE, NUMBER_MARGIN)
+
+
+def _named(surest: np.ndarray, sure: float, margin: float) -> int | None:
     k = int(surest.argmax())
-    if surest[k] < CHAR_SURE or np.partition(surest, -2)[-2] > surest[k] - CHAR_MARGIN:
+    if surest[k] < sure or np.partition(surest, -2)[-2] > surest[k] - margin:
         return None
     return k
 
 
-def _char_look(chars: CharLook, ink: np.ndarray, quad: np.ndarray, mean: np.ndarray) -> np.ndarray:
-    """``mean`` (the chosen reading's probabilities) after the character look scans the
-    same quadrilateral of ``ink`` (the picture as :func:`~hefen.photo.model.ink_image`
-    reads it): where one of the eight characters is surely printed on it
-    (:data:`CHAR_SURE` in its surest window, every other character :data:`CHAR_MARGIN`
-    less sure in its own), it names the flower or season, the bonus tiles' share given
-    to it."""
-    probs = chars.probabilities(char_scan(ink, quad))
-    surest = probs[:, : len(BONUS)].max(0)
-    k = char_named(surest)
-    if k is None:
+def numbered(bonus: np.ndarray, number: int) -> int:
+    """The bonus tile (an index into ``BONUS``) a reading whose bonus tiles' probabilities
+    are ``bonus`` (8) gives when its number is ``number`` (0-3): the season or the flower
+    of that number, whichever family the reading gives more of its share."""
+    family = 0 if bonus[:4].sum() >= bonus[4:].sum() else 1
+    return 4 * family + number
+
+
+def _char_look(
+    chars: CharLook | None,
+    ink: np.ndarray,
+    quad: np.ndarray,
+    mean: np.ndarray,
+    numbers: NumberLook | None = None,
+) -> np.ndarray:
+    """``mean`` (the chosen reading's probabilities) after the character look ``chars``
+    and the number look ``numbers`` (where given) scan the same
+    quadrilateral of ``ink`` (the picture as :func:`~hefen.photo.model.ink_image` reads
+    it): where one of the eight characters is surely printed on it (:func:`char_named`),
+    it names the flower or season; else, where one of the numbers 1-4 is
+    (:func:`number_named`), the number and the reading's family (:func:`numbered`) name
+    it. The bonus tiles' share is given to the tile named."""
+    windows = char_scan(ink, quad)
+    named = None
+    if chars is not None:
+        surest = chars.probabilities(windows)[:, : len(BONUS)].max(0)
+        k = char_named(surest)
+        if k is not None:
+            named = (k, float(surest[k]))
+    if named is None and numbers is not None:
+        surest = numbers.probabilities(windows)[:, :4].max(0)
+        n = number_named(surest)
+        if n is not None:
+            named = (numbered(mean[BONUS_AT], n), float(surest[n]))
+    if named is None:
         return mean
+    k, sure = named
     out = mean.copy()
-    share = max(float(mean[BONUS_AT].sum()), float(surest[k]))
+    share = max(float(mean[BONUS_AT].sum()), sure)
     out[BONUS_AT] = 0.0
     out[BONUS_AT.start + k] = share
     return out / out.sum()
@@ -486,8 +528,9 @@ def read_tile(
     if clf.bonus is not None and mean[BONUS_AT].sum() >= BONUS_LOOK_AT:
         mean = _bonus_look(clf.bonus, grey, quads[r], mean, look_crops)
         k = int(mean[: len(READ_CODES)].argmax())
-    if clf.chars is not None and mean[BONUS_AT].sum() >= CHAR_LOOK_AT:
-        mean = _char_look(clf.chars, ink_image(rgb), quads[r], mean)
+    looks = clf.chars is not None or clf.numbers is not None
+    if looks and mean[BONUS_AT].sum() >= CHAR_LOOK_AT:
+        mean = _char_look(clf.chars, ink_image(rgb), quads[r], mean, clf.numbers)
         k = int(mean[: len(READ_CODES)].argmax())
     # each reading's look (its cuts' mean features), and the chosen reading's
     every = (

@@ -1,0 +1,251 @@
+"""The number look: the numbers 1-4 a flower or season prints, found in a photo of one
+tile (:class:`hefen.photo.model.NumberLook`, :func:`hefen.photo.single.read_tile`), the
+number and the reading's family naming the tile where the character look names none; and
+the windows it is trained on (:func:`hefen.photo.glyphs.number_window`,
+``scripts/train_photo.py --look numbers``)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from photo_support import TILES_DIR, check_shipped_look, copy_model, needs_art, write_look
+
+from hefen.photo import PhotoError, classify_tile, glyphs, synth
+from hefen.photo.classes import BONUS, CHAR_CLASSES, NUMBER_CLASSES, READ_CODES, TILE_CODES
+from hefen.photo.model import MODEL_DIR, NumberLook, TileClassifier, classifier
+from hefen.photo.single import (
+    BONUS_AT,
+    NUMBER_MARGIN,
+    NUMBER_SURE,
+    _char_look,
+    number_named,
+    numbered,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+TEST_SEED = 31_338_201
+SHIPPED = (MODEL_DIR / "numbers.onnx").exists()
+
+
+def _fonts_installed() -> bool:
+    from hefen.photo import drawn
+
+    return not drawn.missing_fonts()
+
+
+needs_fonts = pytest.mark.skipif(not _fonts_installed(), reason="the CJK fonts are not installed")
+
+
+class _FixedLook:
+    """A look over ``classes`` that reads window ``at`` as ``probs`` and every other as
+    its last class (none)."""
+
+    def __init__(self, classes: int, probs: list[float] | None = None, at: int = 0) -> None:
+        self.classes = classes
+        self.probs = None if probs is None else np.asarray(probs, np.float32)
+        self.at = at
+        self.calls = 0
+
+    def probabilities(self, windows: np.ndarray) -> np.ndarray:
+        self.calls += 1
+        out = np.zeros((len(windows), self.classes), np.float32)
+        out[:, -1] = 1.0
+        if self.probs is not None:
+            out[self.at] = self.probs
+        return out
+
+
+def _numbers(probs: list[float] | None = None, at: int = 0) -> _FixedLook:
+    return _FixedLook(len(NUMBER_CLASSES), probs, at)
+
+
+def _chars(probs: list[float] | None = None, at: int = 0) -> _FixedLook:
+    return _FixedLook(len(CHAR_CLASSES), probs, at)
+
+
+def _reading(probs: dict[str, float]) -> np.ndarray:
+    out = np.zeros(len(READ_CODES) + 1, np.float32)
+    for code, p in probs.items():
+        out[READ_CODES.index(code)] = p
+    return out
+
+
+def _read(out: np.ndarray) -> str:
+    return READ_CODES[int(out[: len(READ_CODES)].argmax())]
+
+
+GREY = np.random.default_rng(TEST_SEED).integers(0, 256, (300, 200)).astype(np.uint8)
+QUAD = np.array([[40, 40], [160, 40], [160, 240], [40, 240]], np.float32)
+
+
+# --------------------------------------------------------------------------- the rule
+
+
+def test_a_sure_number_names_the_tile_of_the_readings_family() -> None:
+    """A 3 read surely: the autumn where the reading is mostly seasons, the chrysanthemum
+    where it is mostly flowers; the bonus tiles' share goes to it."""
+    three = _numbers([0, 0, 0.96, 0, 0.04], at=7)
+    seasons = _reading({"1h": 0.3, "2h": 0.2, "7h": 0.25, "W": 0.25})
+    after = _char_look(_chars(), GREY, QUAD, seasons, three)  # type: ignore[arg-type]
+    assert _read(after) == "3h"
+    assert after[BONUS_AT].sum() == pytest.approx(0.96 / (0.96 + 0.25), abs=1e-4)
+    assert np.isclose(after.sum(), 1.0)
+    flowers = _reading({"5h": 0.4, "8h": 0.2, "1h": 0.3, "W": 0.1})
+    after = _char_look(_chars(), GREY, QUAD, flowers, three)  # type: ignore[arg-type]
+    assert _read(after) == "7h"
+    assert after[READ_CODES.index("5h")] == 0.0
+
+
+def test_a_named_character_comes_before_the_number() -> None:
+    """The character names the tile outright: the number look is not asked."""
+    spring = _chars([0.97, 0, 0, 0, 0, 0, 0, 0, 0.03])
+    four = _numbers([0, 0, 0, 0.99, 0.01])
+    after = _char_look(spring, GREY, QUAD, _reading({"5h": 0.6, "W": 0.4}), four)  # type: ignore[arg-type]
+    assert _read(after) == "1h" and four.calls == 0
+    # no character named: the number is read
+    after = _char_look(_chars(), GREY, QUAD, _reading({"5h": 0.6, "W": 0.4}), four)  # type: ignore[arg-type]
+    assert _read(after) == "8h" and four.calls == 1
+
+
+def test_an_unsure_number_or_two_numbers_leave_the_reading() -> None:
+    before = _reading({"6h": 0.7, "1s": 0.3})
+    unsure = _numbers([0.85, 0, 0, 0, 0.15])
+    assert NUMBER_SURE > 0.85
+    assert np.array_equal(_char_look(_chars(), GREY, QUAD, before, unsure), before)  # type: ignore[arg-type]
+
+    class _Two(_FixedLook):
+        def probabilities(self, windows: np.ndarray) -> np.ndarray:
+            out = super().probabilities(windows)
+            out[1] = [0.93, 0, 0, 0, 0.07]  # a 1 in another window, nearly as sure
+            return out
+
+    two = _Two(len(NUMBER_CLASSES), [0, 0, 0.97, 0, 0.03])
+    assert np.array_equal(_char_look(_chars(), GREY, QUAD, before, two), before)  # type: ignore[arg-type]
+    # and without a number look the reading stands
+    assert np.array_equal(_char_look(_chars(), GREY, QUAD, before), before)  # type: ignore[arg-type]
+
+
+def test_a_number_is_named_when_sure_and_alone() -> None:
+    assert number_named(np.array([0.1, 0.2, NUMBER_SURE, 0.0])) == 2
+    assert number_named(np.array([0.1, 0.99 - NUMBER_MARGIN + 0.01, 0.99, 0.0])) is None
+    assert number_named(np.array([0.5, 0.2, 0.89, 0.0])) is None
+
+
+def test_the_number_takes_the_family_the_reading_gives_more() -> None:
+    bonus = np.array([0.1, 0.1, 0.05, 0.0, 0.3, 0, 0, 0])  # flowers 0.3 > seasons 0.25
+    assert BONUS[numbered(bonus, 0)] == "5h"
+    assert BONUS[numbered(bonus, 3)] == "8h"
+    assert BONUS[numbered(bonus[::-1].copy(), 1)] == "2h"  # the seasons now
+
+
+def test_read_tile_asks_the_number_look_only_where_it_may_name_a_flower(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from hefen.photo import single
+
+    model = TileClassifier()
+    two = _numbers([0, 0.99, 0, 0, 0.01])
+    monkeypatch.setattr(model, "chars", None)
+    monkeypatch.setattr(model, "numbers", two)
+    face = np.full((160, 120, 3), 235, np.uint8)
+    monkeypatch.setattr(single, "CHAR_LOOK_AT", 2.0)  # never
+    classify_tile(face, model=model)
+    assert two.calls == 0
+    monkeypatch.setattr(single, "CHAR_LOOK_AT", 0.0)  # always
+    code, _, _ = classify_tile(face, model=model)
+    assert two.calls == 1 and code in ("2h", "6h")
+
+
+# --------------------------------------------------------------------------- the network
+
+
+def test_a_model_without_the_number_look_reads_without_it(tmp_path: Path) -> None:
+    assert TileClassifier(copy_model(tmp_path)).numbers is None
+
+
+def test_a_damaged_or_foreign_number_look_is_one_sentence(tmp_path: Path) -> None:
+    folder = copy_model(tmp_path)
+    write_look(folder, NumberLook.FILES, b"not a model", list(NUMBER_CLASSES), sha="0" * 64)
+    with pytest.raises(PhotoError, match=r"^The photo model file does not match its recorded"):
+        TileClassifier(folder)
+    data = (MODEL_DIR / "tiles.onnx").read_bytes()  # a real network, but not this look
+    write_look(folder, NumberLook.FILES, data, list(TILE_CODES))
+    with pytest.raises(PhotoError, match=r"^The number look's classes are not the ones"):
+        NumberLook(folder)
+
+
+@pytest.mark.skipif(not SHIPPED, reason="no number look is shipped")
+def test_the_shipped_model_has_its_number_look() -> None:
+    check_shipped_look(classifier().numbers, len(NUMBER_CLASSES), (glyphs.WINDOW,) * 2)
+
+
+@needs_fonts
+@pytest.mark.skipif(not SHIPPED, reason="no number look is shipped")
+def test_the_shipped_look_reads_each_number_and_not_the_others() -> None:
+    """Windows drawn as in training from another seed: each number read as itself in
+    most, and windows of no number seldom read as one surely."""
+    look = classifier().numbers
+    assert look is not None
+    rng = np.random.default_rng(TEST_SEED)
+    plain: list[np.ndarray] = []  # bare face about the windows
+    right = 0
+    for label in range(4):
+        windows = np.stack([glyphs.number_window(rng, label, plain) for _ in range(20)])
+        right += int((look.probabilities(windows).argmax(1) == label).sum())
+    assert right >= 60, right  # of 80: some windows are drawn as blurred as a photo's worst
+    windows = np.stack([glyphs.number_window(rng, 4, plain) for _ in range(80)])
+    sure = look.probabilities(windows)[:, :4].max(1) >= NUMBER_SURE
+    assert sure.sum() <= 4, sure.sum()
+
+
+# --------------------------------------------------------------------------- training
+
+
+@needs_art
+@needs_fonts
+def test_the_number_looks_training_windows_are_seeded_and_labelled() -> None:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import train_photo
+
+    train_photo._init_worker(("samoheen", "xhokir"), str(TILES_DIR), None, "numbers", 0, 0.5)
+    try:
+        xs, ys = train_photo._make_char_chunk((7, 60, 0.0))
+        again, labels = train_photo._make_char_chunk((7, 60, 0.0))
+    finally:
+        train_photo._init_worker(("samoheen", "xhokir"), str(TILES_DIR), None, "chars")
+    assert xs.shape == (60, glyphs.WINDOW, glyphs.WINDOW) and xs.dtype == np.uint8
+    assert np.array_equal(xs, again) and np.array_equal(ys, labels)
+    assert set(ys.tolist()) == set(range(len(NUMBER_CLASSES)))
+    share = float((ys == 4).mean())
+    assert 0.2 < share < 0.75  # about NO_CHARACTER_SHARE of no number
+    assert all(xs[i].std() > 3 for i in range(60) if ys[i] < 4)  # inked
+
+
+@needs_art
+def test_no_face_that_may_print_a_number_is_numberless() -> None:
+    """The windows of *no number* are never cut from a flower or season that prints its
+    number (every style's but xhokir's pictures), from the 2-4 of characters (二三四), or
+    from the drawn style's suit tiles (some with a corner index)."""
+    art = synth.load_art(("samoheen", "xhokir"), TILES_DIR)
+    art.add("7p", art.faces["7p"][0], "drawn")
+    art.add("E", art.faces["E"][0], "drawn")
+    plain = glyphs.numberless_art(art)
+    for code in BONUS:
+        assert plain.styles[code] == ["xhokir"]
+    assert not {"2m", "3m", "4m"} & set(plain.faces)
+    assert "drawn" not in plain.styles["7p"] and "drawn" in plain.styles["E"]
+    assert len(glyphs.numberless_drawings(art)) == sum(len(f) for f in plain.faces.values())
+    # and the training's photo windows come only from those tiles
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import train_photo
+
+    windows = train_photo.photo_windows(np.random.default_rng(TEST_SEED), plain, 5)
+    assert windows.shape == (5, glyphs.WINDOW, glyphs.WINDOW)
+
+
+def test_the_numbers_are_arabic_and_chinese_but_not_the_lone_stroke() -> None:
+    assert glyphs.NUMBERS == ("1", "2二", "3三", "4四")
+    assert not set("二三四") & set(glyphs.OTHER_THAN_NUMBERS)
+    assert set("春夏秋冬梅菊竹") <= set(glyphs.OTHER_THAN_NUMBERS)
+    assert not set("1234") & set(glyphs.OTHER_LATIN_THAN_NUMBERS)
