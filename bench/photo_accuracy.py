@@ -478,20 +478,21 @@ def _look_figures(
     bonus: int,
     count: int,
     chars: CharLook | None = None,
+    numbers: NumberLook | None = None,
 ) -> str:
     """``bonus`` photos of bonus tiles and ``count`` of any tile of ``art``, read by
-    ``model`` without and with ``look`` (and with ``chars`` too, where given; else as
-    ``model`` reads)."""
+    ``model`` without and with ``look`` (and with ``chars`` too, then ``numbers`` as well,
+    where given; else as ``model`` reads)."""
     ways: list[dict[str, object]] = [{"bonus": None}, {"bonus": look}]
     if chars is not None:
         ways += [{"bonus": look, "chars": chars}]
+        if numbers is not None:
+            ways += [{"bonus": look, "chars": chars, "numbers": numbers}]
     read = _read_ways(model, art, bonus, count, ways)
     out = _before_after(bonus, count, read)
-    if chars is not None:
-        b2, m2 = read[2]
+    for (b, m), what in zip(read[2:], ("the character look", "the number look"), strict=False):
         out += (
-            f"; with the character look too: bonus tiles {b2[0]:.1%}, any tile {split(m2)} "
-            f"({m2[4]:.0f} ms/photo)"
+            f"; with {what} too: bonus tiles {b[0]:.1%}, any tile {split(m)} ({m[4]:.0f} ms/photo)"
         )
     return out
 
@@ -522,10 +523,11 @@ def _look_sets(*more: tuple[str, synth.Art]) -> list[tuple[str, synth.Art]]:
 
 def _recorded(
     model: TileClassifier, which: str, recording: Any, at: str, photos: list[tuple[str, np.ndarray]]
-) -> Iterator[tuple[str, np.ndarray]]:
+) -> Iterator[tuple[str, np.ndarray | None]]:
     """Each photo's code and what ``recording`` (the second look ``which`` of ``model``,
     recording) saw of it last, the look made to read every photo (``single``'s bar
-    ``at`` set to 0 meanwhile)."""
+    ``at`` set to 0 meanwhile), or None where it was not asked (the number look is asked
+    only of a photo read as a flower or season)."""
     kept = getattr(single, at)
     setattr(single, at, 0.0)
     try:
@@ -533,7 +535,7 @@ def _recorded(
             for code, image in photos:
                 recording.seen.clear()
                 classify_tile(image, None, model)
-                yield code, recording.seen[-1]
+                yield code, recording.seen[-1] if recording.seen else None
     finally:
         setattr(single, at, kept)
 
@@ -545,6 +547,7 @@ def look_alone(model: TileClassifier, look: BonusLook, art: synth.Art, count: in
     photos = tile_photos(art, count, TILE_PHOTO_SEED + 40, BONUS)
     right = family = number = 0
     for code, seen in _recorded(model, "bonus", _Recording(look), "BONUS_LOOK_AT", photos):
+        assert seen is not None  # the bar at 0: every photo is read
         k, t = int(seen[: len(BONUS)].argmax()), BONUS.index(code)
         right += k == t
         family += k // 4 == t // 4
@@ -596,10 +599,12 @@ def bonus_look_figures(args: argparse.Namespace) -> None:
         art = synth.load_art((held_out,))
         model = TileClassifier(root / "tiles" / held_out)
         held = BonusLook(root / "bonus" / held_out)
-        # the character look as shipped: it is trained without the fonts style, and on
-        # characters alone, which no art style draws (glyphs.plain_drawings)
-        chars = tested().chars if held_out == "fonts" else None
-        figures = _look_figures(model, held, art, n, args.tile_photos, chars)
+        # the character and number looks as shipped: they are trained without the fonts
+        # style, and on characters and numbers alone, which no art style draws
+        # (glyphs.plain_drawings, glyphs.numberless_drawings)
+        fonts = held_out == "fonts"
+        chars, numbers = (tested().chars, tested().numbers) if fonts else (None, None)
+        figures = _look_figures(model, held, art, n, args.tile_photos, chars, numbers)
         print(f"  held out {held_out:9s}: {figures} ({time.time() - t:.0f}s)", flush=True)
 
 
@@ -629,7 +634,8 @@ def _named_alone(
     character look set aside) alone on ``count`` photos of bonus tiles (seed
     TILE_PHOTO_SEED + 40), scanning the tile where ``model`` finds and turns it: how many
     photos it names a character or number of (``single.char_named``,
-    ``single.number_named``) rightly and wrongly, of how many."""
+    ``single.number_named``) rightly and wrongly, of how many. The number look is asked
+    only of photos read as a flower or season."""
     photos = tile_photos(art, count, TILE_PHOTO_SEED + 40, BONUS)
     chars = which == "chars"
     named, name = (len(BONUS), single.char_named) if chars else (4, single.number_named)
@@ -637,7 +643,7 @@ def _named_alone(
     recording = _WindowRecording(look, named)
     with _looks(model, **({} if chars else {"chars": None})):
         for code, surest in _recorded(model, which, recording, "CHAR_LOOK_AT", photos):
-            k = name(surest)
+            k = None if surest is None else name(surest)
             if k is not None:
                 truth = BONUS.index(code) if chars else BONUS.index(code) % 4
                 right += k == truth

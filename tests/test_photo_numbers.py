@@ -84,17 +84,20 @@ QUAD = np.array([[40, 40], [160, 40], [160, 240], [40, 240]], np.float32)
 # --------------------------------------------------------------------------- the rule
 
 
-def test_a_sure_number_names_the_tile_of_the_readings_family() -> None:
-    """A 3 read surely: the autumn where the reading is mostly seasons, the chrysanthemum
-    where it is mostly flowers; the bonus tiles' share goes to it."""
-    three = _numbers([0, 0, 0.96, 0, 0.04], at=7)
-    seasons = _reading({"1h": 0.3, "2h": 0.2, "7h": 0.25, "W": 0.25})
-    after = _char_look(_chars(), GREY, QUAD, seasons, three)  # type: ignore[arg-type]
+def test_a_sure_number_renumbers_a_flower_or_season() -> None:
+    """A 3 read surely: the autumn where the reading gives it more than the
+    chrysanthemum, else the chrysanthemum; the bonus tiles' share goes to it."""
+    three = _numbers([0, 0, 0.97, 0, 0.03], at=7)
+    spring = _reading({"1h": 0.4, "3h": 0.1, "7h": 0.05, "W": 0.45})
+    assert _read(spring) == "W"  # read as another tile: the number does not make it one
+    assert np.array_equal(_char_look(_chars(), GREY, QUAD, spring, three), spring)  # type: ignore[arg-type]
+    spring = _reading({"1h": 0.4, "3h": 0.1, "7h": 0.05, "W": 0.3})
+    after = _char_look(_chars(), GREY, QUAD, spring, three)  # type: ignore[arg-type]
     assert _read(after) == "3h"
-    assert after[BONUS_AT].sum() == pytest.approx(0.96 / (0.96 + 0.25), abs=1e-4)
+    assert after[BONUS_AT].sum() == pytest.approx(0.97 / (0.97 + 0.3), abs=1e-4)
     assert np.isclose(after.sum(), 1.0)
-    flowers = _reading({"5h": 0.4, "8h": 0.2, "1h": 0.3, "W": 0.1})
-    after = _char_look(_chars(), GREY, QUAD, flowers, three)  # type: ignore[arg-type]
+    plum = _reading({"5h": 0.4, "7h": 0.2, "3h": 0.1, "W": 0.3})
+    after = _char_look(_chars(), GREY, QUAD, plum, three)  # type: ignore[arg-type]
     assert _read(after) == "7h"
     assert after[READ_CODES.index("5h")] == 0.0
 
@@ -103,10 +106,11 @@ def test_a_named_character_comes_before_the_number() -> None:
     """The character names the tile outright: the number look is not asked."""
     spring = _chars([0.97, 0, 0, 0, 0, 0, 0, 0, 0.03])
     four = _numbers([0, 0, 0, 0.99, 0.01])
-    after = _char_look(spring, GREY, QUAD, _reading({"5h": 0.6, "W": 0.4}), four)  # type: ignore[arg-type]
+    plum = _reading({"5h": 0.5, "8h": 0.1, "W": 0.4})
+    after = _char_look(spring, GREY, QUAD, plum, four)  # type: ignore[arg-type]
     assert _read(after) == "1h" and four.calls == 0
     # no character named: the number is read
-    after = _char_look(_chars(), GREY, QUAD, _reading({"5h": 0.6, "W": 0.4}), four)  # type: ignore[arg-type]
+    after = _char_look(_chars(), GREY, QUAD, plum, four)  # type: ignore[arg-type]
     assert _read(after) == "8h" and four.calls == 1
 
 
@@ -134,27 +138,38 @@ def test_a_number_is_named_when_sure_and_alone() -> None:
     assert number_named(np.array([0.5, 0.2, 0.89, 0.0])) is None
 
 
-def test_the_number_takes_the_family_the_reading_gives_more() -> None:
-    bonus = np.array([0.1, 0.1, 0.05, 0.0, 0.3, 0, 0, 0])  # flowers 0.3 > seasons 0.25
-    assert BONUS[numbered(bonus, 0)] == "5h"
+def test_the_number_takes_the_tile_of_that_number_the_reading_gives_more() -> None:
+    bonus = np.array([0.1, 0.1, 0.3, 0.0, 0.05, 0.2, 0, 0.01])
+    assert BONUS[numbered(bonus, 0)] == "1h"  # 0.1 against the plum's 0.05
+    assert BONUS[numbered(bonus, 1)] == "6h"  # the orchid's 0.2, though the seasons' sum is more
     assert BONUS[numbered(bonus, 3)] == "8h"
-    assert BONUS[numbered(bonus[::-1].copy(), 1)] == "2h"  # the seasons now
+    assert BONUS[numbered(np.zeros(8), 2)] == "3h"  # nothing to tell: the season
 
 
 def test_read_tile_asks_the_number_look_only_where_it_may_name_a_flower(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from hefen.photo import single
+
+    class _Spring:  # a bonus look sure of the spring in every cut
+        def probabilities(self, crops: np.ndarray) -> np.ndarray:
+            out = np.zeros((len(crops), len(BONUS) + 1), np.float32)
+            out[:, 0] = 1.0
+            return out
 
     model = TileClassifier()
     two = _numbers([0, 0.99, 0, 0, 0.01])
     monkeypatch.setattr(model, "chars", None)
     monkeypatch.setattr(model, "numbers", two)
     face = np.full((160, 120, 3), 235, np.uint8)
-    monkeypatch.setattr(single, "CHAR_LOOK_AT", 2.0)  # never
-    classify_tile(face, model=model)
-    assert two.calls == 0
-    monkeypatch.setattr(single, "CHAR_LOOK_AT", 0.0)  # always
+    monkeypatch.setattr(single, "CHAR_LOOK_AT", 0.0)  # always, where read as a bonus tile
     code, _, _ = classify_tile(face, model=model)
-    assert two.calls == 1 and code in ("2h", "6h")
+    assert two.calls == 0 and code not in BONUS  # a bare face: read as no flower
+    monkeypatch.setattr(model, "bonus", _Spring())
+    monkeypatch.setattr(single, "BONUS_LOOK_AT", 0.0)  # the bonus look reads it: the spring
+    monkeypatch.setattr(single, "CHAR_LOOK_AT", 2.0)  # never
+    assert classify_tile(face, model=model)[0] == "1h" and two.calls == 0
+    monkeypatch.setattr(single, "CHAR_LOOK_AT", 0.0)
+    code, _, _ = classify_tile(face, model=model)
+    assert two.calls == 1 and code == "2h"  # the spring, renumbered
 
 
 # --------------------------------------------------------------------------- the network

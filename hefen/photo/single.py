@@ -116,10 +116,13 @@ SHARP_WEIGHT = 0.7
 #: The character look (:class:`~hefen.photo.model.CharLook`) scans the tile cut to this
 #: size (width, height) with square windows of these sides (shares of the tile's width),
 #: each moved ``CHAR_STEP`` of its side at a time: a corner character is a sixth to a
-#: fifth of a tile's width, a printed one most of it.
+#: fifth of a tile's width, a printed one most of it. A quarter of a side (about 1,600
+#: windows of a tile photo) named half as many characters again as 0.4 (about 600), none
+#: wrongly, on the tuning photos of the ``fonts`` style and KMahjongg *default*: the
+#: character nearer a window's middle, as in training (docs/photo.md).
 CHAR_FACE = (120, 160)
 CHAR_SIDES = (0.14, 0.19, 0.25, 0.34, 0.46, 0.62)
-CHAR_STEP = 0.4
+CHAR_STEP = 0.25
 #: A window whose pixels spread (standard deviation) less than this is bare face.
 CHAR_BARE = 6.0
 #: How sure the character look must be of one of the eight characters, in its surest
@@ -132,9 +135,12 @@ CHAR_SURE = 0.9
 #: leaves of a bamboo drawn beside 竹 were once read as 蘭 at 0.95, 竹 itself at 0.87.
 CHAR_MARGIN = 0.1
 #: How sure the number look must be of one of the numbers 1-4 (and how much less sure of
-#: every other), in its surest window, for it to name the flower or season with the
-#: reading's family, where the character look names none.
-NUMBER_SURE = 0.9
+#: every other), in its surest window, for it to renumber a reading of a flower or
+#: season, where the character look names none. Chosen on 120 photos of bonus tiles and
+#: 120 of other tiles of each of the training styles, the ``fonts`` style and the two
+#: KMahjongg sets (seed 89,000,071, not the bench's): at 0.95 no number was named
+#: wrongly (at 0.9, 2 of KMahjongg *default*'s 120; docs/photo.md).
+NUMBER_SURE = 0.95
 NUMBER_MARGIN = 0.1
 #: The bonus tiles' share of a reading at which the character and number looks scan it.
 CHAR_LOOK_AT = 0.25
@@ -413,9 +419,10 @@ def _named(surest: np.ndarray, sure: float, margin: float) -> int | None:
 def numbered(bonus: np.ndarray, number: int) -> int:
     """The bonus tile (an index into ``BONUS``) a reading whose bonus tiles' probabilities
     are ``bonus`` (8) gives when its number is ``number`` (0-3): the season or the flower
-    of that number, whichever family the reading gives more of its share."""
-    family = 0 if bonus[:4].sum() >= bonus[4:].sum() else 1
-    return 4 * family + number
+    of that number, whichever the reading gives more. (Taking the family the reading
+    gives more in all, its four tiles' sum, was measured worse: a reading right at first
+    was turned to the other family.)"""
+    return number if bonus[number] >= bonus[4 + number] else 4 + number
 
 
 def _char_look(
@@ -429,9 +436,10 @@ def _char_look(
     and the number look ``numbers`` (where given) scan the same
     quadrilateral of ``ink`` (the picture as :func:`~hefen.photo.model.ink_image` reads
     it): where one of the eight characters is surely printed on it (:func:`char_named`),
-    it names the flower or season; else, where one of the numbers 1-4 is
-    (:func:`number_named`), the number and the reading's family (:func:`numbered`) name
-    it. The bonus tiles' share is given to the tile named."""
+    it names the flower or season; else, where the reading is a flower or season and one
+    of the numbers 1-4 is surely printed (:func:`number_named`), the number and the
+    reading (:func:`numbered`) name it. The bonus tiles' share is given to the tile
+    named."""
     windows = char_scan(ink, quad)
     named = None
     if chars is not None:
@@ -439,7 +447,8 @@ def _char_look(
         k = char_named(surest)
         if k is not None:
             named = (k, float(surest[k]))
-    if named is None and numbers is not None:
+    read_as = int(mean[: len(READ_CODES)].argmax())
+    if named is None and numbers is not None and BONUS_AT.start <= read_as < BONUS_AT.stop:
         surest = numbers.probabilities(windows)[:, :4].max(0)
         n = number_named(surest)
         if n is not None:
