@@ -60,7 +60,7 @@ from hefen.photo.model import (  # noqa: E402  (the runtime's)
     normalised,
     session_options,
 )
-from hefen.photo.single import CUTS, READ_SIDE, char_scan, cut  # noqa: E402
+from hefen.photo.single import CHAR_STEP, CUTS, READ_SIDE, char_scan, cut  # noqa: E402
 
 #: The bonus look's training crops: the share of other tiles (its last class), and crops
 #: cut from each photo of one tile.
@@ -836,6 +836,8 @@ def export(model, args, xvt, yv, xv_raw, styles, seconds) -> None:  # type: igno
     if args.look in WINDOW_LOOKS:  # it reads the picture's darkest channel, not its grey
         meta["input"] = {**input_meta(size), "grey": False, "ink": "model.ink_image"}
         meta["training"]["photo_windows"] = args.photo_windows
+        # the step of the reader's scan its photo windows were cut with (single.CHAR_STEP)
+        meta["training"]["scan_step"] = CHAR_STEP
     (out / meta_name).write_text(json.dumps(meta, indent=2) + "\n")
     print(f"wrote {out / name} ({len(data)} bytes)", flush=True)
 

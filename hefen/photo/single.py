@@ -138,8 +138,10 @@ CHAR_MARGIN = 0.1
 #: every other), in its surest window, for it to renumber a reading of a flower or
 #: season, where the character look names none. Chosen on 120 photos of bonus tiles and
 #: 120 of other tiles of each of the training styles, the ``fonts`` style and the two
-#: KMahjongg sets (seed 89,000,071, not the bench's): at 0.95 no number was named
-#: wrongly (at 0.9, 2 of KMahjongg *default*'s 120; docs/photo.md).
+#: KMahjongg sets (seed 89,000,071, not the bench's), every photo scanned: with the
+#: scan's step at 0.4, 0.95 named no number wrongly (0.9: 2 of KMahjongg *default*'s
+#: 120); at 0.25, 3 of *default*'s 120 (0.9: 4) and none elsewhere, and no reading of
+#: those photos was made wrong (docs/photo.md).
 NUMBER_SURE = 0.95
 NUMBER_MARGIN = 0.1
 #: The bonus tiles' share of a reading at which the character and number looks scan it.
