@@ -658,11 +658,6 @@ def _alone(what: str, right: int, wrong: int, n: int) -> str:
     )
 
 
-def char_look_alone(model: TileClassifier, look: CharLook, art: synth.Art, count: int) -> str:
-    """The character look alone (``_named_alone``)."""
-    return _alone("a character", *_named_alone(model, "chars", look, art, count))
-
-
 def char_look_figures(args: argparse.Namespace) -> None:
     """Photos of one tile read without and with the character look
     (``hefen.photo.model.CharLook``; ``--chars-dir``, default: the one shipped beside the
@@ -670,17 +665,7 @@ def char_look_figures(args: argparse.Namespace) -> None:
     training styles, of the ``fonts`` style alone (whose characters are drawn in typefaces
     the character look never saw: it is trained without that style) and of the
     never-seen KMahjongg sets; and the look alone on each."""
-
-    model = tested()
-    look = CharLook(Path(args.chars_dir)) if args.chars_dir else model.chars
-    if look is None:
-        print("character look: none shipped and no --chars-dir given")
-        return
-    n = args.bonus_photos
-    for label, art in _look_sets(("fonts style", synth.load_art(("fonts",)))):
-        read = _read_ways(model, art, n, args.tile_photos, [{"chars": None}, {"chars": look}])
-        print(f"{label}: {_before_after(n, args.tile_photos, read)}", flush=True)
-        print(f"  {char_look_alone(model, look, art, 2 * n)}", flush=True)
+    _window_look_figures(args, "chars")
 
 
 def number_look_figures(args: argparse.Namespace) -> None:
@@ -689,19 +674,25 @@ def number_look_figures(args: argparse.Namespace) -> None:
     the model), the other looks as shipped (the character look first), on the same sets
     as ``char_look_figures``; and the look alone on each (the character look set aside):
     how often it names the number of a flower or season, rightly and wrongly."""
+    _window_look_figures(args, "numbers")
 
+
+def _window_look_figures(args: argparse.Namespace, which: str) -> None:
+    """``char_look_figures`` (``which`` "chars") or ``number_look_figures`` ("numbers")."""
     model = tested()
-    look = NumberLook(Path(args.numbers_dir)) if args.numbers_dir else model.numbers
+    chars = which == "chars"
+    kind, given = (CharLook, args.chars_dir) if chars else (NumberLook, args.numbers_dir)
+    look = kind(Path(given)) if given else getattr(model, which)
     if look is None:
-        print("number look: none shipped and no --numbers-dir given")
+        print(f"{kind.NAME}: none shipped and no --{which}-dir given")
         return
     n = args.bonus_photos
-    ways: list[dict[str, object]] = [{"numbers": None}, {"numbers": look}]
+    ways: list[dict[str, object]] = [{which: None}, {which: look}]
     for label, art in _look_sets(("fonts style", synth.load_art(("fonts",)))):
         read = _read_ways(model, art, n, args.tile_photos, ways)
         print(f"{label}: {_before_after(n, args.tile_photos, read)}", flush=True)
-        alone = _named_alone(model, "numbers", look, art, 2 * n)
-        print(f"  {_alone('a number', *alone)}", flush=True)
+        alone = _named_alone(model, which, look, art, 2 * n)
+        print(f"  {_alone('a character' if chars else 'a number', *alone)}", flush=True)
 
 
 def sharp_look_figures(args: argparse.Namespace) -> None:

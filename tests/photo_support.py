@@ -9,16 +9,32 @@ import hashlib
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 from hefen.commands import recognize as recognize_command
-from hefen.photo.model import BONUS_H, BONUS_W, MODEL_DIR
+from hefen.photo import PhotoError
+from hefen.photo.classes import TILE_CODES
+from hefen.photo.model import BONUS_H, BONUS_W, MODEL_DIR, TileClassifier
 
 TILES_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "tiles"
 
 needs_art = pytest.mark.skipif(not TILES_DIR.is_dir(), reason="shared/tiles is not beside the repo")
+
+
+def _cjk_fonts_installed() -> bool:
+    from hefen.photo import drawn
+
+    return not drawn.missing_fonts()
+
+
+#: The mark that skips without the Debian fonts the character and number looks' windows
+#: are drawn in.
+needs_cjk_fonts = pytest.mark.skipif(
+    not _cjk_fonts_installed(), reason="the CJK fonts are not installed"
+)
 
 
 def run_cli(argv: list[str]) -> int:
@@ -55,3 +71,16 @@ def check_shipped_look(
     assert probs.shape == (2, classes)
     assert np.allclose(probs.sum(1), 1.0, atol=0.02)  # int8: its softmax in 1/255 steps
     assert look.probabilities(crops[:0]).shape == (0, classes)  # type: ignore[attr-defined]
+
+
+def check_bad_look(folder: Path, look: Any, classes: tuple[str, ...], name: str) -> None:
+    """A second look (class ``look``, outputs ``classes``, called ``name`` in its errors)
+    beside the tile model in ``folder``, damaged, or another network than that look: each
+    one sentence."""
+    write_look(folder, look.FILES, b"not a model", list(classes), sha="0" * 64)
+    with pytest.raises(PhotoError, match=r"^The photo model file does not match its recorded"):
+        TileClassifier(folder)
+    data = (MODEL_DIR / "tiles.onnx").read_bytes()  # a real network, but not this look
+    write_look(folder, look.FILES, data, list(TILE_CODES))
+    with pytest.raises(PhotoError, match=rf"^The {name}'s classes are not the ones"):
+        look(folder)

@@ -10,25 +10,23 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from photo_support import TILES_DIR, check_shipped_look, copy_model, needs_art, write_look
+from photo_support import (
+    TILES_DIR,
+    check_bad_look,
+    check_shipped_look,
+    copy_model,
+    needs_art,
+    needs_cjk_fonts,
+)
 
-from hefen.photo import PhotoError, classify_tile, glyphs, synth
-from hefen.photo.classes import BONUS, CHAR_CLASSES, READ_CODES, TILE_CODES
+from hefen.photo import classify_tile, glyphs, synth
+from hefen.photo.classes import BONUS, CHAR_CLASSES, READ_CODES
 from hefen.photo.model import MODEL_DIR, CharLook, TileClassifier, classifier
 from hefen.photo.single import BONUS_AT, CHAR_FACE, CHAR_SURE, _char_look, char_windows
 
 ROOT = Path(__file__).resolve().parents[1]
 TEST_SEED = 31_338_101
 SHIPPED = (MODEL_DIR / "chars.onnx").exists()
-
-
-def _fonts_installed() -> bool:
-    from hefen.photo import drawn
-
-    return not drawn.missing_fonts()
-
-
-needs_fonts = pytest.mark.skipif(not _fonts_installed(), reason="the CJK fonts are not installed")
 
 
 class _FixedLook:
@@ -119,14 +117,7 @@ def test_a_model_without_the_character_look_reads_without_it(tmp_path: Path) -> 
 
 
 def test_a_damaged_or_foreign_character_look_is_one_sentence(tmp_path: Path) -> None:
-    folder = copy_model(tmp_path)
-    write_look(folder, CharLook.FILES, b"not a model", list(CHAR_CLASSES), sha="0" * 64)
-    with pytest.raises(PhotoError, match=r"^The photo model file does not match its recorded"):
-        TileClassifier(folder)
-    data = (MODEL_DIR / "tiles.onnx").read_bytes()  # a real network, but not this look
-    write_look(folder, CharLook.FILES, data, list(TILE_CODES))
-    with pytest.raises(PhotoError, match=r"^The character look's classes are not the ones"):
-        CharLook(folder)
+    check_bad_look(copy_model(tmp_path), CharLook, CHAR_CLASSES, "character look")
 
 
 @pytest.mark.skipif(not SHIPPED, reason="no character look is shipped")
@@ -134,7 +125,7 @@ def test_the_shipped_model_has_its_character_look() -> None:
     check_shipped_look(classifier().chars, len(CHAR_CLASSES), (glyphs.WINDOW,) * 2)
 
 
-@needs_fonts
+@needs_cjk_fonts
 @pytest.mark.skipif(not SHIPPED, reason="no character look is shipped")
 def test_the_shipped_look_reads_each_character_and_not_the_others() -> None:
     """Windows drawn as in training from another seed: each of the eight characters read
@@ -179,7 +170,7 @@ def test_photos_of_a_typeface_the_look_never_saw_are_read_with_it() -> None:
 
 
 @needs_art
-@needs_fonts
+@needs_cjk_fonts
 def test_the_character_looks_training_windows_are_seeded_and_labelled() -> None:
     sys.path.insert(0, str(ROOT / "scripts"))
     import train_photo

@@ -11,10 +11,17 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from photo_support import TILES_DIR, check_shipped_look, copy_model, needs_art, write_look
+from photo_support import (
+    TILES_DIR,
+    check_bad_look,
+    check_shipped_look,
+    copy_model,
+    needs_art,
+    needs_cjk_fonts,
+)
 
-from hefen.photo import PhotoError, classify_tile, glyphs, synth
-from hefen.photo.classes import BONUS, CHAR_CLASSES, NUMBER_CLASSES, READ_CODES, TILE_CODES
+from hefen.photo import classify_tile, glyphs, synth
+from hefen.photo.classes import BONUS, CHAR_CLASSES, NUMBER_CLASSES, READ_CODES
 from hefen.photo.model import MODEL_DIR, NumberLook, TileClassifier, classifier
 from hefen.photo.single import (
     BONUS_AT,
@@ -28,15 +35,6 @@ from hefen.photo.single import (
 ROOT = Path(__file__).resolve().parents[1]
 TEST_SEED = 31_338_201
 SHIPPED = (MODEL_DIR / "numbers.onnx").exists()
-
-
-def _fonts_installed() -> bool:
-    from hefen.photo import drawn
-
-    return not drawn.missing_fonts()
-
-
-needs_fonts = pytest.mark.skipif(not _fonts_installed(), reason="the CJK fonts are not installed")
 
 
 class _FixedLook:
@@ -180,14 +178,7 @@ def test_a_model_without_the_number_look_reads_without_it(tmp_path: Path) -> Non
 
 
 def test_a_damaged_or_foreign_number_look_is_one_sentence(tmp_path: Path) -> None:
-    folder = copy_model(tmp_path)
-    write_look(folder, NumberLook.FILES, b"not a model", list(NUMBER_CLASSES), sha="0" * 64)
-    with pytest.raises(PhotoError, match=r"^The photo model file does not match its recorded"):
-        TileClassifier(folder)
-    data = (MODEL_DIR / "tiles.onnx").read_bytes()  # a real network, but not this look
-    write_look(folder, NumberLook.FILES, data, list(TILE_CODES))
-    with pytest.raises(PhotoError, match=r"^The number look's classes are not the ones"):
-        NumberLook(folder)
+    check_bad_look(copy_model(tmp_path), NumberLook, NUMBER_CLASSES, "number look")
 
 
 @pytest.mark.skipif(not SHIPPED, reason="no number look is shipped")
@@ -195,7 +186,7 @@ def test_the_shipped_model_has_its_number_look() -> None:
     check_shipped_look(classifier().numbers, len(NUMBER_CLASSES), (glyphs.WINDOW,) * 2)
 
 
-@needs_fonts
+@needs_cjk_fonts
 @pytest.mark.skipif(not SHIPPED, reason="no number look is shipped")
 def test_the_shipped_look_reads_each_number_and_not_the_others() -> None:
     """Windows drawn as in training from another seed: each number read as itself in
@@ -218,7 +209,7 @@ def test_the_shipped_look_reads_each_number_and_not_the_others() -> None:
 
 
 @needs_art
-@needs_fonts
+@needs_cjk_fonts
 def test_the_number_looks_training_windows_are_seeded_and_labelled() -> None:
     sys.path.insert(0, str(ROOT / "scripts"))
     import train_photo
