@@ -321,12 +321,11 @@ def make_data(
 ) -> tuple[np.ndarray, np.ndarray]:
     jobs = []
     ctx = get_context("fork")
-    maker = {
-        "tiles": _make_chunk,
-        "match": _make_match_chunk,
-        "chars": _make_char_chunk,
-        "numbers": _make_char_chunk,
-    }.get(look, _make_look_chunk)
+    maker = (
+        _make_char_chunk
+        if look in WINDOW_LOOKS
+        else {"tiles": _make_chunk, "match": _make_match_chunk}.get(look, _make_look_chunk)
+    )
     with ctx.Pool(
         workers,
         initializer=_init_worker,

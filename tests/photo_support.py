@@ -8,6 +8,7 @@ import argparse
 import hashlib
 import json
 import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,10 +17,11 @@ import pytest
 
 from hefen.commands import recognize as recognize_command
 from hefen.photo import PhotoError
-from hefen.photo.classes import TILE_CODES
+from hefen.photo.classes import READ_CODES, TILE_CODES
 from hefen.photo.model import BONUS_H, BONUS_W, MODEL_DIR, TileClassifier
 
-TILES_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "tiles"
+ROOT = Path(__file__).resolve().parents[1]
+TILES_DIR = ROOT.parent / "shared" / "tiles"
 
 needs_art = pytest.mark.skipif(not TILES_DIR.is_dir(), reason="shared/tiles is not beside the repo")
 
@@ -84,3 +86,49 @@ def check_bad_look(folder: Path, look: Any, classes: tuple[str, ...], name: str)
     write_look(folder, look.FILES, data, list(TILE_CODES))
     with pytest.raises(PhotoError, match=rf"^The {name}'s classes are not the ones"):
         look(folder)
+
+
+class FixedWindowLook:
+    """A character or number look with ``classes`` outputs that reads window ``at`` as
+    ``probs`` (where given) and every other window as its last class (none); it keeps the
+    shape of each batch of windows it is asked to read."""
+
+    def __init__(self, classes: int, probs: list[float] | None = None, at: int = 0) -> None:
+        self.classes = classes
+        self.probs = None if probs is None else np.asarray(probs, np.float32)
+        self.at = at
+        self.shapes: list[tuple[int, ...]] = []
+
+    def probabilities(self, windows: np.ndarray) -> np.ndarray:
+        self.shapes.append(windows.shape)
+        out = np.zeros((len(windows), self.classes), np.float32)
+        out[:, -1] = 1.0
+        if self.probs is not None:
+            out[self.at] = self.probs
+        return out
+
+
+def reading(probs: dict[str, float]) -> np.ndarray:
+    """A reading's probabilities (over the read codes and *not a tile*): ``probs`` by tile
+    code, 0 elsewhere."""
+    out = np.zeros(len(READ_CODES) + 1, np.float32)
+    for code, p in probs.items():
+        out[READ_CODES.index(code)] = p
+    return out
+
+
+def window_chunks(
+    look: str, job: tuple[int, int, float], photo_windows: float = 0.0
+) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    """``scripts/train_photo.py``'s training windows of the window look ``look`` (chars,
+    numbers) for ``job``, made twice from the samoheen and xhokir styles, the workers'
+    setting put back to the character look's after."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import train_photo
+
+    styles = ("samoheen", "xhokir")
+    train_photo._init_worker(styles, str(TILES_DIR), None, look, 0, photo_windows)
+    try:
+        return train_photo._make_char_chunk(job), train_photo._make_char_chunk(job)
+    finally:
+        train_photo._init_worker(styles, str(TILES_DIR), None, "chars")

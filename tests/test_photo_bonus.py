@@ -10,7 +10,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from photo_support import TILES_DIR, check_shipped_look, copy_model, needs_art, write_look
+from photo_support import (
+    TILES_DIR,
+    check_shipped_look,
+    copy_model,
+    needs_art,
+    reading,
+    write_look,
+)
 
 from hefen.photo import PhotoError, classify_tile, synth
 from hefen.photo.classes import BONUS, BONUS_LOOK_CLASSES, READ_CODES, TILE_CODES
@@ -42,13 +49,6 @@ class _FixedLook:
         return np.tile(self.probs, (len(crops), 1))
 
 
-def _reading(probs: dict[str, float]) -> np.ndarray:
-    out = np.zeros(len(READ_CODES) + 1, np.float32)
-    for code, p in probs.items():
-        out[READ_CODES.index(code)] = p
-    return out
-
-
 # --------------------------------------------------------------------------- the rule
 
 
@@ -56,7 +56,7 @@ def test_a_flower_is_read_again_and_its_share_divided_as_the_bonus_look_reads_it
     grey = np.full((300, 200), 200, np.uint8)
     quad = np.array([[40, 40], [160, 40], [160, 240], [40, 240]], np.float32)
     look = _FixedLook([0.05, 0.05, 0.7, 0.05, 0.05, 0.02, 0.02, 0.02, 0.04])
-    before = _reading({"6h": 0.6, "2h": 0.1, "W": 0.3})
+    before = reading({"6h": 0.6, "2h": 0.1, "W": 0.3})
     after = _bonus_look(look, grey, quad, before)  # type: ignore[arg-type]
     assert look.shapes == [(len(CUTS), BONUS_H, BONUS_W)]  # the same cuts, sharper
     assert READ_CODES[int(after[: len(READ_CODES)].argmax())] == "3h"
@@ -71,7 +71,7 @@ def test_another_tile_to_the_bonus_look_leaves_the_first_reading() -> None:
     grey = np.full((300, 200), 200, np.uint8)
     quad = np.array([[40, 40], [160, 40], [160, 240], [40, 240]], np.float32)
     look = _FixedLook([0.05] * 8 + [0.6])
-    before = _reading({"6h": 0.4, "W": 0.6})
+    before = reading({"6h": 0.4, "W": 0.6})
     after = _bonus_look(look, grey, quad, before)  # type: ignore[arg-type]
     assert np.array_equal(after, before)
 
@@ -79,7 +79,7 @@ def test_another_tile_to_the_bonus_look_leaves_the_first_reading() -> None:
 def test_a_tile_read_first_as_another_is_a_flower_only_if_the_bonus_look_is_sure() -> None:
     grey = np.full((300, 200), 200, np.uint8)
     quad = np.array([[40, 40], [160, 40], [160, 240], [40, 240]], np.float32)
-    before = _reading({"8s": 0.45, "5h": 0.3, "2h": 0.25})
+    before = reading({"8s": 0.45, "5h": 0.3, "2h": 0.25})
     unsure = _FixedLook([0.05, 0.05, 0.05, 0.05, 0.5, 0.05, 0.05, 0.05, 0.15])  # 0.85
     assert np.array_equal(_bonus_look(unsure, grey, quad, before), before)  # type: ignore[arg-type]
     sure = _FixedLook([0.02, 0.02, 0.02, 0.02, 0.8, 0.02, 0.02, 0.02, 0.06])  # 0.94

@@ -5,18 +5,20 @@ photo of one tile (:class:`hefen.photo.model.CharLook`,
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 from photo_support import (
     TILES_DIR,
+    FixedWindowLook,
     check_bad_look,
     check_shipped_look,
     copy_model,
     needs_art,
     needs_cjk_fonts,
+    reading,
+    window_chunks,
 )
 
 from hefen.photo import classify_tile, glyphs, synth
@@ -29,28 +31,10 @@ TEST_SEED = 31_338_101
 SHIPPED = (MODEL_DIR / "chars.onnx").exists()
 
 
-class _FixedLook:
+def _look(probs: list[float], at: int = 0) -> FixedWindowLook:
     """A character look that reads window ``at`` as ``probs`` and every other as no
     character."""
-
-    def __init__(self, probs: list[float], at: int = 0) -> None:
-        self.probs = np.asarray(probs, np.float32)
-        self.at = at
-        self.shapes: list[tuple[int, ...]] = []
-
-    def probabilities(self, windows: np.ndarray) -> np.ndarray:
-        self.shapes.append(windows.shape)
-        out = np.zeros((len(windows), len(CHAR_CLASSES)), np.float32)
-        out[:, -1] = 1.0
-        out[self.at] = self.probs
-        return out
-
-
-def _reading(probs: dict[str, float]) -> np.ndarray:
-    out = np.zeros(len(READ_CODES) + 1, np.float32)
-    for code, p in probs.items():
-        out[READ_CODES.index(code)] = p
-    return out
+    return FixedWindowLook(len(CHAR_CLASSES), probs, at)
 
 
 GREY = np.random.default_rng(TEST_SEED).integers(0, 256, (300, 200)).astype(np.uint8)
@@ -61,8 +45,8 @@ QUAD = np.array([[40, 40], [160, 40], [160, 240], [40, 240]], np.float32)
 
 
 def test_a_sure_character_names_the_flower_with_the_bonus_tiles_share() -> None:
-    look = _FixedLook([0, 0, 0, 0, 0, 0.97, 0, 0, 0.03], at=5)  # 蘭: the orchid
-    before = _reading({"2h": 0.5, "6h": 0.1, "W": 0.4})
+    look = _look([0, 0, 0, 0, 0, 0.97, 0, 0, 0.03], at=5)  # 蘭: the orchid
+    before = reading({"2h": 0.5, "6h": 0.1, "W": 0.4})
     after = _char_look(look, GREY, QUAD, before)  # type: ignore[arg-type]
     assert READ_CODES[int(after[: len(READ_CODES)].argmax())] == "6h"
     assert after[BONUS_AT].sum() == pytest.approx(0.97 / (0.97 + 0.4), abs=1e-4)
@@ -74,8 +58,8 @@ def test_a_sure_character_names_the_flower_with_the_bonus_tiles_share() -> None:
 
 
 def test_an_unsure_character_leaves_the_reading() -> None:
-    look = _FixedLook([0.85, 0, 0, 0, 0, 0, 0, 0, 0.15])
-    before = _reading({"5h": 0.7, "1s": 0.3})
+    look = _look([0.85, 0, 0, 0, 0, 0, 0, 0, 0.15])
+    before = reading({"5h": 0.7, "1s": 0.3})
     assert CHAR_SURE > 0.85
     assert np.array_equal(_char_look(look, GREY, QUAD, before), before)  # type: ignore[arg-type]
 
@@ -98,7 +82,7 @@ def test_read_tile_scans_a_tile_read_as_a_flower_and_not_a_suit_tile(monkeypatch
     from hefen.photo import single
 
     model = TileClassifier()
-    spring = _FixedLook([0.99, 0, 0, 0, 0, 0, 0, 0, 0.01])
+    spring = _look([0.99, 0, 0, 0, 0, 0, 0, 0, 0.01])
     monkeypatch.setattr(model, "chars", spring)
     face = np.full((160, 120, 3), 235, np.uint8)
     monkeypatch.setattr(single, "CHAR_LOOK_AT", 2.0)  # never
@@ -172,12 +156,7 @@ def test_photos_of_a_typeface_the_look_never_saw_are_read_with_it() -> None:
 @needs_art
 @needs_cjk_fonts
 def test_the_character_looks_training_windows_are_seeded_and_labelled() -> None:
-    sys.path.insert(0, str(ROOT / "scripts"))
-    import train_photo
-
-    train_photo._init_worker(("samoheen", "xhokir"), str(TILES_DIR), None, "chars")
-    xs, ys = train_photo._make_char_chunk((7, 60, 0.0))
-    again, labels = train_photo._make_char_chunk((7, 60, 0.0))
+    (xs, ys), (again, labels) = window_chunks("chars", (7, 60, 0.0))
     assert xs.shape == (60, glyphs.WINDOW, glyphs.WINDOW) and xs.dtype == np.uint8
     assert np.array_equal(xs, again) and np.array_equal(ys, labels)
     assert set(ys.tolist()) <= set(range(len(CHAR_CLASSES)))
@@ -206,15 +185,7 @@ def test_no_drawing_of_a_bonus_tile_that_prints_its_character_is_plain() -> None
 def test_windows_of_tile_photos_are_cut_as_the_reader_cuts_them() -> None:
     """``--photo-windows``: windows of no character cut from photos of tiles that print
     none, seeded, every one of them labelled no character."""
-    sys.path.insert(0, str(ROOT / "scripts"))
-    import train_photo
-
-    train_photo._init_worker(("samoheen", "xhokir"), str(TILES_DIR), None, "chars", 0, 1.0)
-    try:
-        xs, ys = train_photo._make_char_chunk((11, 30, 0.0))
-        again, _ = train_photo._make_char_chunk((11, 30, 0.0))
-    finally:
-        train_photo._init_worker(("samoheen", "xhokir"), str(TILES_DIR), None, "chars")
+    (xs, ys), (again, _) = window_chunks("chars", (11, 30, 0.0), photo_windows=1.0)
     assert np.array_equal(xs, again)
     none = ys == len(BONUS)
     assert none.sum() >= 6  # one photo's windows at least
@@ -225,14 +196,14 @@ def test_two_characters_nearly_as_sure_leave_the_reading() -> None:
     """A character read surely in one window and another nearly as surely in another (a
     bamboo's leaves read as 蘭 beside its 竹) name neither."""
 
-    class _TwoLook(_FixedLook):
+    class _TwoLook(FixedWindowLook):
         def probabilities(self, windows: np.ndarray) -> np.ndarray:
             out = super().probabilities(windows)
             out[1] = [0, 0, 0, 0, 0, 0, 0, 0.9, 0.1]  # 竹 in another window
             return out
 
-    look = _TwoLook([0, 0, 0, 0, 0, 0.96, 0, 0, 0.04])
-    before = _reading({"8h": 0.9, "1s": 0.1})
+    look = _TwoLook(len(CHAR_CLASSES), [0, 0, 0, 0, 0, 0.96, 0, 0, 0.04])
+    before = reading({"8h": 0.9, "1s": 0.1})
     assert np.array_equal(_char_look(look, GREY, QUAD, before), before)  # type: ignore[arg-type]
 
 

@@ -13,11 +13,14 @@ import numpy as np
 import pytest
 from photo_support import (
     TILES_DIR,
+    FixedWindowLook,
     check_bad_look,
     check_shipped_look,
     copy_model,
     needs_art,
     needs_cjk_fonts,
+    reading,
+    window_chunks,
 )
 
 from hefen.photo import classify_tile, glyphs, synth
@@ -37,38 +40,12 @@ TEST_SEED = 31_338_201
 SHIPPED = (MODEL_DIR / "numbers.onnx").exists()
 
 
-class _FixedLook:
-    """A look over ``classes`` that reads window ``at`` as ``probs`` and every other as
-    its last class (none)."""
-
-    def __init__(self, classes: int, probs: list[float] | None = None, at: int = 0) -> None:
-        self.classes = classes
-        self.probs = None if probs is None else np.asarray(probs, np.float32)
-        self.at = at
-        self.calls = 0
-
-    def probabilities(self, windows: np.ndarray) -> np.ndarray:
-        self.calls += 1
-        out = np.zeros((len(windows), self.classes), np.float32)
-        out[:, -1] = 1.0
-        if self.probs is not None:
-            out[self.at] = self.probs
-        return out
+def _numbers(probs: list[float] | None = None, at: int = 0) -> FixedWindowLook:
+    return FixedWindowLook(len(NUMBER_CLASSES), probs, at)
 
 
-def _numbers(probs: list[float] | None = None, at: int = 0) -> _FixedLook:
-    return _FixedLook(len(NUMBER_CLASSES), probs, at)
-
-
-def _chars(probs: list[float] | None = None, at: int = 0) -> _FixedLook:
-    return _FixedLook(len(CHAR_CLASSES), probs, at)
-
-
-def _reading(probs: dict[str, float]) -> np.ndarray:
-    out = np.zeros(len(READ_CODES) + 1, np.float32)
-    for code, p in probs.items():
-        out[READ_CODES.index(code)] = p
-    return out
+def _chars(probs: list[float] | None = None, at: int = 0) -> FixedWindowLook:
+    return FixedWindowLook(len(CHAR_CLASSES), probs, at)
 
 
 def _read(out: np.ndarray) -> str:
@@ -86,15 +63,15 @@ def test_a_sure_number_renumbers_a_flower_or_season() -> None:
     """A 3 read surely: the autumn where the reading gives it more than the
     chrysanthemum, else the chrysanthemum; the bonus tiles' share goes to it."""
     three = _numbers([0, 0, 0.97, 0, 0.03], at=7)
-    spring = _reading({"1h": 0.4, "3h": 0.1, "7h": 0.05, "W": 0.45})
+    spring = reading({"1h": 0.4, "3h": 0.1, "7h": 0.05, "W": 0.45})
     assert _read(spring) == "W"  # read as another tile: the number does not make it one
     assert np.array_equal(_char_look(_chars(), GREY, QUAD, spring, three), spring)  # type: ignore[arg-type]
-    spring = _reading({"1h": 0.4, "3h": 0.1, "7h": 0.05, "W": 0.3})
+    spring = reading({"1h": 0.4, "3h": 0.1, "7h": 0.05, "W": 0.3})
     after = _char_look(_chars(), GREY, QUAD, spring, three)  # type: ignore[arg-type]
     assert _read(after) == "3h"
     assert after[BONUS_AT].sum() == pytest.approx(0.97 / (0.97 + 0.3), abs=1e-4)
     assert np.isclose(after.sum(), 1.0)
-    plum = _reading({"5h": 0.4, "7h": 0.2, "3h": 0.1, "W": 0.3})
+    plum = reading({"5h": 0.4, "7h": 0.2, "3h": 0.1, "W": 0.3})
     after = _char_look(_chars(), GREY, QUAD, plum, three)  # type: ignore[arg-type]
     assert _read(after) == "7h"
     assert after[READ_CODES.index("5h")] == 0.0
@@ -104,21 +81,21 @@ def test_a_named_character_comes_before_the_number() -> None:
     """The character names the tile outright: the number look is not asked."""
     spring = _chars([0.97, 0, 0, 0, 0, 0, 0, 0, 0.03])
     four = _numbers([0, 0, 0, 0.99, 0.01])
-    plum = _reading({"5h": 0.5, "8h": 0.1, "W": 0.4})
+    plum = reading({"5h": 0.5, "8h": 0.1, "W": 0.4})
     after = _char_look(spring, GREY, QUAD, plum, four)  # type: ignore[arg-type]
-    assert _read(after) == "1h" and four.calls == 0
+    assert _read(after) == "1h" and four.shapes == []
     # no character named: the number is read
     after = _char_look(_chars(), GREY, QUAD, plum, four)  # type: ignore[arg-type]
-    assert _read(after) == "8h" and four.calls == 1
+    assert _read(after) == "8h" and len(four.shapes) == 1
 
 
 def test_an_unsure_number_or_two_numbers_leave_the_reading() -> None:
-    before = _reading({"6h": 0.7, "1s": 0.3})
+    before = reading({"6h": 0.7, "1s": 0.3})
     unsure = _numbers([0.85, 0, 0, 0, 0.15])
     assert NUMBER_SURE > 0.85
     assert np.array_equal(_char_look(_chars(), GREY, QUAD, before, unsure), before)  # type: ignore[arg-type]
 
-    class _Two(_FixedLook):
+    class _Two(FixedWindowLook):
         def probabilities(self, windows: np.ndarray) -> np.ndarray:
             out = super().probabilities(windows)
             out[1] = [0.93, 0, 0, 0, 0.07]  # a 1 in another window, nearly as sure
@@ -160,14 +137,14 @@ def test_read_tile_asks_the_number_look_only_where_it_may_name_a_flower(monkeypa
     face = np.full((160, 120, 3), 235, np.uint8)
     monkeypatch.setattr(single, "CHAR_LOOK_AT", 0.0)  # always, where read as a bonus tile
     code, _, _ = classify_tile(face, model=model)
-    assert two.calls == 0 and code not in BONUS  # a bare face: read as no flower
+    assert two.shapes == [] and code not in BONUS  # a bare face: read as no flower
     monkeypatch.setattr(model, "bonus", _Spring())
     monkeypatch.setattr(single, "BONUS_LOOK_AT", 0.0)  # the bonus look reads it: the spring
     monkeypatch.setattr(single, "CHAR_LOOK_AT", 2.0)  # never
-    assert classify_tile(face, model=model)[0] == "1h" and two.calls == 0
+    assert classify_tile(face, model=model)[0] == "1h" and two.shapes == []
     monkeypatch.setattr(single, "CHAR_LOOK_AT", 0.0)
     code, _, _ = classify_tile(face, model=model)
-    assert two.calls == 1 and code == "2h"  # the spring, renumbered
+    assert len(two.shapes) == 1 and code == "2h"  # the spring, renumbered
 
 
 # --------------------------------------------------------------------------- the network
@@ -211,15 +188,7 @@ def test_the_shipped_look_reads_each_number_and_not_the_others() -> None:
 @needs_art
 @needs_cjk_fonts
 def test_the_number_looks_training_windows_are_seeded_and_labelled() -> None:
-    sys.path.insert(0, str(ROOT / "scripts"))
-    import train_photo
-
-    train_photo._init_worker(("samoheen", "xhokir"), str(TILES_DIR), None, "numbers", 0, 0.5)
-    try:
-        xs, ys = train_photo._make_char_chunk((7, 60, 0.0))
-        again, labels = train_photo._make_char_chunk((7, 60, 0.0))
-    finally:
-        train_photo._init_worker(("samoheen", "xhokir"), str(TILES_DIR), None, "chars")
+    (xs, ys), (again, labels) = window_chunks("numbers", (7, 60, 0.0), photo_windows=0.5)
     assert xs.shape == (60, glyphs.WINDOW, glyphs.WINDOW) and xs.dtype == np.uint8
     assert np.array_equal(xs, again) and np.array_equal(ys, labels)
     assert set(ys.tolist()) == set(range(len(NUMBER_CLASSES)))

@@ -21,6 +21,7 @@ Drawn from a seed, with Pillow and OpenCV; the fonts are Debian's, as the ``draw
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 import cv2
 import numpy as np
@@ -172,8 +173,8 @@ def _lay_glyph(
 
 def _camera(rng: np.random.Generator, canvas: np.ndarray) -> np.ndarray:
     """The window as a photo shows it, ``WINDOW`` pixels square, as
-    :func:`~hefen.photo.model.ink_image` reads it: light across it, a slant, blur, reduced to as few as 11 pixels and back,
-    noise."""
+    :func:`~hefen.photo.model.ink_image` reads it: light across it, a slant, blur, reduced
+    to as few as 11 pixels and back, noise."""
     img: np.ndarray = canvas.astype(np.float32)
     ramp = np.linspace(-1, 1, _CANVAS, dtype=np.float32)
     light = 1 + rng.uniform(-0.15, 0.15) * ramp[None, :] + rng.uniform(-0.15, 0.15) * ramp[:, None]
@@ -202,17 +203,15 @@ def _ring(
     cv2.circle(canvas, centre, radius, _ink(rng).tolist(), int(rng.integers(2, 6)), cv2.LINE_AA)
 
 
-def _any_glyph(rng: np.random.Generator, text: str) -> np.ndarray | None:
-    """One of the glyphs of ``text``, in a CJK typeface, or an Arabic digit on
-    :data:`LATIN_DIGITS` of them in a Latin one."""
+def _random_glyph(
+    rng: np.random.Generator, text: str, latin: bool | None = False
+) -> np.ndarray | None:
+    """One of the glyphs of ``text``: in a Latin typeface (``latin``), a CJK one, or, with
+    ``latin`` None, an Arabic digit in a Latin one on :data:`LATIN_DIGITS` of them and
+    anything else in a CJK one."""
     char = text[rng.integers(len(text))]
-    latin = char.isascii() and rng.random() < LATIN_DIGITS
-    fonts = _latin_fonts() if latin else _cjk_fonts()
-    return _glyph_mask(int(rng.integers(len(fonts))), latin, char)
-
-
-def _random_glyph(rng: np.random.Generator, text: str, latin: bool = False) -> np.ndarray | None:
-    char = text[rng.integers(len(text))]
+    if latin is None:
+        latin = char.isascii() and rng.random() < LATIN_DIGITS
     fonts = _latin_fonts() if latin else _cjk_fonts()
     return _glyph_mask(int(rng.integers(len(fonts))), latin, char)
 
@@ -220,25 +219,34 @@ def _random_glyph(rng: np.random.Generator, text: str, latin: bool = False) -> n
 def plain_art(art: Art) -> Art:
     """``art`` less the ``drawn`` style's flowers and seasons, which print the eight
     characters: the tiles whose photos give windows of *no character*."""
-    out = Art()
-    for code, faces in art.faces.items():
-        for face, style in zip(faces, art.styles[code], strict=True):
-            if not (code in BONUS and style.startswith("drawn")):
-                out.add(code, face, style)
-    return out
+    return _faces_where(art, lambda code, style: not (code in BONUS and style.startswith("drawn")))
 
 
 def plain_drawings(art: Art) -> list[np.ndarray]:
     """The RGBA drawings of ``art`` that :func:`char_window` lays about a window and cuts
-    *not a character* windows from: every tile's but the ``drawn`` style's flowers and
-    seasons (which print the eight characters) and a font style's (coloured when drawn)."""
-    out = []
+    *not a character* windows from: :func:`plain_art`'s, less a font style's (coloured
+    when drawn)."""
+    return _drawings(plain_art(art))
+
+
+def _faces_where(art: Art, keep: Callable[[str, str], bool]) -> Art:
+    """``art``'s faces whose tile code and style ``keep`` takes, in their order."""
+    out = Art()
     for code, faces in art.faces.items():
         for face, style in zip(faces, art.styles[code], strict=True):
-            if face.labels is not None or (code in BONUS and style.startswith("drawn")):
-                continue
-            out.append(face_rgba(face.rgb, face.alpha))
+            if keep(code, style):
+                out.add(code, face, style)
     return out
+
+
+def _drawings(art: Art) -> list[np.ndarray]:
+    """The RGBA drawings of ``art``'s faces, less a font style's (coloured when drawn)."""
+    return [
+        face_rgba(face.rgb, face.alpha)
+        for faces in art.faces.values()
+        for face in faces
+        if face.labels is None
+    ]
 
 
 #: Tiles whose faces print a number 1-4 on some sets, as 二, 三 and 四 on the characters.
@@ -259,25 +267,14 @@ def _numberless(code: str, style: str) -> bool:
 def numberless_art(art: Art) -> Art:
     """``art``'s faces that print no number (:func:`_numberless`): the tiles whose photos
     give the number look's windows of *no number*."""
-    out = Art()
-    for code, faces in art.faces.items():
-        for face, style in zip(faces, art.styles[code], strict=True):
-            if _numberless(code, style):
-                out.add(code, face, style)
-    return out
+    return _faces_where(art, _numberless)
 
 
 def numberless_drawings(art: Art) -> list[np.ndarray]:
     """The RGBA drawings of ``art`` that :func:`number_window` lays about a window and
     cuts *no number* windows from: :func:`numberless_art`'s, less a font style's
     (coloured when drawn)."""
-    plain = numberless_art(art)
-    return [
-        face_rgba(face.rgb, face.alpha)
-        for faces in plain.faces.values()
-        for face in faces
-        if face.labels is None
-    ]
+    return _drawings(numberless_art(art))
 
 
 def char_window(
@@ -326,9 +323,9 @@ def _window(
     canvas[:] = _face_colour(rng)
     if shown is not None:
         _pieces(rng, canvas, plain)
-        mask = _any_glyph(rng, shown)
+        mask = _random_glyph(rng, shown, None)
         if mask is None:  # a font without the simplified form
-            mask = _any_glyph(rng, shown[0])
+            mask = _random_glyph(rng, shown[0], None)
         if mask is not None:
             offset = (rng.normal(0, 0.06), rng.normal(0, 0.06))
             size = rng.uniform(*sizes)
@@ -348,7 +345,7 @@ def _window(
             _lay_glyph(rng, canvas, mask, rng.uniform(0.4, 0.92), offset)
     elif kind < 0.93:  # a named one, mostly out of the window, or far too small
         _pieces(rng, canvas, plain)
-        mask = _any_glyph(rng, named)
+        mask = _random_glyph(rng, named, None)
         if mask is not None:
             if rng.random() < 0.6:
                 side = rng.choice([-1, 1], 2) * rng.uniform(0.45, 0.7, 2)

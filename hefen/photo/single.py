@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from hefen.photo.classes import BONUS, READ_CODES
+from hefen.photo.classes import BONUS, NUMBER_CLASSES, READ_CODES
 from hefen.photo.detect import _fill, reduced, tile_mask
 from hefen.photo.errors import PhotoError
 from hefen.photo.memory import TileMemory
@@ -442,6 +442,11 @@ def _char_look(
     of the numbers 1-4 is surely printed (:func:`number_named`), the number and the
     reading (:func:`numbered`) name it. The bonus tiles' share is given to the tile
     named."""
+    read_as = int(mean[: len(READ_CODES)].argmax())
+    if not BONUS_AT.start <= read_as < BONUS_AT.stop:
+        numbers = None  # the number renumbers a flower or season, never makes one
+    if chars is None and numbers is None:
+        return mean
     windows = char_scan(ink, quad)
     named = None
     if chars is not None:
@@ -449,9 +454,8 @@ def _char_look(
         k = char_named(surest)
         if k is not None:
             named = (k, float(surest[k]))
-    read_as = int(mean[: len(READ_CODES)].argmax())
-    if named is None and numbers is not None and BONUS_AT.start <= read_as < BONUS_AT.stop:
-        surest = numbers.probabilities(windows)[:, :4].max(0)
+    if named is None and numbers is not None:
+        surest = numbers.probabilities(windows)[:, : len(NUMBER_CLASSES) - 1].max(0)
         n = number_named(surest)
         if n is not None:
             named = (numbered(mean[BONUS_AT], n), float(surest[n]))
