@@ -892,7 +892,7 @@ def main() -> None:
         "of a photo of one tile (sharp.onnx: the same crops, the 42 tiles), the match look "
         "(match.onnx), the character look (chars.onnx: 32 x 32 windows, the flowers' and "
         "seasons' characters) or the number look (numbers.onnx: the same windows, the "
-        "numbers 1-4 they print)",
+        "numbers 1-9 a flower, season or suit tile prints)",
     )
     p.add_argument(
         "--factored",

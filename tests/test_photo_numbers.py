@@ -1,7 +1,8 @@
-"""The number look: the numbers 1-4 a flower or season prints, found in a photo of one
-tile (:class:`hefen.photo.model.NumberLook`, :func:`hefen.photo.single.read_tile`), the
-number and the reading's family naming the tile where the character look names none; and
-the windows it is trained on (:func:`hefen.photo.glyphs.number_window`,
+"""The number look: the numbers 1-9 a flower, season or suit tile prints, found in a
+photo of one tile (:class:`hefen.photo.model.NumberLook`,
+:func:`hefen.photo.single.read_tile`), the number and the reading's family naming a flower
+or season where the character look names none, and the number and the reading's suit a
+suit tile; and the windows it is trained on (:func:`hefen.photo.glyphs.number_window`,
 ``scripts/train_photo.py --look numbers``)."""
 
 from __future__ import annotations
@@ -44,6 +45,13 @@ def _numbers(probs: list[float] | None = None, at: int = 0) -> FixedWindowLook:
     return FixedWindowLook(len(NUMBER_CLASSES), probs, at)
 
 
+def _number(number: int, sure: float) -> list[float]:
+    """A window's probabilities: ``number`` (1-9) at ``sure``, the rest *no number*."""
+    out = [0.0] * len(NUMBER_CLASSES)
+    out[number - 1], out[-1] = sure, 1.0 - sure
+    return out
+
+
 def _chars(probs: list[float] | None = None, at: int = 0) -> FixedWindowLook:
     return FixedWindowLook(len(CHAR_CLASSES), probs, at)
 
@@ -62,7 +70,7 @@ QUAD = np.array([[40, 40], [160, 40], [160, 240], [40, 240]], np.float32)
 def test_a_sure_number_renumbers_a_flower_or_season() -> None:
     """A 3 read surely: the autumn where the reading gives it more than the
     chrysanthemum, else the chrysanthemum; the bonus tiles' share goes to it."""
-    three = _numbers([0, 0, 0.97, 0, 0.03], at=7)
+    three = _numbers(_number(3, 0.97), at=7)
     spring = reading({"1h": 0.4, "3h": 0.1, "7h": 0.05, "W": 0.45})
     assert _read(spring) == "W"  # read as another tile: the number does not make it one
     assert np.array_equal(_char_look(_chars(), GREY, QUAD, spring, three), spring)  # type: ignore[arg-type]
@@ -80,7 +88,7 @@ def test_a_sure_number_renumbers_a_flower_or_season() -> None:
 def test_a_named_character_comes_before_the_number() -> None:
     """The character names the tile outright: the number look is not asked."""
     spring = _chars([0.97, 0, 0, 0, 0, 0, 0, 0, 0.03])
-    four = _numbers([0, 0, 0, 0.99, 0.01])
+    four = _numbers(_number(4, 0.99))
     plum = reading({"5h": 0.5, "8h": 0.1, "W": 0.4})
     after = _char_look(spring, GREY, QUAD, plum, four)  # type: ignore[arg-type]
     assert _read(after) == "1h" and four.shapes == []
@@ -91,26 +99,73 @@ def test_a_named_character_comes_before_the_number() -> None:
 
 def test_an_unsure_number_or_two_numbers_leave_the_reading() -> None:
     before = reading({"6h": 0.7, "1s": 0.3})
-    unsure = _numbers([0.85, 0, 0, 0, 0.15])
+    unsure = _numbers(_number(1, 0.85))
     assert NUMBER_SURE > 0.85
     assert np.array_equal(_char_look(_chars(), GREY, QUAD, before, unsure), before)  # type: ignore[arg-type]
 
     class _Two(FixedWindowLook):
         def probabilities(self, windows: np.ndarray) -> np.ndarray:
             out = super().probabilities(windows)
-            out[1] = [0.93, 0, 0, 0, 0.07]  # a 1 in another window, nearly as sure
+            out[1] = _number(1, 0.93)  # a 1 in another window, nearly as sure
             return out
 
-    two = _Two(len(NUMBER_CLASSES), [0, 0, 0.97, 0, 0.03])
+    two = _Two(len(NUMBER_CLASSES), _number(3, 0.97))
     assert np.array_equal(_char_look(_chars(), GREY, QUAD, before, two), before)  # type: ignore[arg-type]
     # and without a number look the reading stands
     assert np.array_equal(_char_look(_chars(), GREY, QUAD, before), before)  # type: ignore[arg-type]
 
 
+def test_a_sure_number_renumbers_a_suit_tile_within_its_suit() -> None:
+    """A 3 read surely on a tile read as the 5 of circles: the 3 of circles, with the
+    reading's probability; the 5 becomes its alternative. The suit is the reading's."""
+    three = _numbers(_number(3, 0.97), at=3)
+    five = reading({"5p": 0.6, "3p": 0.15, "3s": 0.1, "E": 0.15})
+    after = _char_look(None, GREY, QUAD, five, three)  # type: ignore[arg-type]
+    assert _read(after) == "3p" and len(three.shapes) == 1
+    assert after[READ_CODES.index("3p")] == pytest.approx(0.6)
+    assert after[READ_CODES.index("5p")] == pytest.approx(0.15)
+    assert after[READ_CODES.index("3s")] == pytest.approx(0.1) and np.isclose(after.sum(), 1.0)
+    # the number the reading already has, an unsure one, or none: the reading stands
+    for look in (_numbers(_number(5, 0.99)), _numbers(_number(3, 0.85)), _numbers()):
+        assert np.array_equal(_char_look(None, GREY, QUAD, five, look), five)  # type: ignore[arg-type]
+    # a 九 on a tile read as the 2 of characters: the 9 of characters
+    two = reading({"2m": 0.7, "3m": 0.3})
+    assert _read(_char_look(None, GREY, QUAD, two, _numbers(_number(9, 0.99)))) == "9m"  # type: ignore[arg-type]
+
+
+def test_a_number_never_renumbers_an_honour_nor_a_flower_past_four() -> None:
+    seven = _numbers(_number(7, 0.99))
+    east = reading({"E": 0.8, "7p": 0.2})
+    assert np.array_equal(_char_look(None, GREY, QUAD, east, seven), east)  # type: ignore[arg-type]
+    assert seven.shapes == []  # not even asked
+    plum = reading({"5h": 0.8, "7s": 0.2})  # a flower numbers 1-4 only
+    assert np.array_equal(_char_look(_chars(), GREY, QUAD, plum, seven), plum)  # type: ignore[arg-type]
+
+
+@needs_art
+def test_read_tile_asks_the_number_look_of_a_suit_tile() -> None:
+    """A photo of the 3 of circles, read so by the model: a number look sure of a 5
+    makes it the 5 of circles, one sure of a 3 leaves it, and without one it is read as
+    it was."""
+    art = synth.load_art(("samoheen",), TILES_DIR)
+    photo = synth.tile_photo(np.random.default_rng(TEST_SEED), art, "3p")
+    model = TileClassifier()
+    model.chars = None
+    model.numbers = None
+    assert classify_tile(photo, model=model)[0] == "3p"
+    for number, read in ((5, "5p"), (3, "3p")):
+        look = _numbers(_number(number, 0.99))
+        model.numbers = look  # type: ignore[assignment]
+        assert classify_tile(photo, model=model)[0] == read and len(look.shapes) == 1
+
+
 def test_a_number_is_named_when_sure_and_alone() -> None:
-    assert number_named(np.array([0.1, 0.2, NUMBER_SURE, 0.0])) == 2
-    assert number_named(np.array([0.1, 0.99 - NUMBER_MARGIN + 0.01, 0.99, 0.0])) is None
-    assert number_named(np.array([0.5, 0.2, 0.89, 0.0])) is None
+    assert number_named(np.array([0.1, 0.2, NUMBER_SURE, 0.0, 0, 0, 0, 0, 0])) == 2
+    assert (
+        number_named(np.array([0.1, 0.99 - NUMBER_MARGIN + 0.01, 0.99, 0.0, 0, 0, 0, 0, 0])) is None
+    )
+    assert number_named(np.array([0.5, 0.2, 0.89, 0.0, 0, 0, 0, 0, 0])) is None
+    assert number_named(np.array([0, 0, 0, 0, 0, 0, 0.01, 0, 0.98])) == 8  # a 9
 
 
 def test_the_number_takes_the_tile_of_that_number_the_reading_gives_more() -> None:
@@ -131,7 +186,7 @@ def test_read_tile_asks_the_number_look_only_where_it_may_name_a_flower(monkeypa
             return out
 
     model = TileClassifier()
-    two = _numbers([0, 0.99, 0, 0, 0.01])
+    two = _numbers(_number(2, 0.99))
     monkeypatch.setattr(model, "chars", None)
     monkeypatch.setattr(model, "numbers", two)
     face = np.full((160, 120, 3), 235, np.uint8)
@@ -173,12 +228,13 @@ def test_the_shipped_look_reads_each_number_and_not_the_others() -> None:
     rng = np.random.default_rng(TEST_SEED)
     plain: list[np.ndarray] = []  # bare face about the windows
     right = 0
-    for label in range(4):
+    none = len(NUMBER_CLASSES) - 1
+    for label in range(none):
         windows = np.stack([glyphs.number_window(rng, label, plain) for _ in range(20)])
         right += int((look.probabilities(windows).argmax(1) == label).sum())
-    assert right >= 60, right  # of 80: some windows are drawn as blurred as a photo's worst
-    windows = np.stack([glyphs.number_window(rng, 4, plain) for _ in range(80)])
-    sure = look.probabilities(windows)[:, :4].max(1) >= NUMBER_SURE
+    assert right >= 135, right  # of 180: some windows are drawn as blurred as a photo's worst
+    windows = np.stack([glyphs.number_window(rng, none, plain) for _ in range(80)])
+    sure = look.probabilities(windows)[:, :none].max(1) >= NUMBER_SURE
     assert sure.sum() <= 4, sure.sum()
 
 
@@ -188,19 +244,20 @@ def test_the_shipped_look_reads_each_number_and_not_the_others() -> None:
 @needs_art
 @needs_cjk_fonts
 def test_the_number_looks_training_windows_are_seeded_and_labelled() -> None:
-    (xs, ys), (again, labels) = window_chunks("numbers", (7, 60, 0.0), photo_windows=0.5)
-    assert xs.shape == (60, glyphs.WINDOW, glyphs.WINDOW) and xs.dtype == np.uint8
+    (xs, ys), (again, labels) = window_chunks("numbers", (7, 200, 0.0), photo_windows=0.5)
+    assert xs.shape == (200, glyphs.WINDOW, glyphs.WINDOW) and xs.dtype == np.uint8
     assert np.array_equal(xs, again) and np.array_equal(ys, labels)
     assert set(ys.tolist()) == set(range(len(NUMBER_CLASSES)))
-    share = float((ys == 4).mean())
+    none = len(NUMBER_CLASSES) - 1
+    share = float((ys == none).mean())
     assert 0.2 < share < 0.75  # about NO_CHARACTER_SHARE of no number
-    assert all(xs[i].std() > 3 for i in range(60) if ys[i] < 4)  # inked
+    assert all(xs[i].std() > 3 for i in range(200) if ys[i] < none)  # inked
 
 
 @needs_art
 def test_no_face_that_may_print_a_number_is_numberless() -> None:
     """The windows of *no number* are never cut from a flower or season that prints its
-    number (every style's but xhokir's pictures), from the 2-4 of characters (二三四), or
+    number (every style's but xhokir's pictures), from the 2-9 of characters (二 to 九), or
     from the drawn style's suit tiles (some with a corner index)."""
     art = synth.load_art(("samoheen", "xhokir"), TILES_DIR)
     art.add("7p", art.faces["7p"][0], "drawn")
@@ -208,7 +265,8 @@ def test_no_face_that_may_print_a_number_is_numberless() -> None:
     plain = glyphs.numberless_art(art)
     for code in BONUS:
         assert plain.styles[code] == ["xhokir"]
-    assert not {"2m", "3m", "4m"} & set(plain.faces)
+    assert not {f"{n}m" for n in range(2, 10)} & set(plain.faces)
+    assert "1m" in plain.faces  # 一, a lone stroke, is not read
     assert "drawn" not in plain.styles["7p"] and "drawn" in plain.styles["E"]
     assert len(glyphs.numberless_drawings(art)) == sum(len(f) for f in plain.faces.values())
     # and the training's photo windows come only from those tiles
@@ -220,7 +278,9 @@ def test_no_face_that_may_print_a_number_is_numberless() -> None:
 
 
 def test_the_numbers_are_arabic_and_chinese_but_not_the_lone_stroke() -> None:
-    assert glyphs.NUMBERS == ("1", "2二", "3三", "4四")
-    assert not set("二三四") & set(glyphs.OTHER_THAN_NUMBERS)
-    assert set("春夏秋冬梅菊竹") <= set(glyphs.OTHER_THAN_NUMBERS)
-    assert not set("1234") & set(glyphs.OTHER_LATIN_THAN_NUMBERS)
+    assert glyphs.NUMBERS[:4] == ("1", "2二", "3三", "4四")  # the flowers' and seasons'
+    assert glyphs.NUMBERS[4:] == ("5五", "6六", "7七", "8八", "9九")  # and a suit tile's
+    assert NUMBER_CLASSES[:-1] == tuple(str(n) for n in range(1, 10))
+    assert not set("二三四五六七八九伍") & set(glyphs.OTHER_THAN_NUMBERS)
+    assert set("春夏秋冬梅菊竹一萬") <= set(glyphs.OTHER_THAN_NUMBERS)
+    assert not set("123456789") & set(glyphs.OTHER_LATIN_THAN_NUMBERS)

@@ -32,10 +32,11 @@ NO_CHARACTER = "none"
 #: then :data:`NO_CHARACTER`.
 CHAR_CLASSES: tuple[str, ...] = BONUS + (NO_CHARACTER,)
 
-#: The number look's outputs (:class:`hefen.photo.model.NumberLook`): the numbers 1-4 a
-#: flower or season prints (its place in its family: spring 1 ... winter 4, plum 1 ...
-#: bamboo 4), then a window with none of them.
-NUMBER_CLASSES: tuple[str, ...] = ("1", "2", "3", "4", NO_CHARACTER)
+#: The number look's outputs (:class:`hefen.photo.model.NumberLook`): the numbers 1-9,
+#: as a flower or season prints its place in its family (spring 1 ... winter 4, plum 1
+#: ... bamboo 4) and a suit tile its number (a corner index, a character's numeral), then
+#: a window with none of them.
+NUMBER_CLASSES: tuple[str, ...] = tuple(str(n) for n in range(1, 10)) + (NO_CHARACTER,)
 
 #: The classifier's extra output for a crop that is not one whole tile
 #: (a cut between two tiles, half a tile, table). Never reported as a tile.

@@ -53,16 +53,17 @@ OTHER_CHARACTERS = (
 )
 #: Latin numerals and letters of corner indices.
 OTHER_LATIN = "123456789ESWNCFPRG"
-#: The numbers printed on the flowers and seasons, 1-4, by :data:`~hefen.photo.classes.
-#: NUMBER_CLASSES`: the Arabic digit and the Chinese numeral (一, a lone stroke as any
-#: stem or leaf is, is not read).
-NUMBERS = ("1", "2二", "3三", "4四")
+#: The numbers the number look reads (:data:`~hefen.photo.classes.NUMBER_CLASSES`):
+#: 1-4 as the flowers and seasons print them, 1-9 as a suit tile's corner index or a
+#: character tile's numeral does -- the Arabic digit and the Chinese numeral (一, a lone
+#: stroke as any stem or leaf is, is not read).
+NUMBERS = ("1", "2二", "3三", "4四", "5五", "6六", "7七", "8八", "9九")
 #: Characters a tile face holds that are not those numbers (一 among them, as it is not read).
-OTHER_THAN_NUMBERS = OTHER_CHARACTERS.translate({ord(c): None for c in "二三四"}) + "".join(
-    CHARACTERS.values()
-)
-#: Latin glyphs of corner indices and words that are not the numbers 1-4.
-OTHER_LATIN_THAN_NUMBERS = "56789ESWNCFPRGIlLTUMAOB"
+OTHER_THAN_NUMBERS = OTHER_CHARACTERS.translate(
+    {ord(c): None for c in "".join(NUMBERS) + "伍"}  # 伍: the 5 a few sets print
+) + "".join(CHARACTERS.values())
+#: Latin glyphs of corner indices and words that are not numbers.
+OTHER_LATIN_THAN_NUMBERS = "ESWNCFPRGIlLTUMAOBDJ"
 #: The share of the Arabic digits drawn in a Latin typeface (the rest in CJK ones).
 LATIN_DIGITS = 0.6
 #: The share of the numbers drawn in a ring.
@@ -249,13 +250,13 @@ def _drawings(art: Art) -> list[np.ndarray]:
     ]
 
 
-#: Tiles whose faces print a number 1-4 on some sets, as 二, 三 and 四 on the characters.
-_NUMBERED = ("2m", "3m", "4m")
+#: Tiles whose faces print one of the numbers on every set: 二 to 九 on the characters.
+_NUMBERED = tuple(f"{n}m" for n in range(2, 10))
 
 
 def _numberless(code: str, style: str) -> bool:
     """Whether ``style``'s face of ``code`` surely prints none of :data:`NUMBERS`: no
-    flower or season but the ``xhokir`` style's (pictures only), no 2-4 of characters,
+    flower or season but the ``xhokir`` style's (pictures only), no 2-9 of characters,
     and none of the ``drawn`` style's suit tiles (some carry a corner index)."""
     if code in BONUS:
         return style.startswith("xhokir")
@@ -297,8 +298,8 @@ def number_window(
 ) -> np.ndarray:
     """One training window of the number look (``WINDOW`` square, grey uint8) of class
     ``label`` (an index into :data:`~hefen.photo.classes.NUMBER_CLASSES`): one of the
-    numbers 1-4 a flower or season prints (:data:`NUMBERS`: Arabic, or the Chinese
-    numeral), now and then in a ring, or no number. ``plain``: RGBA drawings with no
+    numbers 1-9 a flower, a season or a suit tile prints (:data:`NUMBERS`: Arabic, or
+    the Chinese numeral), now and then in a ring, or no number. ``plain``: RGBA drawings with no
     number (:func:`numberless_drawings`)."""
     shown = NUMBERS[label] if label < len(NUMBERS) else None
     others = (OTHER_THAN_NUMBERS, OTHER_LATIN_THAN_NUMBERS)

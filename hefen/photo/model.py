@@ -213,11 +213,12 @@ class CharLook(_Look):
 
 class NumberLook(_Look):
     """The number look: whether a small square window of a tile's face (as
-    :class:`CharLook` reads it) holds one of the numbers 1-4 a flower or season prints
-    (Arabic, or 二三四; :data:`~hefen.photo.glyphs.NUMBERS`), and which; probabilities over
+    :class:`CharLook` reads it) holds one of the numbers 1-9 -- a flower's or season's
+    1-4, a suit tile's corner index, a character tile's numeral (Arabic, or 二 to 九;
+    :data:`~hefen.photo.glyphs.NUMBERS`) -- and which; probabilities over
     :data:`~hefen.photo.classes.NUMBER_CLASSES` (``scripts/train_photo.py --look
     numbers``). :func:`hefen.photo.single.read_tile` scans a tile read as a flower or
-    season with it where the character look names none."""
+    season with it where the character look names none, and a tile read as a suit tile."""
 
     FILES = ("numbers.onnx", "numbers.json")
     CLASSES = NUMBER_CLASSES

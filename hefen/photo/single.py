@@ -405,8 +405,8 @@ def char_named(surest: np.ndarray) -> int | None:
 
 
 def number_named(surest: np.ndarray) -> int | None:
-    """The number (0-3 for 1-4) the number look names, given each number's surest window
-    (``surest``, 4): the surest, where it reaches :data:`NUMBER_SURE` and every other is
+    """The number (0-8 for 1-9) the number look names, given each number's surest window
+    (``surest``): the surest, where it reaches :data:`NUMBER_SURE` and every other is
     :data:`NUMBER_MARGIN` less sure; else None."""
     return _named(surest, NUMBER_SURE, NUMBER_MARGIN)
 
@@ -427,6 +427,24 @@ def numbered(bonus: np.ndarray, number: int) -> int:
     return number if bonus[number] >= bonus[4 + number] else 4 + number
 
 
+def suit_tile(index: int) -> bool:
+    """Whether ``index`` (into :data:`~hefen.photo.classes.READ_CODES`) is a suit tile,
+    1-9 of characters, circles or bamboos: the tiles a number names within their suit."""
+    code = READ_CODES[index]
+    return len(code) == 2 and code[0].isdigit() and code[1] in "mps"
+
+
+def renumbered(mean: np.ndarray, number: int) -> np.ndarray:
+    """``mean`` (a reading of a suit tile) with its tile and the tile of its suit that
+    prints ``number`` (0-8 for 1-9) swapped: the tile named takes the reading's
+    probability, and what was read becomes its alternative."""
+    read_as = int(mean[: len(READ_CODES)].argmax())
+    to = READ_CODES.index(f"{number + 1}{READ_CODES[read_as][1]}")
+    out = mean.copy()
+    out[to], out[read_as] = mean[read_as], mean[to]
+    return out
+
+
 def _char_look(
     chars: CharLook | None,
     ink: np.ndarray,
@@ -440,11 +458,14 @@ def _char_look(
     it): where one of the eight characters is surely printed on it (:func:`char_named`),
     it names the flower or season; else, where the reading is a flower or season and one
     of the numbers 1-4 is surely printed (:func:`number_named`), the number and the
-    reading (:func:`numbered`) name it. The bonus tiles' share is given to the tile
-    named."""
+    reading (:func:`numbered`) name it, the bonus tiles' share given to the tile named;
+    where the reading is a suit tile and one of the numbers 1-9 is surely printed (a
+    corner index, a character tile's numeral), the tile of its suit that prints it
+    (:func:`renumbered`)."""
     read_as = int(mean[: len(READ_CODES)].argmax())
-    if not BONUS_AT.start <= read_as < BONUS_AT.stop:
-        numbers = None  # the number renumbers a flower or season, never makes one
+    bonus = BONUS_AT.start <= read_as < BONUS_AT.stop
+    if not (bonus or suit_tile(read_as)):
+        numbers = None  # a number renumbers a flower, season or suit tile, never makes one
     if chars is None and numbers is None:
         return mean
     windows = char_scan(ink, quad)
@@ -457,7 +478,9 @@ def _char_look(
     if named is None and numbers is not None:
         surest = numbers.probabilities(windows)[:, : len(NUMBER_CLASSES) - 1].max(0)
         n = number_named(surest)
-        if n is not None:
+        if n is not None and not bonus:
+            return renumbered(mean, n)
+        if n is not None and n < len(BONUS) // 2:
             named = (numbered(mean[BONUS_AT], n), float(surest[n]))
     if named is None:
         return mean
@@ -543,9 +566,11 @@ def read_tile(
     if clf.bonus is not None and mean[BONUS_AT].sum() >= BONUS_LOOK_AT:
         mean = _bonus_look(clf.bonus, grey, quads[r], mean, look_crops)
         k = int(mean[: len(READ_CODES)].argmax())
-    looks = clf.chars is not None or clf.numbers is not None
-    if looks and mean[BONUS_AT].sum() >= CHAR_LOOK_AT:
-        mean = _char_look(clf.chars, ink_image(rgb), quads[r], mean, clf.numbers)
+    flowers = mean[BONUS_AT].sum() >= CHAR_LOOK_AT  # may be a flower or season
+    chars = clf.chars if flowers else None
+    numbers = clf.numbers if flowers or suit_tile(k) else None
+    if chars is not None or numbers is not None:
+        mean = _char_look(chars, ink_image(rgb), quads[r], mean, numbers)
         k = int(mean[: len(READ_CODES)].argmax())
     # each reading's look (its cuts' mean features), and the chosen reading's
     every = (
