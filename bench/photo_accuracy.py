@@ -50,7 +50,14 @@ from hefen.photo import (  # noqa: E402
     teach,
     teach_tile,
 )
-from hefen.photo.classes import BACK, BONUS, MODEL_CLASSES, TILE_CODES, copies_allowed  # noqa: E402
+from hefen.photo.classes import (  # noqa: E402
+    BACK,
+    BONUS,
+    MODEL_CLASSES,
+    NUMBER_CLASSES,
+    TILE_CODES,
+    copies_allowed,
+)
 from hefen.photo.hand import hand_fields, meld_kind  # noqa: E402
 from hefen.photo.model import (  # noqa: E402
     MODEL_DIR,
@@ -638,13 +645,14 @@ def _named_alone(
     only of photos read as a flower or season."""
     photos = tile_photos(art, count, TILE_PHOTO_SEED + 40, BONUS)
     chars = which == "chars"
-    named, name = (len(BONUS), single.char_named) if chars else (9, single.number_named)
+    numbers = len(NUMBER_CLASSES) - 1
+    named, name = (len(BONUS), single.char_named) if chars else (numbers, single.number_named)
     right = wrong = 0
     recording = _WindowRecording(look, named)
     with _looks(model, **({} if chars else {"chars": None})):
         for code, surest in _recorded(model, which, recording, "CHAR_LOOK_AT", photos):
             k = None if surest is None else name(surest)
-            if k is not None and not chars and k >= 4:
+            if k is not None and not chars and k >= len(BONUS) // 2:
                 k = None  # a 5-9 names no flower or season: the reading stands
             if k is not None:
                 truth = BONUS.index(code) if chars else BONUS.index(code) % 4
@@ -666,7 +674,7 @@ def suit_number_figures(model: TileClassifier, look: NumberLook, art: synth.Art,
     photos = tile_photos(art, count, TILE_PHOTO_SEED + 42, SUIT_CODES)
     with _looks(model, numbers=None):
         before = float(np.mean([classify_tile(im, None, model)[0] == c for c, im in photos]))
-    recording = _WindowRecording(look, 9)
+    recording = _WindowRecording(look, len(NUMBER_CLASSES) - 1)
     right = wrong = after = 0
     with _looks(model, numbers=recording):
         for code, image in photos:
@@ -677,14 +685,13 @@ def suit_number_figures(model: TileClassifier, look: NumberLook, art: synth.Art,
                 right += k + 1 == int(code[0])
                 wrong += k + 1 != int(code[0])
     n = len(photos)
-    return f"{n} photos of suit tiles {before:.1%} -> {after / n:.1%}; " + _alone(
-        "a number", right, wrong, n
-    ).replace("bonus tiles", "suit tiles")
+    alone = _alone("a number", right, wrong, n, "suit tiles")
+    return f"{n} photos of suit tiles {before:.1%} -> {after / n:.1%}; {alone}"
 
 
-def _alone(what: str, right: int, wrong: int, n: int) -> str:
+def _alone(what: str, right: int, wrong: int, n: int, of: str = "bonus tiles") -> str:
     return (
-        f"the look alone on {n} photos of bonus tiles: {what} named rightly "
+        f"the look alone on {n} photos of {of}: {what} named rightly "
         f"{right / n:.1%}, wrongly {wrong / n:.1%}, none {(n - right - wrong) / n:.1%}"
     )
 
