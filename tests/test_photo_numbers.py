@@ -29,8 +29,10 @@ from hefen.photo.classes import BONUS, CHAR_CLASSES, NUMBER_CLASSES, READ_CODES
 from hefen.photo.model import MODEL_DIR, NumberLook, TileClassifier, classifier
 from hefen.photo.single import (
     BONUS_AT,
+    CHAR_STEP,
     NUMBER_MARGIN,
     NUMBER_SURE,
+    SUIT_STEP,
     _char_look,
     number_named,
     numbered,
@@ -131,6 +133,16 @@ def test_a_sure_number_renumbers_a_suit_tile_within_its_suit() -> None:
     # a 九 on a tile read as the 2 of characters: the 9 of characters
     two = reading({"2m": 0.7, "3m": 0.3})
     assert _read(_char_look(None, GREY, QUAD, two, _numbers(_number(9, 0.99)))) == "9m"  # type: ignore[arg-type]
+
+
+def test_a_suit_tile_is_scanned_coarser_than_a_flower() -> None:
+    """Where only a suit tile's number is looked for, the windows move SUIT_STEP of their
+    side, not CHAR_STEP: fewer windows of the same tile."""
+    look = _numbers()
+    _char_look(None, GREY, QUAD, reading({"5p": 1.0}), look)  # type: ignore[arg-type]
+    _char_look(None, GREY, QUAD, reading({"5h": 1.0}), look)  # type: ignore[arg-type]
+    (suit, *_), (flower, *_) = look.shapes
+    assert SUIT_STEP > CHAR_STEP and suit < 0.6 * flower
 
 
 def test_a_number_never_renumbers_an_honour_nor_a_flower_past_four() -> None:
