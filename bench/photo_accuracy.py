@@ -55,6 +55,7 @@ from hefen.photo.classes import (  # noqa: E402
     BONUS,
     MODEL_CLASSES,
     NUMBER_CLASSES,
+    SUITED,
     TILE_CODES,
     copies_allowed,
 )
@@ -661,17 +662,13 @@ def _named_alone(
     return right, wrong, len(photos)
 
 
-#: The suit tiles, 1-9 of characters, circles and bamboos.
-SUIT_CODES = tuple(c for c in TILE_CODES if single.suit_tile(TILE_CODES.index(c)))
-
-
 def suit_number_figures(model: TileClassifier, look: NumberLook, art: synth.Art, count: int) -> str:
     """``count`` photos of suit tiles of ``art`` (seed TILE_PHOTO_SEED + 42), read without
     and with the number look (the other looks as shipped); and the look alone, scanning
     the tile where ``model`` finds and turns it: how many photos it names a number of
     (``single.number_named``) rightly and wrongly (asked only of a photo read as a suit
     tile)."""
-    photos = tile_photos(art, count, TILE_PHOTO_SEED + 42, SUIT_CODES)
+    photos = tile_photos(art, count, TILE_PHOTO_SEED + 42, SUITED)
     with _looks(model, numbers=None):
         before = float(np.mean([classify_tile(im, None, model)[0] == c for c, im in photos]))
     recording = _WindowRecording(look, len(NUMBER_CLASSES) - 1)

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from hefen.photo.classes import BONUS, NUMBER_CLASSES, READ_CODES
+from hefen.photo.classes import BONUS, NUMBER_CLASSES, READ_CODES, SUITED
 from hefen.photo.detect import _fill, reduced, tile_mask
 from hefen.photo.errors import PhotoError
 from hefen.photo.memory import TileMemory
@@ -140,9 +140,11 @@ CHAR_SURE = 0.9
 #: ... and how much less sure of any other character, in its own surest window: the
 #: leaves of a bamboo drawn beside 竹 were once read as 蘭 at 0.95, 竹 itself at 0.87.
 CHAR_MARGIN = 0.1
-#: How sure the number look must be of one of the numbers 1-4 (and how much less sure of
+#: How sure the number look must be of one of the numbers (and how much less sure of
 #: every other), in its surest window, for it to renumber a reading of a flower or
-#: season, where the character look names none. Chosen on 120 photos of bonus tiles and
+#: season (1-4), where the character look names none, or of a suit tile (1-9; measured
+#: on suit tiles too, docs/photo.md "The number look reads a suit tile's number too").
+#: Chosen for flowers on 120 photos of bonus tiles and
 #: 120 of other tiles of each of the training styles, the ``fonts`` style and the two
 #: KMahjongg sets (seed 89,000,071, not the bench's), every photo scanned: with the
 #: scan's step at 0.4, 0.95 named no number wrongly (0.9: 2 of KMahjongg *default*'s
@@ -440,8 +442,7 @@ def numbered(bonus: np.ndarray, number: int) -> int:
 def suit_tile(index: int) -> bool:
     """Whether ``index`` (into :data:`~hefen.photo.classes.READ_CODES`) is a suit tile,
     1-9 of characters, circles or bamboos: the tiles a number names within their suit."""
-    code = READ_CODES[index]
-    return len(code) == 2 and code[0].isdigit() and code[1] in "mps"
+    return READ_CODES[index] in SUITED
 
 
 def renumbered(mean: np.ndarray, number: int) -> np.ndarray:
