@@ -464,9 +464,11 @@ def test_a_face_down_kong_in_a_hand_photo_reads_as_a_concealed_kong(art: synth.A
             assert all(t.confidence > 0.1 for t in rec.groups[1].tiles[1:3])
         else:  # the shipped model reads a back as a blank face; only its colour tells
             assert rec.tiles[:11] == concealed and set(rec.tiles[12:14]) <= {"P", "back"}
-    # 3 of these 6: a grey back (one set in five) and a dark green one are as pale as an
-    # ivory face in colour, and a dark yellow one lies just within BACK_FACE_HUE
-    assert read >= 3
+    # 6 of these 6; 3 before the two backs between alike faces were told by their
+    # lightness too (_kong_backs): a grey back (one set in five) and a dark green one are
+    # as pale as an ivory face in colour, and a dark yellow one lies just within
+    # BACK_FACE_HUE
+    assert read >= 5
 
 
 @needs_art
@@ -488,6 +490,74 @@ def test_four_face_down_tiles_in_a_meld_read_as_backs_and_a_named_concealed_kong
         assert reading.melds == [{"kind": "kong", "tiles": ["N"] * 4, "concealed": True}]
         assert reading.roles[1] == ["meld"] * 4 and reading.win_tile == "E"
     assert read >= 3  # 4 of these 6; a yellow or green back reads as a blank face in grey
+
+
+def _cells(faces: list[tuple[int, int, int]]) -> tuple[np.ndarray, list[np.ndarray]]:
+    """A picture of tiles side by side, each face one colour with a dark stroke across
+    it, and each cell's quadrilateral."""
+    rgb = np.full((120, 60 * len(faces) + 20, 3), 40, np.uint8)
+    quads = []
+    for i, face in enumerate(faces):
+        x = 10 + 60 * i
+        rgb[10:110, x + 2 : x + 58] = face
+        rgb[55:62, x + 10 : x + 50] = (20, 20, 20)
+        quads.append(np.array([[x, 10], [x + 60, 10], [x + 60, 110], [x, 110]], np.float32))
+    return rgb, quads
+
+
+def _read_as(*codes: str) -> list[np.ndarray]:
+    from hefen.photo.classes import READ_CLASSES
+
+    out = []
+    for code in codes:
+        p = np.full(len(READ_CLASSES), 0.01, np.float32)
+        p[READ_CLASSES.index(code)] = 0.9
+        out.append(p)
+    return out
+
+
+def _unchanged(out: list[np.ndarray], flat: list[np.ndarray]) -> bool:
+    return len(out) == len(flat) and all(
+        np.array_equal(a, b) for a, b in zip(out, flat, strict=True)
+    )
+
+
+def test_two_grey_cells_between_alike_faces_are_a_kongs_backs() -> None:
+    from hefen.photo.classes import READ_CLASSES
+    from hefen.photo.pipeline import _kong_backs
+
+    ivory, grey = (240, 236, 222), (190, 190, 190)
+    back = READ_CLASSES.index("back")
+    rgb, quads = _cells([ivory, grey, grey, ivory])
+    flat = _read_as("1m", "P", "P", "1m")
+    out = _kong_backs(rgb, flat, [(flat, quads)])
+    assert [int(p.argmax()) for p in out[1:3]] == [back, back]
+    assert out[1][back] == pytest.approx(flat[1].max() + flat[1][back])  # as surely
+    assert [p.tolist() for p in out[::3]] == [p.tolist() for p in flat[::3]]
+    # a grey cell read as another tile is a back too; a blank-faced kong's look is one
+    flat = _read_as("P", "P", "3p", "P")
+    out = _kong_backs(rgb, flat, [(flat, quads)])
+    assert [int(p.argmax()) for p in out] == [
+        READ_CLASSES.index("P"),
+        back,
+        back,
+        READ_CLASSES.index("P"),
+    ]
+    # faces up: two blank white dragons between alike faces, four alike faces
+    rgb, quads = _cells([ivory] * 4)
+    for codes in (("1m", "P", "P", "1m"), ("N",) * 4):
+        flat = _read_as(*codes)
+        assert _unchanged(_kong_backs(rgb, flat, [(flat, quads)]), flat)
+    # ends that differ, a group of three, one grey cell: no kong's look
+    rgb, quads = _cells([ivory, grey, grey, ivory])
+    flat = _read_as("1m", "P", "P", "2m")
+    assert _unchanged(_kong_backs(rgb, flat, [(flat, quads)]), flat)
+    rgb3, quads3 = _cells([ivory, grey, ivory])
+    flat = _read_as("1m", "P", "1m")
+    assert _unchanged(_kong_backs(rgb3, flat, [(flat, quads3)]), flat)
+    rgb, quads = _cells([ivory, grey, ivory, ivory])
+    flat = _read_as("1m", "P", "P", "1m")
+    assert _unchanged(_kong_backs(rgb, flat, [(flat, quads)]), flat)
 
 
 @needs_art

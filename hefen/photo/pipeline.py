@@ -78,6 +78,14 @@ SIDEWAYS_GAIN = 0.1
 #: tuning photos (seed 12,345,001) the coloured backs read as blank lay 30-83 from the usual
 #: face, true blank white dragons 0-23.5; a grey back (one set in five) is not told apart.
 BACK_FACE_HUE = 27.0
+#: In a group of four whose two ends read the same tile, the two middle cells are a
+#: concealed kong's tiles lying face down when each one's face (the Lab median of its
+#: palest 30 %: the ground of a face, not its ink) lies at least this far from the ends'
+#: mean, the same measure of the same tiles' faces beside it, under the same light. A
+#: grey back matches an ivory face in colour (:data:`BACK_FACE_HUE` misses it) but not in
+#: lightness. On hand photos with such a kong (seed 12,345,001) the two backs lay 21-187
+#: from the faces, the cells of four alike faces up 0-14.
+KONG_BACK_DIFF = 18.0
 WORK_TILE_H = 96  # the photo is reduced so that a tile is about this many pixels high
 DECODE_SIDE = 1600  # large JPEGs are decoded at a reduced size at least this long
 
@@ -786,6 +794,7 @@ def _recognize(
         raise PhotoError("No mahjong tiles were found in the photo.")
     photo_shape = (round(rgb.shape[0] * scale), round(rgb.shape[1] * scale))
     flat = _coloured_backs(rgb, [p for probs, _ in found for p in probs], found)
+    flat = _kong_backs(rgb, flat, found)
     picks = iter(choose_tiles(flat))
     adjusted = iter(flat)  # a back's confidence is its own, not the blank face's
     out = []
@@ -1012,6 +1021,53 @@ def _coloured_backs(
             p[back] += p[blank]
             p[blank] = 0.0
         out.append(p)
+    return out
+
+
+def _face_ground(rgb: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The Lab median of the palest 30 % of a cell (less an eighth of it at each side):
+    the colour and lightness of its face's ground, whatever is printed on it."""
+    c0, c1 = quad.min(0), quad.max(0)
+    inset = (c1 - c0) / 8
+    lo = np.clip(c0 + inset, 0, [rgb.shape[1] - 1, rgb.shape[0] - 1]).astype(int)
+    hi = np.clip(c1 - inset, 0, [rgb.shape[1], rgb.shape[0]]).astype(int)
+    patch = rgb[lo[1] : max(hi[1], lo[1] + 1), lo[0] : max(hi[0], lo[0] + 1)]
+    lab = cv2.cvtColor(np.ascontiguousarray(patch[:, :, :3]), cv2.COLOR_RGB2LAB)
+    lab = lab.reshape(-1, 3).astype(np.float32)
+    return np.median(lab[lab[:, 0] >= np.percentile(lab[:, 0], 70)], axis=0)
+
+
+def _kong_backs(
+    rgb: np.ndarray, flat: list[np.ndarray], found: list[tuple[list[np.ndarray], list[np.ndarray]]]
+) -> list[np.ndarray]:
+    """``flat`` (every cell's probabilities, in reading order) with the two middle cells
+    of a concealed kong's look read as backs: a group of four whose ends read the same
+    tile (not a back) and whose middle cells' faces are both unlike the ends'
+    (:data:`KONG_BACK_DIFF`), each cell's reading given to the back as surely."""
+    if rgb.ndim != 3:
+        return flat
+    back = READ_CODES.index(BACK)
+    out = list(flat)
+    start = 0
+    for probs, quads in found:
+        cells = range(start, start + len(probs))
+        start += len(probs)
+        if len(probs) != 4:
+            continue
+        ends = {int(out[i][: len(READ_CODES)].argmax()) for i in (cells[0], cells[3])}
+        if len(ends) != 1 or back in ends:
+            continue
+        grounds = [_face_ground(rgb, q) for q in quads]
+        face = (grounds[0] + grounds[3]) / 2
+        if min(np.linalg.norm(grounds[j] - face) for j in (1, 2)) < KONG_BACK_DIFF:
+            continue
+        for i in (cells[1], cells[2]):
+            p = out[i].copy()
+            k = int(p[: len(READ_CODES)].argmax())
+            if k != back:
+                p[back] += p[k]
+                p[k] = 0.0
+            out[i] = p
     return out
 
 
