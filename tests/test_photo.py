@@ -548,6 +548,12 @@ def test_two_grey_cells_between_alike_faces_are_a_kongs_backs() -> None:
     for codes in (("1m", "P", "P", "1m"), ("N",) * 4):
         flat = _read_as(*codes)
         assert _unchanged(_kong_backs(rgb, flat, [(flat, quads)]), flat)
+    # a kong face up under a light falling off along it: its middle cells are as light
+    # as the nearer end, though both unlike the ends' mean (L 254, 241, 197, 193 in a
+    # photo of the bench's)
+    rgb, quads = _cells([(255, 255, 255), (245, 245, 245), (195, 195, 195), (185, 185, 185)])
+    flat = _read_as("9p", "9p", "9p", "9p")
+    assert _unchanged(_kong_backs(rgb, flat, [(flat, quads)]), flat)
     # ends that differ, a group of three, one grey cell: no kong's look
     rgb, quads = _cells([ivory, grey, grey, ivory])
     flat = _read_as("1m", "P", "P", "2m")

@@ -80,11 +80,13 @@ SIDEWAYS_GAIN = 0.1
 BACK_FACE_HUE = 27.0
 #: In a group of four whose two ends read the same tile, the two middle cells are a
 #: concealed kong's tiles lying face down when each one's face (the Lab median of its
-#: palest 30 %: the ground of a face, not its ink) lies at least this far from the ends'
-#: mean, the same measure of the same tiles' faces beside it, under the same light. A
-#: grey back matches an ivory face in colour (:data:`BACK_FACE_HUE` misses it) but not in
-#: lightness. On hand photos with such a kong (seed 12,345,001) the two backs lay 21-187
-#: from the faces, the cells of four alike faces up 0-14.
+#: palest 30 %: the ground of a face, not its ink) lies at least this far from each end's,
+#: the same tiles' faces beside it under the same light. A grey back matches an ivory
+#: face in colour (:data:`BACK_FACE_HUE` misses it) but not in lightness. On hand photos
+#: with such a kong (seed 12,345,001) the two backs lay 21-187 from the ends' mean, the
+#: cells of four alike faces up 0-14; against each end, not their mean, since a light
+#: falling off along a kong face up (9p 254, 241, 197, 193 in L) put its middle cells
+#: 18 and 26 from the mean but only 13 and 4 from the nearer end.
 KONG_BACK_DIFF = 18.0
 WORK_TILE_H = 96  # the photo is reduced so that a tile is about this many pixels high
 DECODE_SIDE = 1600  # large JPEGs are decoded at a reduced size at least this long
@@ -1042,7 +1044,7 @@ def _kong_backs(
 ) -> list[np.ndarray]:
     """``flat`` (every cell's probabilities, in reading order) with the two middle cells
     of a concealed kong's look read as backs: a group of four whose ends read the same
-    tile (not a back) and whose middle cells' faces are both unlike the ends'
+    tile (not a back) and whose middle cells' faces are both unlike each end's
     (:data:`KONG_BACK_DIFF`), each cell's reading given to the back as surely."""
     if rgb.ndim != 3:
         return flat
@@ -1058,8 +1060,9 @@ def _kong_backs(
         if len(ends) != 1 or back in ends:
             continue
         grounds = [_face_ground(rgb, q) for q in quads]
-        face = (grounds[0] + grounds[3]) / 2
-        if min(np.linalg.norm(grounds[j] - face) for j in (1, 2)) < KONG_BACK_DIFF:
+        if min(np.linalg.norm(grounds[j] - grounds[e]) for j in (1, 2) for e in (0, 3)) < (
+            KONG_BACK_DIFF
+        ):
             continue
         for i in (cells[1], cells[2]):
             p = out[i].copy()
