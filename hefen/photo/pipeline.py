@@ -80,14 +80,16 @@ SIDEWAYS_GAIN = 0.1
 BACK_FACE_HUE = 27.0
 #: In a group of four whose two ends read the same tile, the two middle cells are a
 #: concealed kong's tiles lying face down when each one's face (the Lab median of its
-#: palest 30 %: the ground of a face, not its ink) lies at least this far from each end's,
-#: the same tiles' faces beside it under the same light. A grey back matches an ivory
-#: face in colour (:data:`BACK_FACE_HUE` misses it) but not in lightness. On hand photos
-#: with such a kong (seed 12,345,001) the two backs lay 21-187 from the ends' mean, the
-#: cells of four alike faces up 0-14; against each end, not their mean, since a light
-#: falling off along a kong face up (9p 254, 241, 197, 193 in L) put its middle cells
-#: 18 and 26 from the mean but only 13 and 4 from the nearer end.
-KONG_BACK_DIFF = 18.0
+#: palest 30 %: the ground of a face, not its ink) lies at least KONG_BACK_DIFF from the
+#: ends' mean and KONG_BACK_EACH from each end: the same tiles' faces beside it, under the
+#: same light. A grey back matches an ivory face in colour (:data:`BACK_FACE_HUE` misses
+#: it) but not in lightness. On hand photos (seeds 12,345,001 and 93,000,777; 98,000,001
+#: and 93,000,001, the bench's, looked at too) the 335 groups of four alike faces up lay
+#: 0-17 from their ends' mean and 0-14 from the nearer end, never both over 10; most
+#: pairs of backs lay 20-177 from both. Each end counts, not only their mean, since a
+#: light falling off along a kong face up (9p at L 254, 241, 197, 193) put its middle cells
+#: 18 and 26 from the mean but 13 and 4 from the nearer end.
+KONG_BACK_DIFF, KONG_BACK_EACH = 18.0, 10.0
 WORK_TILE_H = 96  # the photo is reduced so that a tile is about this many pixels high
 DECODE_SIDE = 1600  # large JPEGs are decoded at a reduced size at least this long
 
@@ -1044,8 +1046,8 @@ def _kong_backs(
 ) -> list[np.ndarray]:
     """``flat`` (every cell's probabilities, in reading order) with the two middle cells
     of a concealed kong's look read as backs: a group of four whose ends read the same
-    tile (not a back) and whose middle cells' faces are both unlike each end's
-    (:data:`KONG_BACK_DIFF`), each cell's reading given to the back as surely."""
+    tile (not a back) and whose middle cells' faces are both unlike the ends'
+    (:data:`KONG_BACK_DIFF`, :data:`KONG_BACK_EACH`), each cell's reading given to the back as surely."""
     if rgb.ndim != 3:
         return flat
     back = READ_CODES.index(BACK)
@@ -1060,8 +1062,11 @@ def _kong_backs(
         if len(ends) != 1 or back in ends:
             continue
         grounds = [_face_ground(rgb, q) for q in quads]
+        face = (grounds[0] + grounds[3]) / 2
+        if min(np.linalg.norm(grounds[j] - face) for j in (1, 2)) < KONG_BACK_DIFF:
+            continue
         if min(np.linalg.norm(grounds[j] - grounds[e]) for j in (1, 2) for e in (0, 3)) < (
-            KONG_BACK_DIFF
+            KONG_BACK_EACH
         ):
             continue
         for i in (cells[1], cells[2]):
