@@ -18,7 +18,7 @@ from hefen.photo import single
 from hefen.photo.classes import BACK, BONUS, READ_CODES, copies_allowed
 from hefen.photo.detect import Group, cell_quad, cell_quads, find_groups, rectify
 from hefen.photo.errors import PhotoError
-from hefen.photo.hand import HandReading, read_hand
+from hefen.photo.hand import HandReading, meld_kind, read_hand
 from hefen.photo.memory import RememberingClassifier, TileMemory, require_model
 from hefen.photo.model import CROP_H, CROP_W, TileClassifier, classifier, to_crop
 
@@ -71,6 +71,11 @@ SIDEWAYS_USUAL = 25
 #: How much surer (mean log of the cells' best probabilities) the reading with a turned
 #: tile must be than the upright one.
 SIDEWAYS_GAIN = 0.1
+#: ... but a group with a turned tile is a claimed meld: a reading with the tile turned
+#: that is a chow, pung or kong (:func:`~hefen.photo.hand.meld_kind`) is kept where the
+#: upright one is none and is at most this much surer; and where both read the same meld,
+#: the turned one is kept when it is as sure (the group is too wide for upright tiles).
+SIDEWAYS_MELD_LOSS = 0.6
 #: A cell read as a blank white dragon whose face is coloured -- its middle more than this
 #: far (Lab a/b) from the photo's usual tile face -- is a tile lying face down: in the
 #: classifier's grey crops a plain back and a blank face look alike (the shipped model reads
@@ -529,19 +534,35 @@ def _sideways(
         ):
             out.append((tiles, row))
             continue
-        turned = _read_sideways(clf, grey, group, k, r - k)
-        if turned is not None and turned[0] > _log_sureness(np.stack(probs)) + SIDEWAYS_GAIN:
-            tiles, at = turned[1], turned[2]
-            flags[g] = [i == at for i in range(k + 1)]
+        found = _read_sideways(clf, grey, group, k, r - k)
+        if found is not None:
+            upright = _log_sureness(np.stack(probs))
+            read_upright = _codes(probs)
+            turned, melded = found
+            if turned[0] > upright + SIDEWAYS_GAIN:
+                tiles, at = turned[1], turned[2]
+                flags[g] = [i == at for i in range(k + 1)]
+            elif melded is not None and (
+                (meld_kind(read_upright) is None and melded[0] > upright - SIDEWAYS_MELD_LOSS)
+                or (_codes(melded[1][0]) == read_upright and melded[0] >= upright)
+            ):
+                tiles, at = melded[1], melded[2]
+                flags[g] = [i == at for i in range(k + 1)]
         out.append((tiles, row))
     return out, flags
 
 
+def _codes(probs: list[np.ndarray]) -> list[str]:
+    """The tiles ``probs`` (one per cell) read as, each its likeliest."""
+    return [READ_CODES[int(p[: len(READ_CODES)].argmax())] for p in probs]
+
+
 def _read_sideways(
     clf: _Classifier, grey: np.ndarray, group: Group, upright: int, wide: float
-) -> tuple[float, Tiles, int] | None:
+) -> tuple[tuple[float, Tiles, int], tuple[float, Tiles, int] | None] | None:
     """The surest reading of ``group`` as ``upright`` tiles and one turned tile ``wide``
-    times as wide, at any place: (score, tiles, the turned tile's place)."""
+    times as wide, at any place: (score, tiles, the turned tile's place); and the surest
+    such reading that is a meld (a chow, pung or kong), or None."""
     strip = rectify(grey, group.quad, CROP_H)
     w = strip.shape[1]
     unit = w / (upright + wide)
@@ -571,19 +592,25 @@ def _read_sideways(
     probs = clf.probabilities(np.stack(crops))
     logp = np.log(probs[:, : len(READ_CODES)].max(1) + 1e-6)
     best: tuple[float, Tiles, int] | None = None
+    melded: tuple[float, Tiles, int] | None = None
     per = upright + 2  # crops per layout
     for at, cells in enumerate(layouts):
         rows = list(range(at * per, at * per + at))
         turn = at * per + at + (0 if logp[at * per + at] >= logp[at * per + at + 1] else 1)
         rows += [turn] + list(range(at * per + at + 2, (at + 1) * per))
         score = float(logp[rows].mean())
-        if best is None or score > best[0]:
+        is_meld = meld_kind(_codes([probs[r] for r in rows])) is not None
+        if best is None or score > best[0] or (is_meld and (melded is None or score > melded[0])):
             quads = [
                 cell_quad(group.quad, a / w, b / w, top / CROP_H if i == at else 0.0)
                 for i, (a, b) in enumerate(cells)
             ]
-            best = (score, ([probs[r] for r in rows], quads, [crops[r] for r in rows]), at)
-    return best
+            layout = (score, ([probs[r] for r in rows], quads, [crops[r] for r in rows]), at)
+            if best is None or score > best[0]:
+                best = layout
+            if is_meld and (melded is None or score > melded[0]):
+                melded = layout
+    return None if best is None else (best, melded)
 
 
 def _kept(probs: list[np.ndarray], least: float) -> bool:
