@@ -89,11 +89,11 @@ BACK_FACE_HUE = 27.0
 #: ends' mean and KONG_BACK_EACH from each end: the same tiles' faces beside it, under the
 #: same light. A grey back matches an ivory face in colour (:data:`BACK_FACE_HUE` misses
 #: it) but not in lightness. On hand photos (seeds 12,345,001 and 93,000,777; 98,000,001
-#: and 93,000,001, the bench's, looked at too) the 335 groups of four alike faces up lay
-#: 0-17 from their ends' mean and 0-14 from the nearer end, never both over 10; most
-#: pairs of backs lay 20-177 from both. Each end counts, not only their mean, since a
-#: light falling off along a kong face up (9p at L 254, 241, 197, 193) put its middle cells
-#: 18 and 26 from the mean but 13 and 4 from the nearer end.
+#: and 93,000,001, the bench's, looked at too) the 164 groups of four alike faces up lay
+#: 0-18 from their ends' mean and 0-14 from the nearer end, never over both bars; the bars
+#: take 159 of the 168 pairs of backs between alike ends. Each end counts, not only their
+#: mean, since a light falling off along a kong face up (9p at L 254, 241, 197, 193) put
+#: its middle cells 18 and 26 from the mean but 13 and 4 from the nearer end.
 KONG_BACK_DIFF, KONG_BACK_EACH = 18.0, 10.0
 WORK_TILE_H = 96  # the photo is reduced so that a tile is about this many pixels high
 DECODE_SIDE = 1600  # large JPEGs are decoded at a reduced size at least this long
