@@ -59,7 +59,7 @@ from hefen.photo.classes import (  # noqa: E402
     TILE_CODES,
     copies_allowed,
 )
-from hefen.photo.hand import hand_fields, meld_kind  # noqa: E402
+from hefen.photo.hand import hand_fields  # noqa: E402
 from hefen.photo.model import (  # noqa: E402
     MODEL_DIR,
     BonusLook,
@@ -272,23 +272,10 @@ def sideways_figures(art: synth.Art, count: int, seed: int) -> dict[str, float]:
     rng = np.random.default_rng(seed)
     tiles_right = tiles_total = count_right = flagged = melds_right = 0
     for _ in range(count):
-        while True:
-            groups, rows = synth.random_hand(rng)
-            melds = [g for g in range(1, len(groups)) if not groups[g][0].endswith("h")]
-            if melds:
-                break
-        turned = {(g, int(rng.integers(len(groups[g])))) for g in melds}
+        groups, rows, turned, truth_melds = synth.claimed_hand(rng)
         photo = synth.hand_photo(rng, art, groups, rows, sideways=turned)
         starts = np.cumsum([0] + [len(g) for g in groups])
         truth_flags = sorted(int(starts[g]) + i for g, i in turned)
-        truth_melds = [
-            {
-                "kind": meld_kind(groups[g]),
-                "tiles": sorted(groups[g], key=tile_from_str),
-                "concealed": False,
-            }
-            for g in melds
-        ]
         try:
             rec = recognize(photo.jpeg(), None, tested())
             got = rec.tiles

@@ -14,8 +14,7 @@ import pytest
 
 from hefen.photo import PhotoError, recognize, synth
 from hefen.photo.detect import _row_angle_and_height, _rows_measured, find_groups
-from hefen.photo.hand import meld_kind, read_hand
-from hefen.tiles import tile_from_str
+from hefen.photo.hand import read_hand
 
 TILES_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "tiles"
 needs_art = pytest.mark.skipif(not TILES_DIR.is_dir(), reason="shared/tiles is not beside the repo")
@@ -265,21 +264,8 @@ def test_a_group_too_wide_for_upright_tiles_is_read_turned_where_that_makes_a_me
     rng = np.random.default_rng(31_337_111)
     right = 0
     for _ in range(30):
-        while True:
-            groups, rows = synth.random_hand(rng)
-            melds = [g for g in range(1, len(groups)) if not groups[g][0].endswith("h")]
-            if melds:
-                break
-        turned = {(g, int(rng.integers(len(groups[g])))) for g in melds}
+        groups, rows, turned, truth = synth.claimed_hand(rng)
         photo = synth.hand_photo(rng, art, groups, rows, sideways=turned)
-        truth = [
-            {
-                "kind": meld_kind(groups[g]),
-                "tiles": sorted(groups[g], key=tile_from_str),
-                "concealed": False,
-            }
-            for g in melds
-        ]
         try:
             got = recognize(photo.jpeg()).reading().melds
         except PhotoError:

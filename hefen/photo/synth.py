@@ -807,6 +807,32 @@ def random_hand(rng: np.random.Generator) -> tuple[list[list[str]], list[list[in
     return groups, random_rows(rng, len(groups))
 
 
+def claimed_hand(
+    rng: np.random.Generator,
+) -> tuple[list[list[str]], list[list[int]], set[tuple[int, int]], list[dict[str, object]]]:
+    """A hand (:func:`random_hand`) with at least one exposed meld, one tile of every meld
+    laid sideways at a random place (:func:`hand_photo`'s ``sideways``: group, place); and
+    those melds as a reading of the photo gives them (kind, tiles in order, exposed)."""
+    from hefen.photo.hand import meld_kind  # the core says what each meld is
+    from hefen.tiles import tile_from_str
+
+    while True:
+        groups, rows = random_hand(rng)
+        melds = [g for g in range(1, len(groups)) if not groups[g][0].endswith("h")]
+        if melds:
+            break
+    turned = {(g, int(rng.integers(len(groups[g])))) for g in melds}
+    exposed: list[dict[str, object]] = [
+        {
+            "kind": meld_kind(groups[g]),
+            "tiles": sorted(groups[g], key=tile_from_str),
+            "concealed": False,
+        }
+        for g in melds
+    ]
+    return groups, rows, turned, exposed
+
+
 def random_rows(rng: np.random.Generator | random.Random, groups: int) -> list[list[int]]:
     """How a player lays out ``groups`` groups, the concealed row first: all in one row, or
     (a third of the time, when there are others) the others in a second row."""
