@@ -272,3 +272,53 @@ def test_a_group_too_wide_for_upright_tiles_is_read_turned_where_that_makes_a_me
             continue
         right += got == truth
     assert right >= 20, right
+
+
+def _row(codes: list[str], x: float, width: float, sure: float = 0.9) -> tuple:
+    """A group read as ``codes``, its cells ``width`` wide from ``x``: (tiles, row)."""
+    from hefen.photo.classes import READ_CLASSES
+
+    probs, quads = [], []
+    for i, code in enumerate(codes):
+        p = np.full(len(READ_CLASSES), (1 - sure) / (len(READ_CLASSES) - 1), np.float32)
+        p[READ_CLASSES.index(code)] = sure
+        probs.append(p)
+        a, b = x + i * width, x + (i + 1) * width
+        quads.append(np.array([[a, 0], [b, 0], [b, 56], [a, 56]], np.float32))
+    return (probs, quads, [np.zeros((64, 48), np.uint8)] * len(codes)), 0
+
+
+@pytest.mark.parametrize(
+    ("upright", "melded", "loss", "taken"),
+    [
+        (["2h", "8m", "9m"], ["7m", "8m", "9m"], 0.3, True),  # a meld, a little less sure
+        (["2h", "8m", "9m"], ["7m", "8m", "9m"], 0.7, False),  # far less sure
+        (["P", "1p", "P"], ["P", "P", "P"], 0.3, False),  # blank faces: any pale thing
+        (["1p", "1p", "1p"], ["1p", "1p", "1p"], 0.0, True),  # the same meld, as sure: flagged
+        (["1p", "1p", "1p"], ["1p", "1p", "1p"], 0.05, False),
+        (["1p", "2p", "3p"], ["1p", "1p", "1p"], 0.05, False),  # upright already a meld
+    ],
+)
+def test_a_turned_reading_that_makes_a_meld_is_kept_within_the_meld_loss(
+    monkeypatch: pytest.MonkeyPatch, upright: list[str], melded: list[str], loss: float, taken: bool
+) -> None:
+    from hefen.photo import pipeline
+
+    hand_row = _row(["1m"] * 10, 0.0, 40.0)
+    group = _row(upright, 500.0, 3.4 * 40 / 3)  # too wide for 3 upright tiles: 2 and a turned
+    (probs, _, _), _ = group
+    score = pipeline._log_sureness(np.stack(probs)) - loss
+    turned_tiles = _row(melded, 500.0, 3.4 * 40 / 3)[0]
+    layout = (score, turned_tiles, 1)  # the surest turned reading, and the surest meld
+    seen: list[tuple] = []
+
+    def read_sideways(*args: object) -> tuple:
+        seen.append(args)
+        return layout, layout
+
+    monkeypatch.setattr(pipeline, "_read_sideways", read_sideways)
+    out, flags = pipeline._sideways(None, np.zeros((60, 700), np.uint8), [hand_row, group])
+    assert seen  # the group was read again turned
+    assert flags[0] == [False] * 10
+    assert flags[1] == ([False, True, False] if taken else [False] * 3)
+    assert out[1][0] is (turned_tiles if taken else group[0])
