@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from photo_support import TILES_DIR, needs_art, run_cli
+from photo_support import TILES_DIR, needs_art, reading, run_cli
 from PIL import Image
 
 from hefen.photo import TILE_CODES, PhotoError, classify_tile, recognize, synth
@@ -506,14 +506,8 @@ def _cells(faces: list[tuple[int, int, int]]) -> tuple[np.ndarray, list[np.ndarr
 
 
 def _read_as(*codes: str) -> list[np.ndarray]:
-    from hefen.photo.classes import READ_CLASSES
-
-    out = []
-    for code in codes:
-        p = np.full(len(READ_CLASSES), 0.01, np.float32)
-        p[READ_CLASSES.index(code)] = 0.9
-        out.append(p)
-    return out
+    """Each cell read as its code, a little of it as a back."""
+    return [reading({"back": 0.01, code: 0.9}) for code in codes]
 
 
 def _unchanged(out: list[np.ndarray], flat: list[np.ndarray]) -> bool:

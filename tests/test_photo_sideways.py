@@ -11,6 +11,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from photo_support import reading
 
 from hefen.photo import PhotoError, recognize, synth
 from hefen.photo.detect import _row_angle_and_height, _rows_measured, find_groups
@@ -276,13 +277,9 @@ def test_a_group_too_wide_for_upright_tiles_is_read_turned_where_that_makes_a_me
 
 def _row(codes: list[str], x: float, width: float, sure: float = 0.9) -> tuple:
     """A group read as ``codes``, its cells ``width`` wide from ``x``: (tiles, row)."""
-    from hefen.photo.classes import READ_CLASSES
-
     probs, quads = [], []
     for i, code in enumerate(codes):
-        p = np.full(len(READ_CLASSES), (1 - sure) / (len(READ_CLASSES) - 1), np.float32)
-        p[READ_CLASSES.index(code)] = sure
-        probs.append(p)
+        probs.append(reading({code: sure}))
         a, b = x + i * width, x + (i + 1) * width
         quads.append(np.array([[a, 0], [b, 0], [b, 56], [a, 56]], np.float32))
     return (probs, quads, [np.zeros((64, 48), np.uint8)] * len(codes)), 0

@@ -607,17 +607,18 @@ def _read_sideways(
         turn = at * per + at + (0 if logp[at * per + at] >= logp[at * per + at + 1] else 1)
         rows += [turn] + list(range(at * per + at + 2, (at + 1) * per))
         score = float(logp[rows].mean())
-        is_meld = meld_kind(_codes([probs[r] for r in rows])) is not None
-        if best is None or score > best[0] or (is_meld and (melded is None or score > melded[0])):
+        surest = best is None or score > best[0]
+        surest_meld = (melded is None or score > melded[0]) and (
+            meld_kind(_codes([probs[r] for r in rows])) is not None
+        )
+        if surest or surest_meld:
             quads = [
                 cell_quad(group.quad, a / w, b / w, top / CROP_H if i == at else 0.0)
                 for i, (a, b) in enumerate(cells)
             ]
             layout = (score, ([probs[r] for r in rows], quads, [crops[r] for r in rows]), at)
-            if best is None or score > best[0]:
-                best = layout
-            if is_meld and (melded is None or score > melded[0]):
-                melded = layout
+            best = layout if surest else best
+            melded = layout if surest_meld else melded
     return None if best is None else (best, melded)
 
 
@@ -1030,14 +1031,19 @@ def _seamless_backs(group: TileGroup, grey: np.ndarray, quads: list[np.ndarray])
     return float(np.median(seams)) < SEAM_LEAST
 
 
-def _face_hue(rgb: np.ndarray, quad: np.ndarray) -> np.ndarray:
-    """The median Lab a/b of the middle of a cell (a quarter of its area)."""
+def _cell_lab(rgb: np.ndarray, quad: np.ndarray, inset: float) -> np.ndarray:
+    """The Lab pixels (N x 3, float32) of a cell's box less ``inset`` of it at each side."""
     c0, c1 = quad.min(0), quad.max(0)
-    lo = np.clip((3 * c0 + c1) / 4, 0, [rgb.shape[1] - 1, rgb.shape[0] - 1]).astype(int)
-    hi = np.clip((c0 + 3 * c1) / 4, 0, [rgb.shape[1], rgb.shape[0]]).astype(int)
+    lo = np.clip(c0 + (c1 - c0) * inset, 0, [rgb.shape[1] - 1, rgb.shape[0] - 1]).astype(int)
+    hi = np.clip(c1 - (c1 - c0) * inset, 0, [rgb.shape[1], rgb.shape[0]]).astype(int)
     patch = rgb[lo[1] : max(hi[1], lo[1] + 1), lo[0] : max(hi[0], lo[0] + 1)]
     lab = cv2.cvtColor(np.ascontiguousarray(patch[:, :, :3]), cv2.COLOR_RGB2LAB)
-    return np.median(lab.reshape(-1, 3)[:, 1:].astype(np.float32), axis=0)
+    return lab.reshape(-1, 3).astype(np.float32)
+
+
+def _face_hue(rgb: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The median Lab a/b of the middle of a cell (a quarter of its area)."""
+    return np.median(_cell_lab(rgb, quad, 1 / 4)[:, 1:], axis=0)
 
 
 def _coloured_backs(
@@ -1066,13 +1072,7 @@ def _coloured_backs(
 def _face_ground(rgb: np.ndarray, quad: np.ndarray) -> np.ndarray:
     """The Lab median of the palest 30 % of a cell (less an eighth of it at each side):
     the colour and lightness of its face's ground, whatever is printed on it."""
-    c0, c1 = quad.min(0), quad.max(0)
-    inset = (c1 - c0) / 8
-    lo = np.clip(c0 + inset, 0, [rgb.shape[1] - 1, rgb.shape[0] - 1]).astype(int)
-    hi = np.clip(c1 - inset, 0, [rgb.shape[1], rgb.shape[0]]).astype(int)
-    patch = rgb[lo[1] : max(hi[1], lo[1] + 1), lo[0] : max(hi[0], lo[0] + 1)]
-    lab = cv2.cvtColor(np.ascontiguousarray(patch[:, :, :3]), cv2.COLOR_RGB2LAB)
-    lab = lab.reshape(-1, 3).astype(np.float32)
+    lab = _cell_lab(rgb, quad, 1 / 8)
     return np.median(lab[lab[:, 0] >= np.percentile(lab[:, 0], 70)], axis=0)
 
 
