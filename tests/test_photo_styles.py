@@ -93,6 +93,54 @@ def test_drawn_pips_and_sticks_follow_the_count() -> None:
         assert blobs >= n, (n, blobs)
 
 
+def test_every_other_arrangement_has_the_tiles_number_of_pips_or_sticks() -> None:
+    for n, ways in drawn._PIPS_MORE.items():
+        for way in ways:
+            assert len(way) == n and all(0 < x < 1 and 0 < y < 1 for x, y in way), (n, way)
+    for n, ways in drawn._STICKS_MORE.items():
+        for stick_way in ways:
+            assert len(stick_way) == n, (n, stick_way)
+            assert all(0 < x < 1 and 0 < y < 1 and abs(t) < 45 for x, y, t in stick_way)
+    assert set(drawn.LAID) == {"1s"} | {f"{n}p" for n in drawn._PIPS_MORE} | {
+        f"{n}s" for n in drawn._STICKS_MORE
+    }
+
+
+@needs_fonts
+def test_laid_faces_draw_birds_and_other_arrangements_reproducibly() -> None:
+    import cv2
+
+    for code in drawn.LAID:
+        faces = drawn.laid_faces(code, count=4)
+        assert len(faces) == 4
+        for rgba in faces:
+            assert rgba.shape == (drawn.H, drawn.W, 4) and rgba.dtype == np.uint8
+            ink = (rgba[:, :, 3] > 127).mean()
+            assert 0.03 < ink < 0.7, (code, ink)
+        again = drawn.laid_faces(code, count=4)
+        assert all(np.array_equal(a, b) for a, b in zip(faces, again, strict=True))
+        # the faces differ from one another: not one drawing four times
+        assert not np.array_equal(faces[0], faces[1])
+    # a bird is one figure, not a scatter of pips: its largest piece holds most of its ink
+    for rgba in drawn.laid_faces("1s", count=6):
+        mask = (rgba[:, :, 3] > 127).astype(np.uint8)
+        n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+        assert stats[1:, cv2.CC_STAT_AREA].max() > 0.6 * mask.sum()
+    # a 6 of bamboos in two columns of three: its sticks stand in three rows
+    rgba = drawn.laid_faces("6s", count=1)[0]
+    rows = (rgba[:, :, 3] > 127).any(axis=1).astype(int)
+    assert np.count_nonzero(np.diff(rows) == 1) + rows[0] == 3
+
+
+@needs_fonts
+def test_the_laid_style_loads_beside_the_training_styles() -> None:
+    assert synth.LAID_STYLE not in synth.TRAINING_STYLES  # the tile model was not trained on it
+    art = synth.load_art(synth.FONT_STYLES + (synth.LAID_STYLE,))
+    assert art.styles["1s"].count(synth.LAID_STYLE) == drawn.LAID_VARIANTS
+    assert art.styles["6s"].count(synth.LAID_STYLE) == drawn.LAID_VARIANTS
+    assert synth.LAID_STYLE not in art.styles["1m"]
+
+
 @needs_fonts
 def test_font_styles_load_as_training_styles() -> None:
     art = synth.load_art(synth.FONT_STYLES)

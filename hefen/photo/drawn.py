@@ -24,6 +24,12 @@ ring, in one colour family or two, sometimes with a small sprig -- so that a set
 are read by their text, not by one artist's picture. The 1 of
 bamboos (a bird) has no drawn face; every other tile has :data:`VARIANTS` faces,
 made from a fixed seed so that the style is the same on every machine with the same fonts.
+
+A style of its own, ``laid`` (:func:`laid_faces`), draws what this style does not: the
+1 of bamboos as a bird of random build and pose, and the suit tiles that makers lay out
+more than one way in their other arrangements (a 6 of bamboos in two columns of three, an
+8 whose sticks all lean, pips crowded until they touch, waisted sticks). The sharp look is
+trained with it (``docs/photo.md``); the tile model, trained before it, is not.
 """
 
 from __future__ import annotations
@@ -112,6 +118,54 @@ _STICKS: dict[int, tuple[tuple[float, float, float], ...]] = {
         for x, t in ((0.14, 0), (0.38, 28 * sign), (0.62, -28 * sign), (0.86, 0))
     ),
     9: tuple((x, y, 0) for y in (0.17, 0.5, 0.83) for x in (0.2, 0.5, 0.8)),
+}
+
+
+# Other arrangements makers use (:func:`laid_faces`): a set may lay out its 6 of bamboos
+# in two columns of three rather than two rows of three, tilt all four sticks of each row
+# of its 8 into a W or an M, set its 6 of circles as a pair above a block of four, or
+# crowd its pips until they touch.
+_PIPS_MORE: dict[int, tuple[tuple[tuple[float, float], ...], ...]] = {
+    5: (((0.27, 0.2), (0.73, 0.2), (0.5, 0.5), (0.27, 0.8), (0.73, 0.8)),),
+    6: (
+        ((0.3, 0.15), (0.7, 0.15), (0.3, 0.6), (0.7, 0.6), (0.3, 0.85), (0.7, 0.85)),
+        ((0.27, 0.2), (0.73, 0.2), (0.27, 0.5), (0.73, 0.5), (0.27, 0.8), (0.73, 0.8)),
+    ),
+    7: (
+        ((0.8, 0.13), (0.5, 0.23), (0.2, 0.33), (0.3, 0.6), (0.7, 0.6), (0.3, 0.86), (0.7, 0.86)),
+        (
+            (0.25, 0.12),
+            (0.5, 0.24),
+            (0.75, 0.36),
+            (0.27, 0.63),
+            (0.73, 0.63),
+            (0.27, 0.87),
+            (0.73, 0.87),
+        ),
+    ),
+    8: (
+        tuple((x, y) for y in (0.14, 0.36, 0.64, 0.86) for x in (0.27, 0.73)),
+        tuple((x, y) for y in (0.12, 0.37, 0.63, 0.88) for x in (0.32, 0.68)),
+    ),
+    9: (tuple((x, y) for y in (0.17, 0.5, 0.83) for x in (0.18, 0.5, 0.82)),),
+}
+_STICKS_MORE: dict[int, tuple[tuple[tuple[float, float, float], ...], ...]] = {
+    5: (((0.25, 0.27, 0), (0.75, 0.27, 0), (0.5, 0.5, 0), (0.25, 0.73, 0), (0.75, 0.73, 0)),),
+    6: (tuple((x, y, 0) for y in (0.17, 0.5, 0.83) for x in (0.3, 0.7)),),
+    7: (((0.5, 0.17, 0),) + tuple((x, y, 0) for y in (0.5, 0.83) for x in (0.25, 0.5, 0.75)),),
+    8: (
+        tuple(
+            (x, y, t * sign)
+            for y, sign in ((0.27, 1), (0.73, -1))
+            for x, t in ((0.16, -22), (0.39, 22), (0.61, -22), (0.84, 22))
+        ),
+        tuple(
+            (x, y, t * sign)
+            for y, sign in ((0.27, -1), (0.73, 1))
+            for x, t in ((0.14, 0), (0.38, 28), (0.62, -28), (0.86, 0))
+        ),
+    ),
+    9: (tuple((x, y, 0) for y in (0.17, 0.5, 0.83) for x in (0.22, 0.5, 0.78)),),
 }
 
 
@@ -214,19 +268,27 @@ def _ring(
             d.ellipse((px - pr, py - pr, px + pr, py + pr), fill=(*inks[1], 255))
 
 
-def _circles(rng: np.random.Generator, n: int) -> _Canvas:
+def _circles(
+    rng: np.random.Generator,
+    n: int,
+    pts: tuple[tuple[float, float], ...] | None = None,
+    crowd: float = 0.5,
+) -> _Canvas:
+    """The ``n`` of circles, its pips at ``pts`` (the usual arrangement, ``_PIPS``, where
+    not given), each at most ``crowd`` of the tightest pair's distance across (0.5: they
+    may touch)."""
     c = _Canvas()
     if n == 1:
         _ring(rng, c.draw, W / 2, H / 2, W * rng.uniform(0.4, 0.47), big=True)
         return c
-    pts = _PIPS[n]
+    pts = pts or _PIPS[n]
     # the pip radius that fits the tightest pair of centres
     gap = min(
         math.hypot((a[0] - b[0]) * W, (a[1] - b[1]) * H)
         for i, a in enumerate(pts)
         for b in pts[i + 1 :]
     )
-    r = min(gap * rng.uniform(0.42, 0.5), W * 0.25)
+    r = min(gap * rng.uniform(0.42, crowd), W * 0.25)
     state = rng.bit_generator.state
     for x, y in pts:
         if rng.random() < 0.7:  # most sets draw every pip alike
@@ -245,13 +307,21 @@ def _stick(
     tilt: float,
     ink: tuple[int, int, int],
     nodes: int,
+    bone: bool = False,
 ) -> None:
+    """One bamboo stick; a ``bone`` is waisted, its two ends wider than its middle."""
     layer = Image.new("RGBA", (W, H), (0, 0, 0, 0))
     d = ImageDraw.Draw(layer)
     x0, x1 = cx - width / 2, cx + width / 2
     y0, y1 = cy - length / 2, cy + length / 2
     r = width / 2
     d.rounded_rectangle((x0, y0, x1, y1), radius=r, fill=(*ink, 255))
+    if bone:
+        cap, wide = length * 0.14, width * 0.3
+        for top in (y0, y1 - cap):
+            d.rounded_rectangle(
+                (x0 - wide, top, x1 + wide, top + cap), radius=cap / 2, fill=(*ink, 255)
+            )
     inner = max(1.0, width * 0.22)
     if rng.random() < 0.6:  # hollow stick
         d.rounded_rectangle(
@@ -266,9 +336,16 @@ def _stick(
     canvas.image.alpha_composite(layer)
 
 
-def _bamboos(rng: np.random.Generator, n: int) -> _Canvas:
+def _bamboos(
+    rng: np.random.Generator,
+    n: int,
+    sticks: tuple[tuple[float, float, float], ...] | None = None,
+    bone: bool = False,
+) -> _Canvas:
+    """The ``n`` of bamboos, its sticks at ``sticks`` (the usual arrangement,
+    ``_STICKS``, where not given), waisted where ``bone``."""
     c = _Canvas()
-    sticks = _STICKS[n]
+    sticks = sticks or _STICKS[n]
     rows = len({y for _, y, _ in sticks})
     length = H / rows * rng.uniform(0.72, 0.85)
     cols = max(sum(1 for _, y, _ in sticks if y == y0) for y0 in {y for _, y, _ in sticks})
@@ -278,7 +355,103 @@ def _bamboos(rng: np.random.Generator, n: int) -> _Canvas:
     accent = _INKS[rng.integers(len(_INKS))]
     for i, (x, y, t) in enumerate(sticks):
         ink = accent if (rng.random() < 0.25 and i % 2 == 0) else main
-        _stick(rng, c, x * W, y * H, length, width, t, ink, nodes)
+        _stick(rng, c, x * W, y * H, length, width, t, ink, nodes, bone)
+    return c
+
+
+#: The bird's inks: bodies, wings and tails as makers colour them.
+_BIRD_INKS = (_GREEN, _BLUE, _RED, _BLACK, (120, 70, 30), (90, 90, 95), (30, 110, 120))
+
+
+def _bird(rng: np.random.Generator) -> _Canvas:
+    """The 1 of bamboos as most sets draw it: a bird (a sparrow, a peacock, a pheasant) of
+    random build, inks and pose -- its tail fanned, raised or trailing, sometimes spotted
+    with eyes, sometimes on a branch or among leaves -- so that the bird is learnt and not
+    one artist's bird."""
+    c = _Canvas()
+    d = c.draw
+    inks = [_BIRD_INKS[i] for i in rng.permutation(len(_BIRD_INKS))[:4]]
+    body, wing, tail, accent = inks
+    left = rng.random() < 0.5  # the way it faces
+    bx, by = W * rng.uniform(0.42, 0.58), H * rng.uniform(0.55, 0.72)
+    rx, ry = W * rng.uniform(0.24, 0.34), H * rng.uniform(0.11, 0.16)
+    face = -1 if left else 1
+    # the tail, behind the body: a fan of feathers from its back
+    feathers = int(rng.integers(3, 9))
+    kind = rng.integers(3)  # 0 fanned up, 1 raised behind, 2 trailing
+    spread = {0: (-70, 70), 1: (-50, 10), 2: (20, 70)}[int(kind)]
+    length = H * rng.uniform(0.35, 0.6)
+    root = (bx - face * rx * 0.7, by - ry * 0.3)
+    for k in range(feathers):
+        a = math.radians(spread[0] + (spread[1] - spread[0]) * k / max(1, feathers - 1))
+        a = -face * a if kind else a
+        tip = (
+            root[0]
+            - face * length * math.sin(abs(a)) * (0.3 if kind == 0 else 1.0)
+            + (length * math.sin(a) if kind == 0 else 0.0),
+            root[1] - length * math.cos(a),
+        )
+        half = W * rng.uniform(0.025, 0.05)
+        d.polygon(
+            [
+                (root[0] - half, root[1]),
+                (tip[0] - half * 0.6, tip[1]),
+                (tip[0] + half * 0.6, tip[1]),
+                (root[0] + half, root[1]),
+            ],
+            fill=(*tail, 255),
+        )
+        if rng.random() < 0.5:  # an eye spot
+            er = half * 1.1
+            d.ellipse((tip[0] - er, tip[1] - er, tip[0] + er, tip[1] + er), fill=(*accent, 255))
+    d.ellipse((bx - rx, by - ry, bx + rx, by + ry), fill=(*body, 255))
+    # a wing along the body, often striped
+    wx = bx - face * rx * 0.15
+    d.ellipse((wx - rx * 0.65, by - ry * 0.7, wx + rx * 0.65, by + ry * 0.4), fill=(*wing, 255))
+    for k in range(int(rng.integers(0, 4))):
+        y = by - ry * 0.4 + k * ry * 0.25
+        d.line((wx - rx * 0.5, y, wx + rx * 0.5, y + ry * 0.1), fill=(*accent, 255), width=2)
+    # head, eye, beak
+    hr = W * rng.uniform(0.08, 0.12)
+    hx, hy = bx + face * rx * 0.95, by - ry - hr * rng.uniform(0.3, 1.2)
+    d.line((bx + face * rx * 0.6, by - ry * 0.3, hx, hy), fill=(*body, 255), width=round(hr))
+    d.ellipse((hx - hr, hy - hr, hx + hr, hy + hr), fill=(*body, 255))
+    d.ellipse(
+        (hx + face * hr * 0.3 - 2, hy - hr * 0.3 - 2, hx + face * hr * 0.3 + 2, hy - hr * 0.3 + 2),
+        fill=(255, 255, 255, 255),
+    )
+    beak = hr * rng.uniform(0.8, 1.6)
+    d.polygon(
+        [
+            (hx + face * hr * 0.8, hy - hr * 0.3),
+            (hx + face * (hr + beak), hy + hr * 0.1),
+            (hx + face * hr * 0.8, hy + hr * 0.4),
+        ],
+        fill=(*accent, 255),
+    )
+    if rng.random() < 0.5:  # a crest
+        for k in range(3):
+            d.line(
+                (hx, hy - hr, hx + face * (k - 1) * hr * 0.5, hy - hr * 2.2),
+                fill=(*accent, 255),
+                width=2,
+            )
+    # legs, and a branch or leaves below
+    for k in (-1, 1):
+        lx = bx + k * rx * 0.25
+        d.line((lx, by + ry * 0.8, lx + face * 4, by + ry + H * 0.07), fill=(*accent, 255), width=3)
+    if rng.random() < 0.6:
+        y = by + ry + H * 0.07
+        d.line((W * 0.1, y + H * 0.02, W * 0.9, y - H * 0.02), fill=(120, 70, 30, 255), width=4)
+    for _ in range(int(rng.integers(0, 5))):
+        _leaf(
+            d,
+            W * rng.uniform(0.15, 0.85),
+            H * rng.uniform(0.8, 0.95),
+            H * rng.uniform(0.12, 0.3),
+            rng.uniform(-50, 50),
+            _GREEN,
+        )
     return c
 
 
@@ -647,6 +820,39 @@ def draw_faces(code: str, variants: int = VARIANTS, seed: int = SEED) -> list[np
             _corner_index(rng, canvas, fonts, code if code in HONORS else code[0])
         rgba = canvas.rgba().copy()
         # a touch of hand-drawn unevenness: a smooth, small warp of the whole drawing
+        if rng.random() < 0.5:
+            rgba = _warp(rng, rgba)
+        out.append(rgba)
+    return out
+
+
+#: The tiles :func:`laid_faces` draws: the 1 of bamboos (a bird) and the suit tiles that
+#: makers lay out more than one way.
+LAID = ("1s",) + tuple(f"{n}p" for n in _PIPS_MORE) + tuple(f"{n}s" for n in _STICKS_MORE)
+#: How many faces of each tile :func:`laid_faces` draws by default (the ``laid`` style).
+LAID_VARIANTS = 12
+
+
+def laid_faces(code: str, count: int = LAID_VARIANTS, seed: int = SEED) -> list[np.ndarray]:
+    """``count`` RGBA faces of ``code`` (one of :data:`LAID`) as other makers draw it: a
+    bird for the 1 of bamboos (:func:`_bird`); the other tiles in their other arrangements
+    (``_PIPS_MORE``, ``_STICKS_MORE``), pips crowded until they touch, sticks waisted."""
+    fonts = _fonts()
+    out = []
+    n = int(code[0])
+    for v in range(count):
+        rng = np.random.default_rng([seed, TILE_CODES.index(code), v, 3000])
+        if code == "1s":
+            canvas = _bird(rng)
+        elif code.endswith("p"):
+            pips = _PIPS_MORE[n] + (_PIPS[n],)
+            canvas = _circles(rng, n, pips[v % len(pips)], crowd=0.55)
+        else:
+            sticks = _STICKS_MORE[n] + (_STICKS[n],)
+            canvas = _bamboos(rng, n, sticks[v % len(sticks)], bone=rng.random() < 0.5)
+        if rng.random() < 0.3:
+            _corner_index(rng, canvas, fonts, code[0])
+        rgba = canvas.rgba().copy()
         if rng.random() < 0.5:
             rgba = _warp(rng, rgba)
         out.append(rgba)

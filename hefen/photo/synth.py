@@ -41,6 +41,10 @@ STYLES: tuple[str, ...] = ("samoheen", "xhokir", "fonts")
 FONT_STYLES: tuple[str, ...] = ("symbols", "drawn")
 #: What the shipped model is trained on.
 TRAINING_STYLES: tuple[str, ...] = STYLES + FONT_STYLES
+#: One more drawn style, ``laid`` (:func:`hefen.photo.drawn.laid_faces`): a bird for the
+#: 1 of bamboos and the other arrangements of the suit tiles makers lay out more than one
+#: way. The sharp look is trained with it; the tile model, trained before it, is not.
+LAID_STYLE = "laid"
 CROP_W, CROP_H = 48, 64
 ART_H = 200  # height the artwork is kept at after loading
 
@@ -267,12 +271,22 @@ def _load_drawn(folder: Path, art: Art) -> None:
                 art.add(code, face_from_rgba(rgba), "printed")
 
 
+def _load_laid(folder: Path, art: Art) -> None:
+    del folder  # drawn from system fonts, not shared/tiles
+    from hefen.photo import drawn
+
+    for code in drawn.LAID:
+        for rgba in drawn.laid_faces(code):
+            art.add(code, face_from_rgba(rgba))
+
+
 _LOADERS = {
     "samoheen": ("samoheen_hk", _load_samoheen),
     "xhokir": ("xhokir_fluffystuff", _load_xhokir),
     "fonts": ("imahjong_fonts", _load_fonts),
     "symbols": ("", _load_symbol_fonts),
     "drawn": ("", _load_drawn),
+    LAID_STYLE: ("", _load_laid),
 }
 
 
@@ -303,13 +317,13 @@ def check_styles(styles: tuple[str, ...] | list[str], tiles_dir: Path | None = N
     for style in styles:
         if style == "symbols":
             missing = [str(f) for f in SYMBOL_FONTS if not f.exists()]
-        elif style == "drawn":
+        elif style in ("drawn", LAID_STYLE):
             missing = drawn.missing_fonts()
         else:
             folder = root / _LOADERS[style][0]
             missing = [] if folder.is_dir() else [str(folder)]
         if missing:
-            hint = f" ({FONTS_INSTALL})" if style in FONT_STYLES else ""
+            hint = f" ({FONTS_INSTALL})" if style in (*FONT_STYLES, LAID_STYLE) else ""
             raise FileNotFoundError(f"the {style} art style needs {', '.join(missing)}{hint}")
 
 
