@@ -815,15 +815,24 @@ def draw_faces(code: str, variants: int = VARIANTS, seed: int = SEED) -> list[np
             canvas = _bonus(rng, code, fonts)
         else:
             canvas = _honour(rng, code, fonts)
-        if not code.endswith("h") and rng.random() < 0.3:
-            # an honour's index is its letter (E, C...), a suit tile's its number
-            _corner_index(rng, canvas, fonts, code if code in HONORS else code[0])
-        rgba = canvas.rgba().copy()
-        # a touch of hand-drawn unevenness: a smooth, small warp of the whole drawing
-        if rng.random() < 0.5:
-            rgba = _warp(rng, rgba)
-        out.append(rgba)
+        # an honour's index is its letter (E, C...), a suit tile's its number
+        index = None if code.endswith("h") else code if code in HONORS else code[0]
+        out.append(_finished(rng, canvas, fonts, index))
     return out
+
+
+def _finished(
+    rng: np.random.Generator, canvas: _Canvas, fonts: _Fonts, index: str | None
+) -> np.ndarray:
+    """``canvas`` as an RGBA face, with its western ``index`` in a corner three times in
+    ten (none where None) and, half the time, a touch of hand-drawn unevenness: a smooth,
+    small warp of the whole drawing."""
+    if index is not None and rng.random() < 0.3:
+        _corner_index(rng, canvas, fonts, index)
+    rgba = canvas.rgba().copy()
+    if rng.random() < 0.5:
+        rgba = _warp(rng, rgba)
+    return rgba
 
 
 #: The tiles :func:`laid_faces` draws: the 1 of bamboos (a bird) and the suit tiles that
@@ -850,12 +859,7 @@ def laid_faces(code: str, count: int = LAID_VARIANTS, seed: int = SEED) -> list[
         else:
             sticks = _STICKS_MORE[n] + (_STICKS[n],)
             canvas = _bamboos(rng, n, sticks[v % len(sticks)], bone=rng.random() < 0.5)
-        if rng.random() < 0.3:
-            _corner_index(rng, canvas, fonts, code[0])
-        rgba = canvas.rgba().copy()
-        if rng.random() < 0.5:
-            rgba = _warp(rng, rgba)
-        out.append(rgba)
+        out.append(_finished(rng, canvas, fonts, code[0]))
     return out
 
 
