@@ -99,6 +99,7 @@ WINDOW_LOOKS = {
 #: prints none, ``PER_TILE_PHOTO`` windows of each photo.
 NO_CHARACTER_SHARE = 0.45
 PHOTO_WINDOWS = 0.0  # --photo-windows, set in each worker (_init_worker)
+TYPEFACES = "drawn"  # --typefaces, set in each worker (_init_worker)
 PER_TILE_PHOTO = 6
 _PLAIN: list[np.ndarray] = []
 _PLAIN_ART: synth.Art | None = None
@@ -111,12 +112,14 @@ def _init_worker(
     look: str = "tiles",
     photo_cuts: int = 0,
     photo_windows: float = 0.0,
+    typefaces: str = "drawn",
 ) -> None:
-    global _ART, _LOOK, PHOTO_CUTS, PHOTO_WINDOWS, _PLAIN_ART
+    global _ART, _LOOK, PHOTO_CUTS, PHOTO_WINDOWS, TYPEFACES, _PLAIN_ART
     cv2.setNumThreads(1)
     _LOOK = look
     PHOTO_CUTS = photo_cuts
     PHOTO_WINDOWS = photo_windows
+    TYPEFACES = typefaces
     _ART = synth.load_art(styles, Path(tiles_dir) if tiles_dir else None, weights)
     if look == "bonus" and "drawn" in styles:  # faces whose pictures do not tell them
         _ART.extend(synth.varied_bonus_art(), "drawn")
@@ -231,7 +234,7 @@ def _make_char_chunk(job: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarra
             i += n
             continue
         label = named if none else int(rng.integers(named))
-        xs[i] = window(rng, label, _PLAIN)
+        xs[i] = window(rng, label, _PLAIN, TYPEFACES)
         ys[i] = label
         i += 1
     return xs, ys
@@ -318,6 +321,7 @@ def make_data(
     look: str = "tiles",
     photo_cuts: int = 0,
     photo_windows: float = 0.0,
+    typefaces: str = "drawn",
 ) -> tuple[np.ndarray, np.ndarray]:
     jobs = []
     ctx = get_context("fork")
@@ -329,7 +333,7 @@ def make_data(
     with ctx.Pool(
         workers,
         initializer=_init_worker,
-        initargs=(styles, tiles_dir, weights, look, photo_cuts, photo_windows),
+        initargs=(styles, tiles_dir, weights, look, photo_cuts, photo_windows, typefaces),
     ) as pool:
         if look == "match":  # count: crops of each drawing; the drawings are the workers'
             run = CHUNK // count
@@ -452,6 +456,7 @@ def train(args: argparse.Namespace) -> None:
             weights,
             args.look,
             photo_windows=args.photo_windows,
+            typefaces=args.typefaces,
         )
 
     styles, t0, x, y, xv, yv = prepared(
@@ -835,6 +840,7 @@ def export(model, args, xvt, yv, xv_raw, styles, seconds) -> None:  # type: igno
     if args.look in WINDOW_LOOKS:  # it reads the picture's darkest channel, not its grey
         meta["input"] = {**input_meta(size), "grey": False, "ink": "model.ink_image"}
         meta["training"]["photo_windows"] = args.photo_windows
+        meta["training"]["typefaces"] = args.typefaces
         # the step of the reader's scan its photo windows were cut with (single.CHAR_STEP)
         meta["training"]["scan_step"] = CHAR_STEP
     (out / meta_name).write_text(json.dumps(meta, indent=2) + "\n")
@@ -863,6 +869,13 @@ def main() -> None:
         default=0.0,
         help="with --look chars or numbers: the share of its windows of no character (no "
         "number) cut from photos of tiles that print none, as the reader cuts them",
+    )
+    p.add_argument(
+        "--typefaces",
+        choices=glyphs.TYPEFACES,
+        default="drawn",
+        help="with --look chars or numbers: the CJK typefaces its windows are set in: the "
+        "drawn style's, or more: those and glyphs.MORE_CJK_FONTS",
     )
     p.add_argument("--batch", type=int, default=128)
     p.add_argument("--lr", type=float, default=3e-3)
@@ -902,6 +915,10 @@ def main() -> None:
     args = p.parse_args()
     if args.factored and args.look != "bonus":
         p.error("--factored reads a bonus look: give --look bonus")
+    if args.look in WINDOW_LOOKS and glyphs.missing_fonts(args.typefaces):
+        missing = glyphs.missing_fonts(args.typefaces)
+        hint = f" (apt-get install {glyphs.MORE_FONT_PACKAGES})" if args.typefaces == "more" else ""
+        sys.exit(f"train_photo.py: {len(missing)} fonts are missing, {missing[0]} first{hint}")
     try:
         (train_match if args.look == "match" else train)(args)
     except (FileNotFoundError, ValueError) as e:  # artwork or fonts missing, or no such style

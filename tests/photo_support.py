@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from hefen.commands import recognize as recognize_command
-from hefen.photo import PhotoError
+from hefen.photo import PhotoError, glyphs
 from hefen.photo.classes import READ_CODES, TILE_CODES
 from hefen.photo.model import BONUS_H, BONUS_W, MODEL_DIR, TileClassifier
 
@@ -36,6 +36,13 @@ def _cjk_fonts_installed() -> bool:
 #: are drawn in.
 needs_cjk_fonts = pytest.mark.skipif(
     not _cjk_fonts_installed(), reason="the CJK fonts are not installed"
+)
+
+#: The mark that skips without the more typefaces the character look is trained on
+#: (``glyphs.MORE_CJK_FONTS``).
+needs_more_fonts = pytest.mark.skipif(
+    bool(glyphs.missing_fonts("more")),
+    reason="the character look's more typefaces are not installed",
 )
 
 
@@ -118,16 +125,16 @@ def reading(probs: dict[str, float]) -> np.ndarray:
 
 
 def window_chunks(
-    look: str, job: tuple[int, int, float], photo_windows: float = 0.0
+    look: str, job: tuple[int, int, float], photo_windows: float = 0.0, typefaces: str = "drawn"
 ) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
     """``scripts/train_photo.py``'s training windows of the window look ``look`` (chars,
-    numbers) for ``job``, made twice from the samoheen and xhokir styles, the workers'
-    setting put back to the character look's after."""
+    numbers) for ``job``, set in the typefaces ``typefaces``, made twice from the samoheen
+    and xhokir styles, the workers' setting put back to the character look's after."""
     sys.path.insert(0, str(ROOT / "scripts"))
     import train_photo
 
     styles = ("samoheen", "xhokir")
-    train_photo._init_worker(styles, str(TILES_DIR), None, look, 0, photo_windows)
+    train_photo._init_worker(styles, str(TILES_DIR), None, look, 0, photo_windows, typefaces)
     try:
         return train_photo._make_char_chunk(job), train_photo._make_char_chunk(job)
     finally:

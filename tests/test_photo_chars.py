@@ -17,6 +17,7 @@ from photo_support import (
     copy_model,
     needs_art,
     needs_cjk_fonts,
+    needs_more_fonts,
     reading,
     window_chunks,
 )
@@ -167,6 +168,73 @@ def test_the_character_looks_training_windows_are_seeded_and_labelled() -> None:
 
 
 @needs_art
+@needs_more_fonts
+def test_windows_in_the_more_typefaces_are_seeded_and_labelled() -> None:
+    """``--typefaces more``: the windows are seeded, labelled as the drawn typefaces' are,
+    and differ from those (other typefaces are drawn)."""
+    (xs, ys), (again, labels) = window_chunks("chars", (7, 60, 0.0), typefaces="more")
+    assert np.array_equal(xs, again) and np.array_equal(ys, labels)
+    assert set(ys.tolist()) <= set(range(len(CHAR_CLASSES))) and len(set(ys.tolist())) >= 6
+    assert all(xs[i].std() > 3 for i in range(60) if ys[i] < len(BONUS))  # inked
+    (drawn_xs, _), _ = window_chunks("chars", (7, 60, 0.0))
+    assert not np.array_equal(xs, drawn_xs)
+
+
+@needs_cjk_fonts
+def test_a_typeface_that_lacks_a_character_never_draws_its_box() -> None:
+    """A typeface without a glyph draws its box for a missing glyph (IPAex Mincho has no
+    兰, the simplified orchid): such a typeface is never taken for that character, so no
+    window of the orchid is a box."""
+    fonts = glyphs.cjk_font_paths("drawn")
+    ipaex = next(i for i, (path, _) in enumerate(fonts) if path.endswith("ipaexm.ttf"))
+    assert glyphs._glyph_mask(ipaex, False, "兰") is None
+    assert glyphs._glyph_mask(ipaex, False, "蘭") is not None
+    assert ipaex not in glyphs._having("兰", False, "drawn")
+    assert ipaex in glyphs._having("蘭", False, "drawn")
+    for text in glyphs.CHARACTERS.values():  # every character in several typefaces
+        assert len(glyphs._having(text[0], False, "drawn")) >= 10
+    rng = np.random.default_rng(TEST_SEED)
+    box = glyphs._drawn(glyphs._cjk_fonts("drawn")[ipaex], glyphs._NO_SUCH_GLYPH)
+    box_ink = np.asarray(box.crop(box.getbbox()))
+    for _ in range(60):
+        mask = glyphs._random_glyph(rng, "兰")
+        assert mask is not None and mask.shape != box_ink.shape
+
+
+def test_the_more_typefaces_are_the_drawn_ones_and_more(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """``more`` is the drawn style's typefaces and :data:`~hefen.photo.glyphs.MORE_CJK_FONTS`,
+    none of them the ``fonts`` style's (I.Mahjong), whose typefaces no window look sees;
+    a set not known, or fonts not installed, is one sentence."""
+    from hefen.photo.drawn import CJK_FONTS
+
+    more = glyphs.cjk_font_paths("more")
+    assert more[: len(CJK_FONTS)] == CJK_FONTS and len(more) == len(CJK_FONTS) + 27
+    assert len(set(more)) == len(more)
+    assert not any("mahjong" in path.lower() or "mplus" in path.lower() for path, _ in more)
+    with pytest.raises(ValueError, match="no typeface set 'wide'"):
+        glyphs.cjk_font_paths("wide")
+    monkeypatch.setattr(glyphs, "MORE_CJK_FONTS", (("/nowhere/kai.ttf", 0),))
+    assert glyphs.missing_fonts("more")[0] == "/nowhere/kai.ttf"
+    assert "/nowhere/kai.ttf" not in glyphs.missing_fonts("drawn")
+
+
+def test_training_in_typefaces_not_installed_is_one_sentence(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import sys
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import train_photo
+
+    monkeypatch.setattr(glyphs, "MORE_CJK_FONTS", (("/nowhere/kai.ttf", 0),))
+    argv = ["train_photo.py", "--look", "chars", "--typefaces", "more", "--out", "/nowhere"]
+    monkeypatch.setattr(sys, "argv", argv)
+    with pytest.raises(SystemExit) as stop:
+        train_photo.main()
+    message = str(stop.value)
+    assert message.startswith("train_photo.py: ") and "/nowhere/kai.ttf" in message
+    assert "apt-get install fonts-cwtex-kai" in message and "\n" not in message
+
+
+@needs_art
 def test_no_drawing_of_a_bonus_tile_that_prints_its_character_is_plain() -> None:
     """The windows of *no character* are never cut from the drawn style's flowers and
     seasons, which print the eight characters."""
@@ -218,3 +286,13 @@ def test_a_character_is_named_when_sure_and_alone() -> None:
     surest[6] = 0.2
     surest[2] = CHAR_SURE - 0.01
     assert char_named(surest) is None
+
+
+def test_the_test_command_installs_the_more_typefaces() -> None:
+    """``scripts/test`` installs the packages :data:`~hefen.photo.glyphs.MORE_FONT_PACKAGES`
+    names, so that the tests of the more typefaces run on a fresh machine."""
+    import re
+
+    script = (ROOT / "scripts" / "test").read_text()
+    listed = re.search(r'more_fonts="([^"]+)"', script)
+    assert listed is not None and listed.group(1).split() == glyphs.MORE_FONT_PACKAGES.split()

@@ -14,14 +14,16 @@ pips and sticks, the bonus tiles' pictures), on the characters that look like th
 the window, and on bare face. :func:`hefen.photo.single.read_tile` scans a tile read as a
 flower or season with it (``CharLook``).
 
-Drawn from a seed, with Pillow and OpenCV; the fonts are Debian's, as the ``drawn`` style's
-(:data:`hefen.photo.drawn.CJK_FONTS`).
+Drawn from a seed, with Pillow and OpenCV; the fonts are Debian's: the ``drawn`` style's
+(:data:`hefen.photo.drawn.CJK_FONTS`), and with ``typefaces="more"`` those and
+:data:`MORE_CJK_FONTS` (:data:`TYPEFACES`).
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -71,11 +73,78 @@ RING_SHARE = 0.3
 _CANVAS = 96  # windows are drawn at three times their size, then reduced
 
 
-@functools.cache
-def _cjk_fonts() -> tuple[ImageFont.FreeTypeFont, ...]:
+#: More Chinese and Japanese typefaces (path, face index) that a window look may be trained
+#: on beside the ``drawn`` style's twelve: makers print a flower's character in every hand,
+#: so the more hands the look has seen, the likelier a new one is among their kin. Taiwan's
+#: cwTeX Kai, Ming, bold Hei, FangSong and Yen; LXGW WenKai; Noto Sans and Serif CJK (their
+#: Traditional Chinese faces) in light to black weights; the GB Kai and Sung of Arphic
+#: (simplified forms: 兰); brush faces (Aoyagi Soseki, Kouzan in three hands, from
+#: standard to cursive); pen and pencil hands (kiloji, Klee One); BIZ UD Mincho and
+#: Gothic, Dejima and Oradano Mincho, IPAmj Mincho and BabelStone Han. None is the ``fonts``
+#: style's (I.Mahjong, after M+), so that style stays typefaces no window look saw.
+MORE_CJK_FONTS: tuple[tuple[str, int], ...] = (
+    ("/usr/share/fonts/truetype/cwtex/cwkai.ttf", 0),
+    ("/usr/share/fonts/truetype/cwtex/cwming.ttf", 0),
+    ("/usr/share/fonts/truetype/cwtex/cwheib.ttf", 0),
+    ("/usr/share/fonts/truetype/cwtex/cwfs.ttf", 0),
+    ("/usr/share/fonts/truetype/cwtex/cwyen.ttf", 0),
+    ("/usr/share/fonts/truetype/lxgw-wenkai/LXGWWenKai-Regular.ttf", 0),
+    ("/usr/share/fonts/truetype/lxgw-wenkai/LXGWWenKai-Bold.ttf", 0),
+    ("/usr/share/fonts/opentype/noto/NotoSansCJK-Light.ttc", 3),
+    ("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", 3),
+    ("/usr/share/fonts/opentype/noto/NotoSansCJK-Black.ttc", 3),
+    ("/usr/share/fonts/opentype/noto/NotoSerifCJK-Light.ttc", 3),
+    ("/usr/share/fonts/opentype/noto/NotoSerifCJK-Bold.ttc", 3),
+    ("/usr/share/fonts/opentype/noto/NotoSerifCJK-Black.ttc", 3),
+    ("/usr/share/fonts/truetype/arphic-gkai00mp/gkai00mp.ttf", 0),
+    ("/usr/share/fonts/truetype/arphic-gbsn00lp/gbsn00lp.ttf", 0),
+    ("/usr/share/fonts/truetype/aoyagi-soseki/aoyagi-soseki.ttf", 0),
+    ("/usr/share/fonts/truetype/kouzan-mouhitsu/kouzan-mouhitsu.ttf", 0),
+    ("/usr/share/fonts/truetype/kouzan-mouhitsu/kouzan-mouhitsu-gyosho.ttf", 0),
+    ("/usr/share/fonts/truetype/kouzan-mouhitsu/KouzanBrushFontSousyo.ttf", 0),
+    ("/usr/share/fonts/truetype/kiloji/kiloji.ttf", 0),
+    ("/usr/share/fonts/truetype/klee/KleeOne-SemiBold.ttf", 0),
+    ("/usr/share/fonts/truetype/bizud-mincho/BIZUDMincho-Regular.ttf", 0),
+    ("/usr/share/fonts/truetype/bizud-gothic/BIZUDGothic-Bold.ttf", 0),
+    ("/usr/share/fonts/truetype/dejima-mincho/dejima-mincho-r227.ttf", 0),
+    ("/usr/share/fonts/truetype/oradano-mincho/OradanoGSRR.ttf", 0),
+    ("/usr/share/fonts/truetype/ipamj/ipamjm.ttf", 0),
+    ("/usr/share/fonts/truetype/babelstone/BabelStoneHan.ttf", 0),
+)
+#: The Debian packages that hold :data:`MORE_CJK_FONTS`.
+MORE_FONT_PACKAGES = (
+    "fonts-cwtex-kai fonts-cwtex-ming fonts-cwtex-heib fonts-cwtex-fs fonts-cwtex-yen "
+    "fonts-lxgw-wenkai fonts-noto-cjk fonts-noto-cjk-extra fonts-arphic-gkai00mp "
+    "fonts-arphic-gbsn00lp fonts-aoyagi-soseki fonts-kouzan-mouhitsu fonts-kiloji fonts-klee "
+    "fonts-morisawa-bizud-mincho fonts-morisawa-bizud-gothic fonts-dejima-mincho "
+    "fonts-oradano-mincho-gsrr fonts-ipamj-mincho fonts-babelstone-han"
+)
+#: The typeface sets a window look is drawn in: the ``drawn`` style's, or ``more``: those
+#: and :data:`MORE_CJK_FONTS`.
+TYPEFACES = ("drawn", "more")
+
+
+def cjk_font_paths(typefaces: str = "drawn") -> tuple[tuple[str, int], ...]:
+    """The CJK typefaces (path, face index) of the set ``typefaces`` (:data:`TYPEFACES`)."""
     from hefen.photo.drawn import CJK_FONTS
 
-    return tuple(ImageFont.truetype(p, 120, index=i) for p, i in CJK_FONTS)
+    if typefaces not in TYPEFACES:
+        raise ValueError(f"no typeface set {typefaces!r}: one of {', '.join(TYPEFACES)}")
+    return CJK_FONTS + (MORE_CJK_FONTS if typefaces == "more" else ())
+
+
+def missing_fonts(typefaces: str = "drawn") -> list[str]:
+    """The font files of the set ``typefaces`` that this machine lacks (the ``drawn``
+    style's Latin ones among them)."""
+    from hefen.photo.drawn import LATIN_FONTS
+
+    paths = [p for p, _ in cjk_font_paths(typefaces)] + list(LATIN_FONTS)
+    return [p for p in paths if not Path(p).exists()]
+
+
+@functools.cache
+def _cjk_fonts(typefaces: str = "drawn") -> tuple[ImageFont.FreeTypeFont, ...]:
+    return tuple(ImageFont.truetype(p, 120, index=i) for p, i in cjk_font_paths(typefaces))
 
 
 @functools.cache
@@ -85,15 +154,27 @@ def _latin_fonts() -> tuple[ImageFont.FreeTypeFont, ...]:
     return tuple(ImageFont.truetype(p, 120) for p in LATIN_FONTS)
 
 
-@functools.cache
-def _glyph_mask(font_index: int, latin: bool, char: str) -> np.ndarray | None:
-    """The character's ink, cut to its bounding box (uint8, 255 ink), or None where the
-    font has no such glyph."""
-    font = (_latin_fonts() if latin else _cjk_fonts())[font_index]
+def _drawn(font: ImageFont.FreeTypeFont, char: str) -> Image.Image:
     mask = Image.new("L", (260, 260), 0)
     ImageDraw.Draw(mask).text((30, 30), char, font=font, fill=255)
+    return mask
+
+
+#: A code point no font here draws: what a font draws for a glyph it lacks (its .notdef).
+_NO_SUCH_GLYPH = "\U0010fffd"
+
+
+@functools.cache
+def _glyph_mask(
+    font_index: int, latin: bool, char: str, typefaces: str = "drawn"
+) -> np.ndarray | None:
+    """The character's ink, cut to its bounding box (uint8, 255 ink), or None where the
+    font has no such glyph (it would draw a blank, or its box for a missing glyph: 兰 in
+    a Japanese typeface)."""
+    font = (_latin_fonts() if latin else _cjk_fonts(typefaces))[font_index]
+    mask = _drawn(font, char)
     box = mask.getbbox()
-    if box is None:
+    if box is None or mask.tobytes() == _drawn(font, _NO_SUCH_GLYPH).tobytes():
         return None
     return np.asarray(mask.crop(box))
 
@@ -205,16 +286,27 @@ def _ring(
 
 
 def _random_glyph(
-    rng: np.random.Generator, text: str, latin: bool | None = False
+    rng: np.random.Generator, text: str, latin: bool | None = False, typefaces: str = "drawn"
 ) -> np.ndarray | None:
-    """One of the glyphs of ``text``: in a Latin typeface (``latin``), a CJK one, or, with
-    ``latin`` None, an Arabic digit in a Latin one on :data:`LATIN_DIGITS` of them and
-    anything else in a CJK one."""
+    """One of the glyphs of ``text``: in a Latin typeface (``latin``), a CJK one of the set
+    ``typefaces``, or, with ``latin`` None, an Arabic digit in a Latin one on
+    :data:`LATIN_DIGITS` of them and anything else in a CJK one: a typeface that has it
+    (None where none has)."""
     char = text[rng.integers(len(text))]
     if latin is None:
         latin = char.isascii() and rng.random() < LATIN_DIGITS
-    fonts = _latin_fonts() if latin else _cjk_fonts()
-    return _glyph_mask(int(rng.integers(len(fonts))), latin, char)
+    having = _having(char, latin, typefaces)
+    if not having:
+        return None
+    return _glyph_mask(having[rng.integers(len(having))], latin, char, typefaces)
+
+
+@functools.cache
+def _having(char: str, latin: bool, typefaces: str) -> tuple[int, ...]:
+    """The typefaces (indices) of the Latin or the CJK set ``typefaces`` that draw
+    ``char``."""
+    fonts = _latin_fonts() if latin else _cjk_fonts(typefaces)
+    return tuple(i for i in range(len(fonts)) if _glyph_mask(i, latin, char, typefaces) is not None)
 
 
 def plain_art(art: Art) -> Art:
@@ -282,28 +374,34 @@ def char_window(
     rng: np.random.Generator,
     label: int,
     plain: list[np.ndarray],
+    typefaces: str = "drawn",
 ) -> np.ndarray:
     """One training window (``WINDOW`` square, grey uint8) of class ``label`` (an index
     into :data:`~hefen.photo.classes.CHAR_CLASSES`). ``plain``: RGBA drawings with none
     of the eight characters (:func:`plain_drawings`), laid about a window and whose
-    windows are *not a character*."""
+    windows are *not a character*; ``typefaces``: the CJK typefaces it is set in
+    (:data:`TYPEFACES`)."""
     shown = CHARACTERS[BONUS[label]] if label < len(BONUS) else None
-    return _window(rng, plain, shown, "".join(CHARACTERS.values()), (OTHER_CHARACTERS, OTHER_LATIN))
+    others = (OTHER_CHARACTERS, OTHER_LATIN)
+    return _window(rng, plain, shown, "".join(CHARACTERS.values()), others, typefaces=typefaces)
 
 
 def number_window(
     rng: np.random.Generator,
     label: int,
     plain: list[np.ndarray],
+    typefaces: str = "drawn",
 ) -> np.ndarray:
     """One training window of the number look (``WINDOW`` square, grey uint8) of class
     ``label`` (an index into :data:`~hefen.photo.classes.NUMBER_CLASSES`): one of the
     numbers 1-9 a flower, a season or a suit tile prints (:data:`NUMBERS`: Arabic, or
     the Chinese numeral), now and then in a ring, or no number. ``plain``: RGBA drawings with no
-    number (:func:`numberless_drawings`)."""
+    number (:func:`numberless_drawings`); ``typefaces``: the CJK typefaces it is set in
+    (:data:`TYPEFACES`)."""
     shown = NUMBERS[label] if label < len(NUMBERS) else None
     others = (OTHER_THAN_NUMBERS, OTHER_LATIN_THAN_NUMBERS)
-    return _window(rng, plain, shown, "".join(NUMBERS), others, (0.35, 0.85), RING_SHARE)
+    named = "".join(NUMBERS)
+    return _window(rng, plain, shown, named, others, (0.35, 0.85), RING_SHARE, typefaces)
 
 
 def _window(
@@ -314,19 +412,19 @@ def _window(
     others: tuple[str, str],
     sizes: tuple[float, float] = (0.5, 0.92),
     ring: float = 0.0,
+    typefaces: str = "drawn",
 ) -> np.ndarray:
     """A training window: one of the glyphs ``shown`` (one class's forms), ``sizes`` of
     the window, in a ring on ``ring`` of them, with pieces of ``plain`` drawings about it;
     or, where ``shown`` is None, a window of none of the glyphs the look names
     (``named``): a part of a ``plain`` drawing, one of ``others`` (CJK, Latin) laid as a
-    named one is, a named one mostly out of the window or far too small, or bare face."""
+    named one is, a named one mostly out of the window or far too small, or bare face.
+    The CJK glyphs are set in the typefaces of the set ``typefaces``."""
     canvas = np.empty((_CANVAS, _CANVAS, 3), np.float64)
     canvas[:] = _face_colour(rng)
     if shown is not None:
         _pieces(rng, canvas, plain)
-        mask = _random_glyph(rng, shown, None)
-        if mask is None:  # a font without the simplified form
-            mask = _random_glyph(rng, shown[0], None)
+        mask = _random_glyph(rng, shown, None, typefaces)
         if mask is not None:
             offset = (rng.normal(0, 0.06), rng.normal(0, 0.06))
             size = rng.uniform(*sizes)
@@ -340,13 +438,13 @@ def _window(
     elif kind < 0.8:  # another character or index, laid as the named ones are
         _pieces(rng, canvas, plain)
         latin = rng.random() < 0.2
-        mask = _random_glyph(rng, others[1] if latin else others[0], latin)
+        mask = _random_glyph(rng, others[1] if latin else others[0], latin, typefaces)
         if mask is not None:
             offset = (rng.normal(0, 0.06), rng.normal(0, 0.06))
             _lay_glyph(rng, canvas, mask, rng.uniform(0.4, 0.92), offset)
     elif kind < 0.93:  # a named one, mostly out of the window, or far too small
         _pieces(rng, canvas, plain)
-        mask = _random_glyph(rng, named, None)
+        mask = _random_glyph(rng, named, None, typefaces)
         if mask is not None:
             if rng.random() < 0.6:
                 side = rng.choice([-1, 1], 2) * rng.uniform(0.45, 0.7, 2)
