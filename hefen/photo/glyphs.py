@@ -4,8 +4,8 @@ characters printed on the flowers and seasons -- 春夏秋冬 (the seasons, 1-4)
 
 A flower's or season's picture differs from maker to maker; its character does not, and
 it names the tile outright (春 is the spring, 蘭 the orchid). So the look is taught the
-eight characters in every Chinese typeface this machine has (:data:`CHAR_FONTS`: Kai,
-Ming, Hei, Sung, a brush face), at any size in the window, in any ink, thickened or
+eight characters in 39 Chinese and Japanese typefaces (:func:`cjk_font_paths`: Kai,
+Ming, Hei, Sung, brush and pen hands), at any size in the window, in any ink, thickened or
 thinned as engraving and printing vary, blurred and reduced as a small character in a
 photo is, with pieces of other tiles' drawings about them; and *not a character* on
 windows of every other kind of tile face (the numerals and 萬, the winds and dragons, the
