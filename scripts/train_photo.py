@@ -915,8 +915,8 @@ def main() -> None:
     args = p.parse_args()
     if args.factored and args.look != "bonus":
         p.error("--factored reads a bonus look: give --look bonus")
-    if args.look in WINDOW_LOOKS and glyphs.missing_fonts(args.typefaces):
-        missing = glyphs.missing_fonts(args.typefaces)
+    missing = glyphs.missing_fonts(args.typefaces) if args.look in WINDOW_LOOKS else []
+    if missing:
         hint = f" (apt-get install {glyphs.MORE_FONT_PACKAGES})" if args.typefaces == "more" else ""
         sys.exit(f"train_photo.py: {len(missing)} fonts are missing, {missing[0]} first{hint}")
     try:

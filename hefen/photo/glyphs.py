@@ -134,12 +134,13 @@ def cjk_font_paths(typefaces: str = "drawn") -> tuple[tuple[str, int], ...]:
 
 
 def missing_fonts(typefaces: str = "drawn") -> list[str]:
-    """The font files of the set ``typefaces`` that this machine lacks (the ``drawn``
-    style's Latin ones among them)."""
-    from hefen.photo.drawn import LATIN_FONTS
+    """The font files of the set ``typefaces`` that this machine lacks: the ``drawn``
+    style's (:func:`hefen.photo.drawn.missing_fonts`, its Latin ones among them), and
+    with ``more`` those of :data:`MORE_CJK_FONTS`."""
+    from hefen.photo import drawn
 
-    paths = [p for p, _ in cjk_font_paths(typefaces)] + list(LATIN_FONTS)
-    return [p for p in paths if not Path(p).exists()]
+    more = cjk_font_paths(typefaces)[len(drawn.CJK_FONTS) :]
+    return drawn.missing_fonts() + [p for p, _ in more if not Path(p).exists()]
 
 
 @functools.cache
@@ -164,6 +165,16 @@ def _drawn(font: ImageFont.FreeTypeFont, char: str) -> Image.Image:
 _NO_SUCH_GLYPH = "\U0010fffd"
 
 
+def _font(font_index: int, latin: bool, typefaces: str) -> ImageFont.FreeTypeFont:
+    return (_latin_fonts() if latin else _cjk_fonts(typefaces))[font_index]
+
+
+@functools.cache
+def _missing_glyph(font_index: int, latin: bool, typefaces: str) -> bytes:
+    """What the font draws for a glyph it lacks (:func:`_drawn`'s pixels), drawn once."""
+    return _drawn(_font(font_index, latin, typefaces), _NO_SUCH_GLYPH).tobytes()
+
+
 @functools.cache
 def _glyph_mask(
     font_index: int, latin: bool, char: str, typefaces: str = "drawn"
@@ -171,10 +182,9 @@ def _glyph_mask(
     """The character's ink, cut to its bounding box (uint8, 255 ink), or None where the
     font has no such glyph (it would draw a blank, or its box for a missing glyph: 兰 in
     a Japanese typeface)."""
-    font = (_latin_fonts() if latin else _cjk_fonts(typefaces))[font_index]
-    mask = _drawn(font, char)
+    mask = _drawn(_font(font_index, latin, typefaces), char)
     box = mask.getbbox()
-    if box is None or mask.tobytes() == _drawn(font, _NO_SUCH_GLYPH).tobytes():
+    if box is None or mask.tobytes() == _missing_glyph(font_index, latin, typefaces):
         return None
     return np.asarray(mask.crop(box))
 
