@@ -76,9 +76,64 @@ def test_read_tile_takes_the_sharp_look_at_the_chosen_tile(monkeypatch) -> None:
     image = np.full((120, 90, 3), 60, np.uint8)
     image[10:110, 15:75] = 235  # a blank pale tile on a dark table
     reading = single.read_tile(image, model=model)
-    assert look.shapes == [(len(CUTS), BONUS_H, BONUS_W)]
+    # the quadrilateral's four turns, to choose the turn (_sharp_turn); then the one chosen
+    assert look.shapes == [
+        (single.TURNS * len(CUTS), BONUS_H, BONUS_W),
+        (len(CUTS), BONUS_H, BONUS_W),
+    ]
     without = single.read_tile(image, model=_without_looks())
     assert reading.probs[READ_CODES.index("7s")] > without.probs[READ_CODES.index("7s")]
+
+
+class _UprightLook:
+    """A sharp look that reads ``upright`` where a crop's top is darker than its bottom
+    (the tile the right way up) and ``turned`` where it is not, each surely."""
+
+    def __init__(self, upright: str, turned: str) -> None:
+        self.upright = _tiles({upright: 0.97}, len(TILE_CODES)) + 0.03 / len(TILE_CODES)
+        self.turned = _tiles({turned: 0.97}, len(TILE_CODES)) + 0.03 / len(TILE_CODES)
+
+    def probabilities(self, crops: np.ndarray) -> np.ndarray:
+        half = crops.shape[1] // 2
+        dark_top = crops[:, :half].mean((1, 2)) < crops[:, half:].mean((1, 2))
+        return np.where(dark_top[:, None], self.upright, self.turned).astype(np.float32)
+
+
+def _marked_tile() -> tuple[np.ndarray, list[np.ndarray]]:
+    """A pale tile on a dark table with a dark band across its top, and its quadrilateral's
+    four turns (as read_tile reads them)."""
+    grey = np.full((140, 110), 40, np.uint8)
+    grey[10:130, 15:95] = 230
+    grey[20:50, 25:85] = 60
+    quad = np.array([[15, 10], [95, 10], [95, 130], [15, 130]], np.float32)
+    return grey, [q for q, _ in single._turns(quad)]
+
+
+def test_the_turn_is_chosen_with_the_sharp_look() -> None:
+    """The tile model, on a set it has never seen, may read a turned tile (upside down,
+    on its side) surely and wrongly, and the upright one unsurely: the turn is chosen by
+    the two readings weighed together, so a sure sharp look keeps the tile upright."""
+    grey, quads = _marked_tile()
+    readings = [(t * len(CUTS), len(CUTS)) for t in range(single.TURNS)]
+    first = np.full((single.TURNS * len(CUTS), len(READ_CODES) + 1), 0.02, np.float32)
+    first[: len(CUTS), READ_CODES.index("6s")] = 0.2  # upright: unsure
+    first[2 * len(CUTS) : 3 * len(CUTS), READ_CODES.index("9s")] = 0.9  # upside down: sure
+    first /= first.sum(1, keepdims=True)
+    costs = single.TURN_COST * np.array([0.0, 1.0, 2.0, 1.0])
+    # the tile model alone chose the upside-down reading (its mean log, less its cost)
+    logs = np.log(first[:, : len(READ_CODES)] + 1e-6)
+    alone = [logs[a : a + n].mean(0).max() - c for (a, n), c in zip(readings, costs, strict=True)]
+    assert int(np.argmax(alone)) == 2
+    look = _UprightLook("6s", "9p")
+    chosen = single._sharp_turn(look, grey, quads, readings, first, costs, 2)  # type: ignore[arg-type]
+    assert chosen == 0
+    # the turns of the quadrilateral read are weighed, whichever of them the model chose
+    shifted = [(a + 4 * len(CUTS), n) for a, n in readings]
+    both = np.concatenate([first, first])
+    chosen = single._sharp_turn(
+        look, grey, quads * 2, readings + shifted, both, np.tile(costs, 2), 6
+    )  # type: ignore[arg-type]
+    assert chosen == 4
 
 
 def _without_looks() -> TileClassifier:

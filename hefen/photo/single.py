@@ -80,6 +80,8 @@ CUTS: tuple[tuple[float, float, float, float], ...] = (
 #: a turned reading must be this much surer. Measured on the bench's single-tile photos
 #: (0.15, 0.3 and 0.4 within a point of each other on every set).
 TURN_COST = 0.3
+#: the quarter turns each quadrilateral found is read in (:func:`_turns`)
+TURNS = 4
 #: What a quadrilateral inside a larger one found (the whole picture aside) costs its
 #: readings: this times the log of the ratio of their areas. On 420 photos of one tile of
 #: each of the training styles and the two never-seen KMahjongg sets (seed 89,000,003),
@@ -325,7 +327,7 @@ def _turns(quad: np.ndarray) -> list[tuple[np.ndarray, float]]:
     """The quad's four readings (turned 0-3 quarters) with each one's quarter turns from
     the picture's upright (0 to 2)."""
     out = []
-    for r in range(4):
+    for r in range(TURNS):
         q = np.roll(quad, -r, axis=0)
         down = q[3] - q[0]
         out.append((q, abs(float(np.degrees(np.arctan2(down[0], down[1])))) / 90.0))
@@ -341,13 +343,47 @@ def _look_cuts(grey: np.ndarray, quad: np.ndarray) -> np.ndarray:
 def _sharp_look(sharp: SharpLook, crops: np.ndarray, mean: np.ndarray) -> np.ndarray:
     """``mean`` (the chosen reading's probabilities) weighed with the sharp look's reading
     of the same quadrilateral (``SHARP_WEIGHT``); the back and *not a tile* keep theirs."""
-    look = sharp.probabilities(crops).mean(0)
+    return _weighed(mean, sharp.probabilities(crops).mean(0))
+
+
+def _weighed(mean: np.ndarray, look: np.ndarray) -> np.ndarray:
+    """``mean`` with its tiles' probabilities weighed with ``look`` (the sharp look's mean
+    reading of the 42 tiles), as :func:`_sharp_look` weighs them."""
     tiles = mean[: len(look)]
     share = float(tiles.sum())
     mixed = np.power(tiles + 1e-6, 1 - SHARP_WEIGHT) * np.power(look + 1e-6, SHARP_WEIGHT)
     out = mean.copy()
     out[: len(look)] = share * mixed / mixed.sum()
     return out
+
+
+def _sharp_turn(
+    sharp: SharpLook,
+    grey: np.ndarray,
+    quads: list[np.ndarray],
+    readings: list[tuple[int, int]],
+    probs: np.ndarray,
+    costs: np.ndarray,
+    r: int,
+) -> int:
+    """Which turn of reading ``r``'s quadrilateral to read (an index into ``readings``,
+    whose four turns of each quadrilateral lie together): each turn's reading by the tile
+    model (``probs`` of its cuts) weighed with the sharp look's (:func:`_sharp_look`),
+    the surest less its cost (``costs``). The tile model alone chose the turn before:
+    on a set it had never seen, an unsure upright reading lost to a wrong one, sure,
+    upside down or on its side (docs/photo.md, "The turn chosen with the sharp look")."""
+    first = r - r % TURNS
+    turns = range(first, first + TURNS)
+    crops = np.concatenate([_look_cuts(grey, quads[t]) for t in turns])
+    looks = sharp.probabilities(crops).reshape(TURNS, len(CUTS), -1).mean(1)
+    best, worth = r, -np.inf
+    for t, look in zip(turns, looks, strict=True):
+        start, count = readings[t]
+        mixed = _weighed(probs[start : start + count].mean(0), look)
+        w = float(np.log(mixed[: len(READ_CODES)].max() + 1e-6)) - float(costs[t])
+        if w > worth:
+            best, worth = t, w
+    return best
 
 
 def _bonus_look(
@@ -575,6 +611,9 @@ def read_tile(
     mean = probs[start : start + count].mean(0)
     look_crops = None
     if clf.sharp is not None:
+        r = _sharp_turn(clf.sharp, grey, quads, readings, probs, costs, r)
+        start, count = readings[r]
+        mean = probs[start : start + count].mean(0)
         look_crops = _look_cuts(grey, quads[r])
         mean = _sharp_look(clf.sharp, look_crops, mean)
         k = int(mean[: len(READ_CODES)].argmax())
