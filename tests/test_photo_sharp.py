@@ -136,6 +136,17 @@ def test_the_turn_is_chosen_with_the_sharp_look() -> None:
     assert chosen == 4
 
 
+def test_a_reading_turned_on_its_side_costs_more() -> None:
+    """A tile's face is higher than wide: of a portrait quadrilateral's four turns, the two
+    read on their side (wider than high) cost :data:`~hefen.photo.single.WIDE_COST` times
+    the log of how much wider they are, and the upright and upside-down ones nothing."""
+    _, quads = _marked_tile()
+    wide = [single._wide(q) for q in quads]
+    assert wide[0] == wide[2] == 0.0
+    assert wide[1] == wide[3] == pytest.approx(np.log(120 / 80))
+    assert single.WIDE_COST > 0
+
+
 def _without_looks() -> TileClassifier:
     model = TileClassifier()
     model.sharp = None

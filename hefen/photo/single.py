@@ -82,6 +82,11 @@ CUTS: tuple[tuple[float, float, float, float], ...] = (
 TURN_COST = 0.3
 #: the quarter turns each quadrilateral found is read in (:func:`_turns`)
 TURNS = 4
+_SHARP_ALL = False
+#: What a reading costs for each unit of the log of how much wider than high it is
+#: (:func:`_wide`): a tile's face is higher than wide, so a reading of a quadrilateral
+#: turned on its side is unlikely.
+WIDE_COST = 2.0
 #: What a quadrilateral inside a larger one found (the whole picture aside) costs its
 #: readings: this times the log of the ratio of their areas. On 420 photos of one tile of
 #: each of the training styles and the two never-seen KMahjongg sets (seed 89,000,003),
@@ -281,6 +286,22 @@ def tile_quads(rgb: np.ndarray) -> list[np.ndarray]:
     return quads
 
 
+def _wide(quad: np.ndarray) -> float:
+    """How much wider than high ``quad`` (top left, top right, bottom right, bottom left)
+    is, as read: the log of its mean width over its mean height, 0 where it is higher
+    than wide.
+
+    >>> round(_wide(np.array([[0, 0], [150, 0], [150, 100], [0, 100]], np.float32)), 3)
+    0.405
+    >>> _wide(np.array([[0, 0], [75, 0], [75, 100], [0, 100]], np.float32))
+    0.0
+    """
+    tl, tr, br, bl = quad.astype(np.float64)
+    across = np.linalg.norm(tr - tl) + np.linalg.norm(br - bl)
+    down = np.linalg.norm(bl - tl) + np.linalg.norm(br - tr)
+    return max(0.0, float(np.log(max(across, 1e-6) / max(down, 1e-6))))
+
+
 def _parts(quads: list[np.ndarray]) -> list[float]:
     """How much of a part each of ``quads`` is (the whole picture last, never one): the
     log of how much smaller it is than the largest of the others that holds
@@ -373,9 +394,9 @@ def _sharp_turn(
     on a set it had never seen, an unsure upright reading lost to a wrong one, sure,
     upside down or on its side (docs/photo.md, "The turn chosen with the sharp look")."""
     first = r - r % TURNS
-    turns = range(first, first + TURNS)
+    turns = range(len(readings)) if _SHARP_ALL else range(first, first + TURNS)
     crops = np.concatenate([_look_cuts(grey, quads[t]) for t in turns])
-    looks = sharp.probabilities(crops).reshape(TURNS, len(CUTS), -1).mean(1)
+    looks = sharp.probabilities(crops).reshape(len(turns), len(CUTS), -1).mean(1)
     best, worth = r, -np.inf
     for t, look in zip(turns, looks, strict=True):
         start, count = readings[t]
@@ -598,7 +619,8 @@ def read_tile(
     logs = np.log(probs[:, : len(READ_CODES)] + 1e-6)
     best: tuple[float, int, int, int] | None = None
     turned_by, part_of = np.array(turns), np.array(parts)
-    costs = TURN_COST * turned_by + PART_COST * part_of
+    wide = np.array([_wide(q) for q in quads])
+    costs = TURN_COST * turned_by + PART_COST * part_of + WIDE_COST * wide
     for r, ((start, count), cost) in enumerate(zip(readings, costs, strict=True)):
         mean_log = logs[start : start + count].mean(0)
         k = int(mean_log.argmax())
