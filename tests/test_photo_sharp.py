@@ -76,11 +76,13 @@ def test_read_tile_takes_the_sharp_look_at_the_chosen_tile(monkeypatch) -> None:
     image = np.full((120, 90, 3), 60, np.uint8)
     image[10:110, 15:75] = 235  # a blank pale tile on a dark table
     reading = single.read_tile(image, model=model)
-    # the quadrilateral's four turns, to choose the turn (_sharp_turn); then the one chosen
-    assert look.shapes == [
-        (single.TURNS * len(CUTS), BONUS_H, BONUS_W),
-        (len(CUTS), BONUS_H, BONUS_W),
-    ]
+    # every reading (each quadrilateral found, in its four turns), to choose one
+    # (_sharp_choice); then the one chosen
+    assert len(look.shapes) == 2 and look.shapes[1] == (len(CUTS), BONUS_H, BONUS_W)
+    assert look.shapes[0][0] % (single.TURNS * len(CUTS)) == 0 and look.shapes[0][1:] == (
+        BONUS_H,
+        BONUS_W,
+    )
     without = single.read_tile(image, model=_without_looks())
     assert reading.probs[READ_CODES.index("7s")] > without.probs[READ_CODES.index("7s")]
 
@@ -109,10 +111,11 @@ def _marked_tile() -> tuple[np.ndarray, list[np.ndarray]]:
     return grey, [q for q, _ in single._turns(quad)]
 
 
-def test_the_turn_is_chosen_with_the_sharp_look() -> None:
+def test_the_reading_is_chosen_with_the_sharp_look() -> None:
     """The tile model, on a set it has never seen, may read a turned tile (upside down,
-    on its side) surely and wrongly, and the upright one unsurely: the turn is chosen by
-    the two readings weighed together, so a sure sharp look keeps the tile upright."""
+    on its side) surely and wrongly, and the upright one unsurely: the reading (each
+    quadrilateral found, in each turn) is chosen by the two readings weighed together, so
+    a sure sharp look keeps the tile upright."""
     grey, quads = _marked_tile()
     readings = [(t * len(CUTS), len(CUTS)) for t in range(single.TURNS)]
     first = np.full((single.TURNS * len(CUTS), len(READ_CODES) + 1), 0.02, np.float32)
@@ -125,15 +128,14 @@ def test_the_turn_is_chosen_with_the_sharp_look() -> None:
     alone = [logs[a : a + n].mean(0).max() - c for (a, n), c in zip(readings, costs, strict=True)]
     assert int(np.argmax(alone)) == 2
     look = _UprightLook("6s", "9p")
-    chosen = single._sharp_turn(look, grey, quads, readings, first, costs, 2)  # type: ignore[arg-type]
-    assert chosen == 0
-    # the turns of the quadrilateral read are weighed, whichever of them the model chose
-    shifted = [(a + 4 * len(CUTS), n) for a, n in readings]
+    assert single._sharp_choice(look, grey, quads, readings, first, costs) == 0  # type: ignore[arg-type]
+    # every quadrilateral's readings are weighed, each less its cost: the same tile found
+    # twice, the first time as a part of a larger one (costing more), is read the second
+    shifted = [(a + single.TURNS * len(CUTS), n) for a, n in readings]
     both = np.concatenate([first, first])
-    chosen = single._sharp_turn(
-        look, grey, quads * 2, readings + shifted, both, np.tile(costs, 2), 6
-    )  # type: ignore[arg-type]
-    assert chosen == 4
+    dear = np.concatenate([costs + 1.0, costs])
+    chosen = single._sharp_choice(look, grey, quads * 2, readings + shifted, both, dear)  # type: ignore[arg-type]
+    assert chosen == single.TURNS
 
 
 def test_a_reading_turned_on_its_side_costs_more() -> None:

@@ -82,7 +82,6 @@ CUTS: tuple[tuple[float, float, float, float], ...] = (
 TURN_COST = 0.3
 #: the quarter turns each quadrilateral found is read in (:func:`_turns`)
 TURNS = 4
-_SHARP_ALL = False
 #: What a reading costs for each unit of the log of how much wider than high it is
 #: (:func:`_wide`): a tile's face is higher than wide, so a reading of a quadrilateral
 #: turned on its side is unlikely.
@@ -297,8 +296,8 @@ def _wide(quad: np.ndarray) -> float:
     0.0
     """
     tl, tr, br, bl = quad.astype(np.float64)
-    across = np.linalg.norm(tr - tl) + np.linalg.norm(br - bl)
-    down = np.linalg.norm(bl - tl) + np.linalg.norm(br - tr)
+    across = float(np.linalg.norm(tr - tl) + np.linalg.norm(br - bl))
+    down = float(np.linalg.norm(bl - tl) + np.linalg.norm(br - tr))
     return max(0.0, float(np.log(max(across, 1e-6) / max(down, 1e-6))))
 
 
@@ -378,32 +377,29 @@ def _weighed(mean: np.ndarray, look: np.ndarray) -> np.ndarray:
     return out
 
 
-def _sharp_turn(
+def _sharp_choice(
     sharp: SharpLook,
     grey: np.ndarray,
     quads: list[np.ndarray],
     readings: list[tuple[int, int]],
     probs: np.ndarray,
     costs: np.ndarray,
-    r: int,
 ) -> int:
-    """Which turn of reading ``r``'s quadrilateral to read (an index into ``readings``,
-    whose four turns of each quadrilateral lie together): each turn's reading by the tile
-    model (``probs`` of its cuts) weighed with the sharp look's (:func:`_sharp_look`),
-    the surest less its cost (``costs``). The tile model alone chose the turn before:
-    on a set it had never seen, an unsure upright reading lost to a wrong one, sure,
-    upside down or on its side (docs/photo.md, "The turn chosen with the sharp look")."""
-    first = r - r % TURNS
-    turns = range(len(readings)) if _SHARP_ALL else range(first, first + TURNS)
-    crops = np.concatenate([_look_cuts(grey, quads[t]) for t in turns])
-    looks = sharp.probabilities(crops).reshape(len(turns), len(CUTS), -1).mean(1)
-    best, worth = r, -np.inf
-    for t, look in zip(turns, looks, strict=True):
-        start, count = readings[t]
+    """Which reading to take (an index into ``readings``: each quadrilateral found, in
+    each of its turns): each one's reading by the tile model (``probs`` of its cuts)
+    weighed with the sharp look's (:func:`_weighed`), the surest less its cost
+    (``costs``). The tile model alone chose before, and the sharp look read only its
+    choice: on a set it had never seen, an unsure upright reading lost to a wrong one,
+    sure, upside down or on its side (docs/photo.md, "The reading chosen with the sharp
+    look")."""
+    crops = np.concatenate([_look_cuts(grey, q) for q in quads])
+    looks = sharp.probabilities(crops).reshape(len(quads), len(CUTS), -1).mean(1)
+    best, worth = 0, -np.inf
+    for r, ((start, count), look, cost) in enumerate(zip(readings, looks, costs, strict=True)):
         mixed = _weighed(probs[start : start + count].mean(0), look)
-        w = float(np.log(mixed[: len(READ_CODES)].max() + 1e-6)) - float(costs[t])
+        w = float(np.log(mixed[: len(READ_CODES)].max() + 1e-6)) - float(cost)
         if w > worth:
-            best, worth = t, w
+            best, worth = r, w
     return best
 
 
@@ -633,7 +629,7 @@ def read_tile(
     mean = probs[start : start + count].mean(0)
     look_crops = None
     if clf.sharp is not None:
-        r = _sharp_turn(clf.sharp, grey, quads, readings, probs, costs, r)
+        r = _sharp_choice(clf.sharp, grey, quads, readings, probs, costs)
         start, count = readings[r]
         mean = probs[start : start + count].mean(0)
         look_crops = _look_cuts(grey, quads[r])
