@@ -78,13 +78,16 @@ CUTS: tuple[tuple[float, float, float, float], ...] = (
 )
 #: What a quarter turn from the picture's upright costs a reading (mean log probability):
 #: a turned reading must be this much surer. Measured on the bench's single-tile photos
-#: (0.15, 0.3 and 0.4 within a point of each other on every set).
+#: (0.15, 0.3 and 0.4 within a point of each other on every set); measured again with
+#: every reading weighed with the sharp look (:func:`_sharp_choice`; docs/photo.md).
 TURN_COST = 0.3
 #: the quarter turns each quadrilateral found is read in (:func:`_turns`)
 TURNS = 4
 #: What a reading costs for each unit of the log of how much wider than high it is
 #: (:func:`_wide`): a tile's face is higher than wide, so a reading of a quadrilateral
-#: turned on its side is unlikely.
+#: turned on its side is unlikely (right readings of the tuning photos measured 0.50-0.95
+#: as wide as high; 0, 1, 2 and 4 measured in docs/photo.md, "The reading chosen with the
+#: sharp look").
 WIDE_COST = 2.0
 #: What a quadrilateral inside a larger one found (the whole picture aside) costs its
 #: readings: this times the log of the ratio of their areas. On 420 photos of one tile of
