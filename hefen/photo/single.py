@@ -36,7 +36,7 @@ import cv2
 import numpy as np
 
 from hefen.photo.classes import BONUS, NUMBER_CLASSES, READ_CODES, SUITED
-from hefen.photo.detect import _fill, reduced, tile_mask
+from hefen.photo.detect import Group, _fill, reduced, tile_mask
 from hefen.photo.errors import PhotoError
 from hefen.photo.memory import TileMemory
 from hefen.photo.model import (
@@ -298,10 +298,8 @@ def _wide(quad: np.ndarray) -> float:
     >>> _wide(np.array([[0, 0], [75, 0], [75, 100], [0, 100]], np.float32))
     0.0
     """
-    tl, tr, br, bl = quad.astype(np.float64)
-    across = float(np.linalg.norm(tr - tl) + np.linalg.norm(br - bl))
-    down = float(np.linalg.norm(bl - tl) + np.linalg.norm(br - tr))
-    return max(0.0, float(np.log(max(across, 1e-6) / max(down, 1e-6))))
+    as_read = Group(quad)  # a row of one tile: its mean width and height
+    return max(0.0, float(np.log(max(as_read.width, 1e-6) / max(as_read.height, 1e-6))))
 
 
 def _parts(quads: list[np.ndarray]) -> list[float]:
