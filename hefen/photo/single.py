@@ -378,6 +378,18 @@ def _weighed(mean: np.ndarray, look: np.ndarray) -> np.ndarray:
     return out
 
 
+def _model_choice(logs: np.ndarray, readings: list[tuple[int, int]], costs: np.ndarray) -> int:
+    """Which reading the tile model alone takes, where there is no sharp look (an index
+    into ``readings``): the surest mean log probability of a tile over its cuts (``logs``),
+    less its cost (``costs``); the first of equals. The whole picture is always read, so
+    there is always one."""
+    worths = [
+        float(logs[start : start + count].mean(0).max()) - float(cost)
+        for (start, count), cost in zip(readings, costs, strict=True)
+    ]
+    return int(np.argmax(worths))
+
+
 def _sharp_choice(
     sharp: SharpLook,
     grey: np.ndarray,
@@ -614,25 +626,18 @@ def read_tile(
     else:
         probs = clf.probabilities(batch)
     logs = np.log(probs[:, : len(READ_CODES)] + 1e-6)
-    best: tuple[float, int, int, int] | None = None
     turned_by, part_of = np.array(turns), np.array(parts)
     wide = np.array([_wide(q) for q in quads])
     costs = TURN_COST * turned_by + PART_COST * part_of + WIDE_COST * wide
-    for r, ((start, count), cost) in enumerate(zip(readings, costs, strict=True)):
-        mean_log = logs[start : start + count].mean(0)
-        k = int(mean_log.argmax())
-        worth = float(mean_log[k]) - cost
-        if best is None or worth > best[0]:
-            best = (worth, k, start, r)
-    assert best is not None  # the whole picture is always read
-    _, k, start, r = best
-    count = readings[r][1]
-    mean = probs[start : start + count].mean(0)
-    look_crops = None
     if clf.sharp is not None:
         r = _sharp_choice(clf.sharp, grey, quads, readings, probs, costs)
-        start, count = readings[r]
-        mean = probs[start : start + count].mean(0)
+    else:
+        r = _model_choice(logs, readings, costs)
+    start, count = readings[r]
+    mean = probs[start : start + count].mean(0)
+    k = int(logs[start : start + count].mean(0).argmax())
+    look_crops = None
+    if clf.sharp is not None:
         look_crops = _look_cuts(grey, quads[r])
         mean = _sharp_look(clf.sharp, look_crops, mean)
         k = int(mean[: len(READ_CODES)].argmax())
