@@ -226,6 +226,55 @@ def test_cli_classifies_single_tile_pictures(
     assert all(0.0 <= float(line.split()[2]) <= 1.0 for line in lines)
 
 
+def _heic(image: Image.Image, exif: bytes | None = None) -> bytes:
+    """``image`` saved as HEIC, as an iPhone saves it (without opening HEIC to Pillow)."""
+    import pillow_heif
+
+    buf = io.BytesIO()
+    if exif is None:
+        pillow_heif.from_pillow(image).save(buf, quality=95)
+    else:  # its orientation saved as the rotation a HEIC file keeps (irot)
+        pillow_heif.from_pillow(image).save(buf, quality=95, exif=exif)
+    return buf.getvalue()
+
+
+@needs_art
+def test_a_heic_photo_is_read_as_its_jpeg_is(
+    hands: list[synth.HandPhoto], art: synth.Art, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An iPhone saves its photos as HEIC: a hand photo and a photo of one tile in HEIC
+    are read as the same photos in JPEG and PNG are, by the API and by the CLI."""
+    photo = hands[0]
+    heic = _heic(Image.open(io.BytesIO(photo.jpeg())))
+    assert heic[4:12] == b"ftypheic"
+    assert recognize(heic).tiles == recognize(photo.jpeg()).tiles == photo.tiles
+    tile = synth.clean_tile(np.random.default_rng(TEST_SEED + 3), art, "7p")
+    path = tmp_path / "tile.heic"
+    path.write_bytes(_heic(Image.fromarray(tile)))
+    assert classify_tile(path.read_bytes())[0] == classify_tile(tile)[0] == "7p"
+    assert run_cli(["recognize", "--tile", str(path)]) == 0
+    assert capsys.readouterr().out.split()[:2] == [str(path), "7p"]
+
+
+def test_a_heic_photo_held_upright_is_turned_once() -> None:
+    """An iPhone held upright keeps its picture on its side with a rotation to apply: the
+    photo is read turned upright, once (its EXIF orientation is not applied again), and a
+    HEIC file cut short is one sentence."""
+    from hefen.photo.pipeline import load_image
+
+    side = np.zeros((60, 100, 3), np.uint8)
+    side[:, :50] = 255  # the left half white, as the sensor saw it
+    exif = Image.Exif()
+    exif[0x0112] = 6  # to be turned a quarter clockwise
+    upright = load_image(_heic(Image.fromarray(side), exif.tobytes()))
+    assert upright.shape[:2] == (100, 60)
+    assert upright[10, 30].min() > 200 and upright[90, 30].max() < 50  # white on top
+    whole = _heic(Image.fromarray(side))
+    with pytest.raises(PhotoError) as info:
+        recognize(whole[: len(whole) // 2])
+    assert str(info.value) == "The file is not an image that can be read."
+
+
 def test_cli_bad_input_is_one_sentence_and_exit_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -76,6 +76,26 @@ def test_recognize_reads_a_synthetic_hand_photo(client: TestClient) -> None:
 
 
 @needs_art
+def test_a_heic_photo_from_an_iphone_is_read_as_its_jpeg(client: TestClient) -> None:
+    """An iPhone's photo (HEIC), sent as a file or as the body, reads as the JPEG does."""
+    import io
+
+    import pillow_heif
+    from PIL import Image
+
+    jpeg = hand_jpeg(TEST_SEED)
+    buf = io.BytesIO()
+    pillow_heif.from_pillow(Image.open(io.BytesIO(jpeg))).save(buf, quality=95)
+    heic = buf.getvalue()
+    want = client.post("/api/recognize", content=jpeg, headers={"content-type": "image/jpeg"})
+    r = client.post("/api/recognize", files={"file": ("IMG_0001.HEIC", heic, "image/heic")})
+    assert r.status_code == 200, r.text
+    assert r.json()["tiles"] == want.json()["tiles"] == HAND + ["1h"]
+    raw = client.post("/api/recognize", content=heic, headers={"content-type": "image/heic"})
+    assert raw.status_code == 200 and raw.json()["tiles"] == HAND + ["1h"]
+
+
+@needs_art
 def test_a_tile_memory_sent_with_the_photo_reads_taught_tiles_as_taught(
     client: TestClient,
 ) -> None:

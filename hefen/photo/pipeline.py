@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import math
 import os
@@ -203,12 +204,25 @@ def _check_size(width: int, height: int) -> None:
         )
 
 
+@functools.cache
+def _heif() -> None:
+    """Let Pillow open HEIC and HEIF photos (an iPhone's camera saves them) through
+    pillow-heif, once. Their rotation (the file's ``irot``, as an iPhone's photo held
+    upright keeps it) is applied as they are opened; their EXIF orientation then says
+    none, so it is not applied twice."""
+    import pillow_heif
+
+    pillow_heif.register_heif_opener()
+
+
 def _decode(data: bytes, long_side: int | None = None) -> tuple[np.ndarray, float]:
     """The decoded RGB image and how many photo pixels one of its pixels spans. With
     ``long_side``, a large JPEG is decoded at a reduced size (at least that long), which is
-    several times faster than decoding it whole."""
+    several times faster than decoding it whole. JPEG, PNG, WebP, AVIF, HEIC, GIF, BMP and
+    TIFF are read (whatever Pillow and :func:`_heif` open)."""
     if len(data) > MAX_BYTES:
         raise PhotoError("The photo file is larger than 20 MB.")
+    _heif()
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
