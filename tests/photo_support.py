@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import io
 import json
 import shutil
 import sys
@@ -14,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from PIL import Image
 
 from hefen.commands import recognize as recognize_command
 from hefen.photo import PhotoError, glyphs
@@ -139,3 +141,14 @@ def window_chunks(
         return train_photo._make_char_chunk(job), train_photo._make_char_chunk(job)
     finally:
         train_photo._init_worker(styles, str(TILES_DIR), None, "chars")
+
+
+def heic(image: Image.Image, exif: bytes | None = None) -> bytes:
+    """``image`` saved as HEIC, as an iPhone saves it, without opening HEIC to Pillow (so
+    that a test reading it sees the runtime's opener, not its own); ``exif``'s orientation
+    is saved as the rotation a HEIC file keeps (``irot``)."""
+    import pillow_heif
+
+    buf = io.BytesIO()
+    pillow_heif.from_pillow(image).save(buf, quality=95, exif=exif)
+    return buf.getvalue()

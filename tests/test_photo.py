@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from photo_support import TILES_DIR, needs_art, reading, run_cli
+from photo_support import TILES_DIR, heic, needs_art, reading, run_cli
 from PIL import Image
 
 from hefen.photo import TILE_CODES, PhotoError, classify_tile, recognize, synth
@@ -226,18 +226,6 @@ def test_cli_classifies_single_tile_pictures(
     assert all(0.0 <= float(line.split()[2]) <= 1.0 for line in lines)
 
 
-def _heic(image: Image.Image, exif: bytes | None = None) -> bytes:
-    """``image`` saved as HEIC, as an iPhone saves it (without opening HEIC to Pillow)."""
-    import pillow_heif
-
-    buf = io.BytesIO()
-    if exif is None:
-        pillow_heif.from_pillow(image).save(buf, quality=95)
-    else:  # its orientation saved as the rotation a HEIC file keeps (irot)
-        pillow_heif.from_pillow(image).save(buf, quality=95, exif=exif)
-    return buf.getvalue()
-
-
 @needs_art
 def test_a_heic_photo_is_read_as_its_jpeg_is(
     hands: list[synth.HandPhoto], art: synth.Art, tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -245,12 +233,12 @@ def test_a_heic_photo_is_read_as_its_jpeg_is(
     """An iPhone saves its photos as HEIC: a hand photo and a photo of one tile in HEIC
     are read as the same photos in JPEG and PNG are, by the API and by the CLI."""
     photo = hands[0]
-    heic = _heic(Image.open(io.BytesIO(photo.jpeg())))
-    assert heic[4:12] == b"ftypheic"
-    assert recognize(heic).tiles == recognize(photo.jpeg()).tiles == photo.tiles
+    data = heic(Image.open(io.BytesIO(photo.jpeg())))
+    assert data[4:12] == b"ftypheic"
+    assert recognize(data).tiles == recognize(photo.jpeg()).tiles == photo.tiles
     tile = synth.clean_tile(np.random.default_rng(TEST_SEED + 3), art, "7p")
     path = tmp_path / "tile.heic"
-    path.write_bytes(_heic(Image.fromarray(tile)))
+    path.write_bytes(heic(Image.fromarray(tile)))
     assert classify_tile(path.read_bytes())[0] == classify_tile(tile)[0] == "7p"
     assert run_cli(["recognize", "--tile", str(path)]) == 0
     assert capsys.readouterr().out.split()[:2] == [str(path), "7p"]
@@ -266,10 +254,10 @@ def test_a_heic_photo_held_upright_is_turned_once() -> None:
     side[:, :50] = 255  # the left half white, as the sensor saw it
     exif = Image.Exif()
     exif[0x0112] = 6  # to be turned a quarter clockwise
-    upright = load_image(_heic(Image.fromarray(side), exif.tobytes()))
+    upright = load_image(heic(Image.fromarray(side), exif.tobytes()))
     assert upright.shape[:2] == (100, 60)
     assert upright[10, 30].min() > 200 and upright[90, 30].max() < 50  # white on top
-    whole = _heic(Image.fromarray(side))
+    whole = heic(Image.fromarray(side))
     with pytest.raises(PhotoError) as info:
         recognize(whole[: len(whole) // 2])
     assert str(info.value) == "The file is not an image that can be read."

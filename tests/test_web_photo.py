@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 from fastapi.testclient import TestClient
+from photo_support import heic
 from webserver import ARGS, CHROMIUM, PHONE, needs_chromium, phone_page, running
 
 from hefen import score
@@ -80,18 +81,15 @@ def test_a_heic_photo_from_an_iphone_is_read_as_its_jpeg(client: TestClient) -> 
     """An iPhone's photo (HEIC), sent as a file or as the body, reads as the JPEG does."""
     import io
 
-    import pillow_heif
     from PIL import Image
 
     jpeg = hand_jpeg(TEST_SEED)
-    buf = io.BytesIO()
-    pillow_heif.from_pillow(Image.open(io.BytesIO(jpeg))).save(buf, quality=95)
-    heic = buf.getvalue()
+    photo = heic(Image.open(io.BytesIO(jpeg)))
     want = client.post("/api/recognize", content=jpeg, headers={"content-type": "image/jpeg"})
-    r = client.post("/api/recognize", files={"file": ("IMG_0001.HEIC", heic, "image/heic")})
+    r = client.post("/api/recognize", files={"file": ("IMG_0001.HEIC", photo, "image/heic")})
     assert r.status_code == 200, r.text
     assert r.json()["tiles"] == want.json()["tiles"] == HAND + ["1h"]
-    raw = client.post("/api/recognize", content=heic, headers={"content-type": "image/heic"})
+    raw = client.post("/api/recognize", content=photo, headers={"content-type": "image/heic"})
     assert raw.status_code == 200 and raw.json()["tiles"] == HAND + ["1h"]
 
 
