@@ -11,9 +11,18 @@ import pytest
 
 from hefen.cli import main as run_cli
 from hefen.photo import PhotoError, TileMemory, recognize, synth, teach
+from hefen.photo import model as photo_model
 from hefen.photo.classes import BONUS, MODEL_CLASSES, READ_CLASSES
 from hefen.photo.memory import MATCH, MATCHED, READ_MATCHED, SAME, UNSURE_MATCH
-from hefen.photo.model import SESSION_CONFIG, classifier
+from hefen.photo.model import (
+    MODEL_DIR,
+    SESSION_CONFIG,
+    classifier,
+    normalised,
+    session_options,
+    wide_int8_sums,
+)
+from hefen.photo.single import cut
 
 TILES_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "tiles"
 needs_art = pytest.mark.skipif(not TILES_DIR.is_dir(), reason="shared/tiles is not beside the repo")
@@ -151,17 +160,84 @@ def test_a_memory_is_bound_to_the_match_look_that_made_its_features() -> None:
         assert np.allclose(np.linalg.norm(features, axis=1), 1.0, atol=1e-2)
 
 
-def test_int8_networks_are_read_with_wide_sums_on_any_cpu() -> None:
+def test_int8_networks_are_read_with_wide_sums_on_any_cpu(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Without VNNI the int8 kernels' 16-bit sums saturate (every flower read as 2h on an
-    AVX2 machine): every session widens them."""
+    AVX2 machine): every session there widens them. A CPU with VNNI sums in 32 bits, and
+    its sessions go without the setting, which only slows them."""
     clf = classifier()
     sessions = [clf.session] + [
-        look.session for look in (clf.bonus, clf.sharp, clf.match) if look is not None
+        look.session
+        for look in (clf.bonus, clf.sharp, clf.match, clf.chars, clf.numbers)
+        if look is not None
     ]
     for session in sessions:
         options = session.get_session_options()
         for key, value in SESSION_CONFIG.items():
-            assert options.get_session_config_entry(key) == value
+            assert _config_entry(options, key) == (None if wide_int8_sums() else value)
+    monkeypatch.setattr(photo_model, "wide_int8_sums", lambda: False)
+    options = session_options(threads=1)
+    for key, value in SESSION_CONFIG.items():
+        assert _config_entry(options, key) == value
+
+
+def _config_entry(options: object, key: str) -> str | None:
+    """An onnxruntime session option's value, None where it is not set."""
+    try:
+        return str(options.get_session_config_entry(key))  # type: ignore[attr-defined]
+    except RuntimeError:  # onnxruntime: "does not have configuration with key"
+        return None
+
+
+@pytest.mark.parametrize(
+    ("flags", "wide"),
+    [
+        ("fpu sse2 avx2 fma avx512f avx512_vnni avx512bw", True),
+        ("fpu sse2 avx2 fma avx_vnni", True),
+        ("fpu sse2 avx2 fma", False),  # the AMD EPYC whose sums saturated
+        (None, False),  # an ARM board's cpuinfo: "Features", no "flags"
+    ],
+)
+def test_vnni_is_read_from_the_cpu_flags(tmp_path: Path, flags: str | None, wide: bool) -> None:
+    cpuinfo = tmp_path / "cpuinfo"
+    lines = ["processor\t: 0", "model name\t: some CPU"]
+    lines.append(f"flags\t\t: {flags}" if flags is not None else "Features\t: fp asimd")
+    cpuinfo.write_text("\n".join(lines) + "\n")
+    assert photo_model.wide_int8_sums(cpuinfo) is wide
+    assert photo_model.wide_int8_sums(tmp_path / "absent") is False
+
+
+@needs_art
+@pytest.mark.skipif(not wide_int8_sums(), reason="the CPU has no VNNI")
+def test_on_a_vnni_cpu_every_network_reads_as_with_wide_sums() -> None:
+    """What leaving the setting off on a VNNI CPU rests on: every network's outputs are
+    the same with it, to the last bit, on crops of a photo of tiles (flowers among them,
+    which an AVX2 CPU's saturated sums read as 2h) and on random ones."""
+    import onnxruntime as ort
+
+    rng = np.random.default_rng(3)
+    art = synth.load_art(("samoheen",), TILES_DIR)
+    photo = synth.hand_photo(rng, art, [["1h", "2h", "5h", "1s", "C", "9p"]], [])
+    grey = np.asarray(photo.image.mean(axis=2), np.uint8)
+    faces = [q for group in photo.quads for q in group]
+    clf = classifier()
+    looks = [clf] + [
+        look for look in (clf.bonus, clf.sharp, clf.match, clf.chars, clf.numbers) if look
+    ]
+    wide = session_options(threads=1)
+    for key, value in SESSION_CONFIG.items():
+        wide.add_session_config_entry(key, value)
+    for look in looks:
+        h, w = look.session.get_inputs()[0].shape[2:]
+        crops = [cut(grey, q, (0.0, 1.0, 0.0, 1.0), (w, h)) for q in faces]
+        crops += list(rng.integers(0, 256, (8, h, w), dtype=np.uint8))
+        x = {look.session.get_inputs()[0].name: normalised(np.stack(crops))}
+        data = (MODEL_DIR / type(look).FILES[0]).read_bytes()
+        again = ort.InferenceSession(data, sess_options=wide, providers=["CPUExecutionProvider"])
+        assert _config_entry(again.get_session_options(), "session.x64quantprecision") == "1"
+        for a, b in zip(look.session.run(None, x), again.run(None, x), strict=True):
+            assert np.array_equal(a, b)
 
 
 def test_the_memory_file_round_trips_and_bad_ones_are_one_sentence(tmp_path: Path) -> None:
