@@ -327,7 +327,7 @@ def seventeen_tiles(rng: np.random.Generator) -> list[list[str]]:
 
 def speed(art: synth.Art, count: int, model: TileClassifier | None = None) -> tuple[float, float]:
     """Median and 90th-percentile ms per 17-tile photo (14 concealed + 3 flowers), JPEG bytes
-    in, result out, one thread."""
+    in, result out, read by ``model`` (default: the one under test)."""
     rng = np.random.default_rng(SPEED_SEED)
     photos = [
         synth.hand_photo(rng, art, seventeen_tiles(rng), [[0, 1]]).jpeg() for _ in range(count)
@@ -336,31 +336,39 @@ def speed(art: synth.Art, count: int, model: TileClassifier | None = None) -> tu
 
 
 def speed_figures(art: synth.Art, count: int) -> None:
-    """The times of 17-tile photos, and of 12 MP ones; on a CPU with VNNI, also with the
-    int8 sums widened as on a CPU without it (``model.SESSION_CONFIG``), for the ratio."""
+    """The times of 17-tile photos, and of 12 MP ones, as the runtime reads them
+    (``model.PHOTO_THREADS`` threads a session); and of the same 17-tile photos with one
+    thread, and, on a CPU with VNNI, also with the int8 sums widened as on a CPU without it
+    (``model.SESSION_CONFIG``), for the ratios."""
     med, p90 = speed(art, count)
-    print(f"speed, 17-tile photo: {med:.0f} ms median, {p90:.0f} ms 90th percentile")
+    print(
+        f"speed, 17-tile photo ({photo_model.PHOTO_THREADS} threads): {med:.0f} ms median, "
+        f"{p90:.0f} ms 90th percentile"
+    )
+    variants = [("one thread", False)]
     if photo_model.wide_int8_sums():
-        with _wide_sums():
-            slow = TileClassifier(TESTED[0])
-        smed, sp90 = speed(art, count, slow)
-        print(
-            f"  with the int8 sums widened, as on a CPU without VNNI: {smed:.0f} ms median, "
-            f"{sp90:.0f} ms 90th percentile ({sp90 / p90:.2f}x)"
-        )
+        variants.append(("one thread, the int8 sums widened as on a CPU without VNNI", True))
+    for name, wide in variants:
+        with _sessions(threads=1, wide=wide):
+            other = TileClassifier(TESTED[0])
+        omed, op90 = speed(art, count, other)
+        print(f"  {name}: {omed:.0f} ms median, {op90:.0f} ms 90th percentile ({op90 / p90:.2f}x)")
     med, p90 = speed_12mp(art, max(3, count // 3))
     print(f"speed, 12 MP photo of 17 tiles: {med:.0f} ms median, {p90:.0f} ms 90th percentile")
 
 
 @contextlib.contextmanager
-def _wide_sums() -> Iterator[None]:
-    """Sessions made inside carry ``SESSION_CONFIG`` whatever the CPU."""
-    was = photo_model.wide_int8_sums
-    photo_model.wide_int8_sums = lambda *_: False  # type: ignore[assignment]
+def _sessions(threads: int, wide: bool) -> Iterator[None]:
+    """Sessions made inside read with ``threads`` threads, and, where ``wide``, carry
+    ``SESSION_CONFIG`` whatever the CPU."""
+    was = photo_model.PHOTO_THREADS, photo_model.wide_int8_sums
+    photo_model.PHOTO_THREADS = threads
+    if wide:
+        photo_model.wide_int8_sums = lambda *_: False  # type: ignore[assignment]
     try:
         yield
     finally:
-        photo_model.wide_int8_sums = was
+        photo_model.PHOTO_THREADS, photo_model.wide_int8_sums = was
 
 
 def speed_12mp(art: synth.Art, count: int) -> tuple[float, float]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -188,6 +189,22 @@ def _config_entry(options: object, key: str) -> str | None:
         return str(options.get_session_config_entry(key))  # type: ignore[attr-defined]
     except RuntimeError:  # onnxruntime: "does not have configuration with key"
         return None
+
+
+def test_every_network_reads_with_two_threads_that_do_not_spin() -> None:
+    """A photo's crops are read in a few large batches: two threads where there are two
+    cores (docs/photo.md, "The int8 sums left alone"), the idle one asleep."""
+    assert photo_model.PHOTO_THREADS == min(2, os.cpu_count() or 1)
+    clf = classifier()
+    looks = [clf] + [
+        look for look in (clf.bonus, clf.sharp, clf.match, clf.chars, clf.numbers) if look
+    ]
+    for look in looks:
+        options = look.session.get_session_options()
+        assert options.intra_op_num_threads == photo_model.PHOTO_THREADS
+        spin = _config_entry(options, "session.intra_op.allow_spinning")
+        assert spin == ("0" if photo_model.PHOTO_THREADS > 1 else None)
+    assert _config_entry(session_options(threads=1), "session.intra_op.allow_spinning") is None
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import threading
 from functools import cache
 from pathlib import Path
@@ -41,16 +42,26 @@ CHAR_WINDOW = 32
 SESSION_CONFIG = {"session.x64quantprecision": "1"}
 
 
+#: The threads each onnxruntime session reads a batch of crops with: two where the CPU has
+#: two cores or more. A photo is read by one request, its crops in a few large batches
+#: (the slowest tenth of 17-tile photos spends most of its time in one of 300-odd crops),
+#: and each session reads one batch at a time (its ``_lock``): a second thread shortens a
+#: photo, and where several photos are read at once the threads share the cores. An idle
+#: thread sleeps rather than spins (``allow_spinning``), which would slow the rest.
+PHOTO_THREADS = min(2, os.cpu_count() or 1)
+
+
 def _session(model_dir: Path, onnx: str, about: str) -> tuple[Any, dict[str, Any]]:
-    """An onnxruntime session of the network ``onnx`` in ``model_dir`` (one thread), and
-    what ``about`` (its JSON) says of it, after checking the file against its sha256."""
+    """An onnxruntime session of the network ``onnx`` in ``model_dir``
+    (:data:`PHOTO_THREADS` threads), and what ``about`` (its JSON) says of it, after
+    checking the file against its sha256."""
     import onnxruntime as ort
 
     meta = json.loads((model_dir / about).read_text())
     data = (model_dir / onnx).read_bytes()
     if hashlib.sha256(data).hexdigest() != meta["sha256"]:
         raise PhotoError("The photo model file does not match its recorded checksum.")
-    options = session_options(threads=1)
+    options = session_options(threads=PHOTO_THREADS)
     session = ort.InferenceSession(data, sess_options=options, providers=["CPUExecutionProvider"])
     return session, meta
 
@@ -66,6 +77,8 @@ def session_options(threads: int = 0) -> Any:
     if threads:
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = threads
+    if threads > 1:
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     if not wide_int8_sums():
         for key, value in SESSION_CONFIG.items():
             options.add_session_config_entry(key, value)
