@@ -194,7 +194,8 @@ def _config_entry(options: object, key: str) -> str | None:
 def test_every_network_reads_with_two_threads_that_do_not_spin() -> None:
     """A photo's crops are read in a few large batches: two threads where there are two
     cores (docs/photo.md, "The int8 sums left alone"), the idle one asleep."""
-    assert photo_model.PHOTO_THREADS == min(2, os.cpu_count() or 1)
+    assert photo_model.PHOTO_THREADS == min(2, photo_model._cores())
+    assert 1 <= photo_model._cores() <= (os.cpu_count() or 1)
     clf = classifier()
     looks = [clf] + [
         look for look in (clf.bonus, clf.sharp, clf.match, clf.chars, clf.numbers) if look

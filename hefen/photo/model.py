@@ -42,13 +42,21 @@ CHAR_WINDOW = 32
 SESSION_CONFIG = {"session.x64quantprecision": "1"}
 
 
-#: The threads each onnxruntime session reads a batch of crops with: two where the CPU has
-#: two cores or more. A photo is read by one request, its crops in a few large batches
-#: (the slowest tenth of 17-tile photos spends most of its time in one of 300-odd crops),
-#: and each session reads one batch at a time (its ``_lock``): a second thread shortens a
-#: photo, and where several photos are read at once the threads share the cores. An idle
-#: thread sleeps rather than spins (``allow_spinning``), which would slow the rest.
-PHOTO_THREADS = min(2, os.cpu_count() or 1)
+def _cores() -> int:
+    """The cores this process may run on (its affinity, where the system keeps one)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+#: The threads each onnxruntime session reads a batch of crops with: two where the process
+#: may run on two cores or more (:func:`_cores`). A photo is read by one request, its
+#: crops in a few large batches (the slowest tenth of 17-tile photos spends most of its
+#: time in a batch of 300-odd crops), and each session reads one batch at a time (its
+#: ``_lock``): a second thread shortens a photo, and where several photos are read at once
+#: the threads share the cores. An idle thread sleeps rather than spins
+#: (``allow_spinning``), which would slow the rest.
+PHOTO_THREADS = min(2, _cores())
 
 
 def _session(model_dir: Path, onnx: str, about: str) -> tuple[Any, dict[str, Any]]:
