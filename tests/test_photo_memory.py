@@ -139,6 +139,58 @@ def test_a_part_of_a_photo_of_one_tile_matches_a_taught_tile_less_surely() -> No
     assert np.array_equal(memory.taught_like("P", chosen, like, np.array([0.0, 2.0])), like[:1])
 
 
+def test_a_taught_white_dragon_takes_only_a_reading_of_the_tile_the_model_chose() -> None:
+    """A blank sliver of face beside a cropped tile, found as a quadrilateral of its own,
+    is more like a taught white dragon than the tile is like its taught photo: the white
+    dragon is compared only with the readings of the quadrilateral the model chose."""
+    memory = TileMemory(model="m")
+    memory.add(["P", "3m"], np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]), was=["P", "3m"])
+    probs = np.full(len(MODEL_CLASSES), 0.001, np.float32)
+    probs[MODEL_CLASSES.index("3m")] = 1 - probs.sum() + 0.001
+    # the tile, upright (0.83 like its taught photo); the sliver, on its side (0.9 blank)
+    looks = np.array([[0.0, 0.83, np.sqrt(1 - 0.83**2)], [0.9, 0.0, np.sqrt(1 - 0.81)]])
+    turns = np.array([0.0, 1.0])
+    p, m3 = MODEL_CLASSES.index("P"), MODEL_CLASSES.index("3m")
+    assert memory.match(probs, looks, turns).argmax() == p  # every reading compared
+    chosen = np.array([True, False])
+    assert memory.match(probs, looks, turns, None, chosen).argmax() == m3
+    # the white dragon of the quadrilateral chosen is matched as before
+    assert memory.match(probs, looks, turns, None, ~chosen).argmax() == p
+    # other taught tiles are compared with every reading
+    other = TileMemory(model="m")
+    other.add(["5h"], np.array([[1.0, 0.0, 0.0]]), was=["5h"])
+    assert other.match(probs, looks, turns, None, chosen).argmax() == MODEL_CLASSES.index("5h")
+
+
+def test_read_tile_tells_the_memory_which_readings_are_of_the_tile_chosen(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from hefen.photo import single
+
+    seen: list[tuple[np.ndarray, np.ndarray]] = []
+    kept = TileMemory.match
+
+    def watched(self, probs, looks, costs=None, parts=None, chosen=None):  # type: ignore[no-untyped-def]
+        seen.append((looks, chosen))
+        return kept(self, probs, looks, costs, parts, chosen)
+
+    monkeypatch.setattr(TileMemory, "match", watched)
+    clf = classifier()
+    if clf.match is None:
+        pytest.skip("no match look shipped")
+    memory = TileMemory(model=clf.memory_key)
+    memory.add(["P"], np.eye(1, clf.match.meta["dimensions"]), was=["P"])
+    image = np.full((160, 200, 3), 60, np.uint8)
+    image[20:140, 50:140] = 235  # a pale tile on a dark table
+    single.read_tile(image, memory, clf)
+    ((looks, chosen),) = seen
+    assert chosen is not None and chosen.shape == (len(looks),) and chosen.dtype == bool
+    # the four turns of one quadrilateral, of the several found (the whole picture too)
+    assert chosen.sum() == single.TURNS and len(looks) > single.TURNS
+    first = int(np.argmax(chosen))
+    assert first % single.TURNS == 0 and chosen[first : first + single.TURNS].all()
+
+
 def test_a_second_photo_of_a_tile_is_taught_the_way_up_the_first_was() -> None:
     memory = TileMemory(model="m")
     looks = np.array([[1.0, 0.0], [0.0, 1.0]])  # upright, turned

@@ -59,6 +59,13 @@ READ_MATCHED = 0.55
 #: its quadrilateral is than the largest found that holds it (``TileReading.parts``): a
 #: blank part of a face, cut as if it were the tile, is much like a taught white dragon.
 PART_COST = 0.1
+#: ... and a taught tile with nothing drawn on it (the white dragon) is compared only with
+#: the readings of the quadrilateral the model chose, in each of its turns: a blank sliver
+#: of face found beside a tile cropped by the photo's edge is held by no other
+#: quadrilateral, so PART_COST does not weigh it, and it is more like a taught white
+#: dragon than the tile is like its own taught photos (docs/photo.md, "Teaching up to 16
+#: photos of each kind"). Every other taught tile is compared with every reading.
+BLANK_CODES = frozenset({"P"})
 #: In a hand photo the match look compares only the cuts the model reads as *not a tile*
 #: less likely than this: the refining step tries many bad cuts.
 TAKEN_FOR_A_TILE = 0.5
@@ -159,6 +166,7 @@ class TileMemory:
         looks: np.ndarray,
         costs: np.ndarray | None = None,
         parts: np.ndarray | None = None,
+        chosen: np.ndarray | None = None,
     ) -> np.ndarray:
         """``probs`` (one cut's, the classes') with the cut given to the taught tile it is
         most like, when its features were the match look's: ``looks`` (R x F) are the
@@ -166,7 +174,9 @@ class TileMemory:
         most like any reading, less :data:`TURN_COST` per quarter, gets the cut when that
         similarity ``s`` reaches :data:`MATCHED` -- or :data:`READ_MATCHED` where the model
         reads the cut as it read that tile -- as surely as ``s`` or as the model was sure
-        of its own reading, whichever is more."""
+        of its own reading, whichever is more. ``chosen`` (R booleans): which readings are
+        of the quadrilateral the model chose, the only ones a taught white dragon
+        (:data:`BLANK_CODES`) is compared with; None: every one."""
         if not len(self):
             return probs
         if looks.shape[1] != self.features.shape[1]:
@@ -176,6 +186,10 @@ class TileMemory:
             sims = sims - TURN_COST * np.asarray(costs, np.float32)[:, None]
         if parts is not None:
             sims = sims - PART_COST * np.asarray(parts, np.float32)[:, None]
+        if chosen is not None:
+            blank = np.array([code in BLANK_CODES for code in self.codes])
+            elsewhere = ~np.asarray(chosen, bool)[:, None] & blank[None, :]
+            sims = np.where(elsewhere, -1.0, sims)
         read = int(probs[: len(READ_CODES)].argmax())
         same = np.array([READ_CODES.index(w) == read for w in self.was])
         sims = np.where((sims >= MATCHED) | (same[None, :] & (sims >= READ_MATCHED)), sims, -1.0)

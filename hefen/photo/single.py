@@ -658,8 +658,10 @@ def read_tile(
     if memory is not None and seen is not None and every is not None and len(memory):
         if clf.match is not None:
             # The match look's features tell drawings apart, so every reading is compared
-            # (the model may have turned a never-seen set's tile wrongly), a turn costing.
-            mean = memory.match(mean, every, turned_by, part_of)
+            # (the model may have turned a never-seen set's tile wrongly), a turn costing;
+            # a taught white dragon only with the turns of the quadrilateral chosen.
+            chosen = np.arange(len(every)) // TURNS == r // TURNS
+            mean = memory.match(mean, every, turned_by, part_of, chosen)
         else:
             # The model's own features: the memory reads the chosen reading only, as one:
             # its cuts' mean look (what teach_tile keeps) against each taught tile's.
