@@ -6,6 +6,7 @@ import hashlib
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -219,13 +220,7 @@ def test_int8_networks_are_read_with_wide_sums_on_any_cpu(
     """Without VNNI the int8 kernels' 16-bit sums saturate (every flower read as 2h on an
     AVX2 machine): every session there widens them. A CPU with VNNI sums in 32 bits, and
     its sessions go without the setting, which only slows them."""
-    clf = classifier()
-    sessions = [clf.session] + [
-        look.session
-        for look in (clf.bonus, clf.sharp, clf.match, clf.chars, clf.numbers)
-        if look is not None
-    ]
-    for session in sessions:
+    for session in (network.session for network in _networks()):
         options = session.get_session_options()
         for key, value in SESSION_CONFIG.items():
             assert _config_entry(options, key) == (None if wide_int8_sums() else value)
@@ -233,6 +228,14 @@ def test_int8_networks_are_read_with_wide_sums_on_any_cpu(
     options = session_options(threads=1)
     for key, value in SESSION_CONFIG.items():
         assert _config_entry(options, key) == value
+
+
+def _networks() -> list[Any]:
+    """The shipped classifier and each of its looks that is shipped: every network a
+    session is made for."""
+    clf = classifier()
+    looks = (clf.bonus, clf.sharp, clf.match, clf.chars, clf.numbers)
+    return [clf, *(look for look in looks if look is not None)]
 
 
 def _config_entry(options: object, key: str) -> str | None:
@@ -248,10 +251,7 @@ def test_every_network_reads_with_two_threads_that_do_not_spin() -> None:
     cores (docs/photo.md, "The int8 sums left alone"), the idle one asleep."""
     assert photo_model.PHOTO_THREADS == min(2, photo_model._cores())
     assert 1 <= photo_model._cores() <= (os.cpu_count() or 1)
-    clf = classifier()
-    looks = [clf] + [
-        look for look in (clf.bonus, clf.sharp, clf.match, clf.chars, clf.numbers) if look
-    ]
+    looks = _networks()
     for look in looks:
         options = look.session.get_session_options()
         assert options.intra_op_num_threads == photo_model.PHOTO_THREADS
@@ -291,10 +291,7 @@ def test_on_a_vnni_cpu_every_network_reads_as_with_wide_sums() -> None:
     photo = synth.hand_photo(rng, art, [["1h", "2h", "5h", "1s", "C", "9p"]], [])
     grey = np.asarray(photo.image.mean(axis=2), np.uint8)
     faces = [q for group in photo.quads for q in group]
-    clf = classifier()
-    looks = [clf] + [
-        look for look in (clf.bonus, clf.sharp, clf.match, clf.chars, clf.numbers) if look
-    ]
+    looks = _networks()
     wide = session_options(threads=1)
     for key, value in SESSION_CONFIG.items():
         wide.add_session_config_entry(key, value)
