@@ -32,8 +32,8 @@ from hefen.photo.single import (
     CHAR_STEP,
     NUMBER_MARGIN,
     NUMBER_SURE,
-    SUIT_STEP,
     _char_look,
+    char_scan,
     number_named,
     numbered,
 )
@@ -135,14 +135,16 @@ def test_a_sure_number_renumbers_a_suit_tile_within_its_suit() -> None:
     assert _read(_char_look(None, GREY, QUAD, two, _numbers(_number(9, 0.99)))) == "9m"  # type: ignore[arg-type]
 
 
-def test_a_suit_tile_is_scanned_coarser_than_a_flower() -> None:
-    """Where only a suit tile's number is looked for, the windows move SUIT_STEP of their
-    side, not CHAR_STEP: fewer windows of the same tile."""
+def test_a_suit_tile_is_scanned_as_finely_as_a_flower() -> None:
+    """A suit tile's number is looked for in the same windows as a flower's (CHAR_STEP of
+    their side apart): the coarser scan once used for suit tiles passed by corner 6s that
+    this one names (docs/photo.md, "One scan for every tile")."""
     look = _numbers()
     _char_look(None, GREY, QUAD, reading({"5p": 1.0}), look)  # type: ignore[arg-type]
     _char_look(None, GREY, QUAD, reading({"5h": 1.0}), look)  # type: ignore[arg-type]
     (suit, *_), (flower, *_) = look.shapes
-    assert SUIT_STEP > CHAR_STEP and suit < 0.6 * flower
+    assert suit == flower == len(char_scan(GREY, QUAD, step_share=CHAR_STEP))
+    assert len(char_scan(GREY, QUAD, step_share=0.4)) < 0.6 * suit
 
 
 def test_a_number_never_renumbers_an_honour_nor_a_flower_past_four() -> None:

@@ -128,16 +128,15 @@ SHARP_WEIGHT = 0.7
 #: fifth of a tile's width, a printed one most of it. A quarter of a side (about 1,600
 #: windows of a tile photo) named half as many characters again as 0.4 (about 600), none
 #: wrongly, on the tuning photos of the ``fonts`` style and KMahjongg *default*: the
-#: character nearer a window's middle, as in training (docs/photo.md).
+#: character nearer a window's middle, as in training (docs/photo.md). A suit tile's
+#: number is looked for in the same scan: the coarser 0.4 read as many suit tiles right on
+#: 270 tuning photos of each set, but 0.25 fixed 20 and broke 2 of the 2,520 photos of the
+#: two never-seen KMahjongg sets on three other seeds (a corner 6 that no window of 0.4
+#: held alone, the 6 of bamboos then read as the 9), and broke one of the training
+#: styles' 1,260 (docs/photo.md, "One scan for every tile").
 CHAR_FACE = (120, 160)
 CHAR_SIDES = (0.14, 0.19, 0.25, 0.34, 0.46, 0.62)
 CHAR_STEP = 0.25
-#: The scan's step where only a suit tile's number is looked for (a tile read as a suit
-#: tile, its flowers' share under CHAR_LOOK_AT): on 270 tuning photos of suit tiles of each
-#: of the training styles and the two KMahjongg sets (seed 89,000,071), 0.4 read as many
-#: right as 0.25 (96.7, 84.8 and 82.2 %; six photos read otherwise, as many each way),
-#: in about half the time (docs/photo.md).
-SUIT_STEP = 0.4
 #: A window whose pixels spread (standard deviation) less than this is bare face.
 CHAR_BARE = 6.0
 #: How sure the character look must be of one of the eight characters, in its surest
@@ -546,10 +545,7 @@ def _char_look(
         numbers = None  # a number renumbers a flower, season or suit tile, never makes one
     if chars is None and numbers is None:
         return mean
-    # a suit tile's number alone is looked for in the coarser scan (SUIT_STEP)
-    windows = char_scan(
-        ink, quad, step_share=CHAR_STEP if chars is not None or bonus else SUIT_STEP
-    )
+    windows = char_scan(ink, quad)
     named = None
     if chars is not None:
         surest = chars.probabilities(windows)[:, : len(BONUS)].max(0)
