@@ -29,7 +29,6 @@ from hefen.photo.classes import BONUS, CHAR_CLASSES, NUMBER_CLASSES, READ_CODES
 from hefen.photo.model import MODEL_DIR, NumberLook, TileClassifier, classifier
 from hefen.photo.single import (
     BONUS_AT,
-    CHAR_STEP,
     NUMBER_MARGIN,
     NUMBER_SURE,
     _char_look,
@@ -135,7 +134,7 @@ def test_a_sure_number_renumbers_a_suit_tile_within_its_suit() -> None:
     assert _read(_char_look(None, GREY, QUAD, two, _numbers(_number(9, 0.99)))) == "9m"  # type: ignore[arg-type]
 
 
-def test_a_suit_tile_is_scanned_as_finely_as_a_flower() -> None:
+def test_a_suit_tile_is_scanned_as_finely_as_a_flower(monkeypatch: pytest.MonkeyPatch) -> None:
     """A suit tile's number is looked for in the same windows as a flower's (CHAR_STEP of
     their side apart): the coarser scan once used for suit tiles passed by corner 6s that
     this one names (docs/photo.md, "One scan for every tile")."""
@@ -143,8 +142,9 @@ def test_a_suit_tile_is_scanned_as_finely_as_a_flower() -> None:
     _char_look(None, GREY, QUAD, reading({"5p": 1.0}), look)  # type: ignore[arg-type]
     _char_look(None, GREY, QUAD, reading({"5h": 1.0}), look)  # type: ignore[arg-type]
     (suit, *_), (flower, *_) = look.shapes
-    assert suit == flower == len(char_scan(GREY, QUAD, step_share=CHAR_STEP))
-    assert len(char_scan(GREY, QUAD, step_share=0.4)) < 0.6 * suit
+    assert suit == flower == len(char_scan(GREY, QUAD))
+    monkeypatch.setattr("hefen.photo.single.CHAR_STEP", 0.4)  # the coarser scan, as it was
+    assert len(char_scan(GREY, QUAD)) < 0.6 * suit
 
 
 def test_a_number_never_renumbers_an_honour_nor_a_flower_past_four() -> None:

@@ -440,16 +440,16 @@ def _bonus_look(
     return out / out.sum()
 
 
-def char_windows(face: np.ndarray, step_share: float = CHAR_STEP) -> np.ndarray:
+def char_windows(face: np.ndarray) -> np.ndarray:
     """The character look's windows of ``face`` (a tile cut to :data:`CHAR_FACE`, grey):
-    N x ``CHAR_WINDOW`` x ``CHAR_WINDOW``, every :data:`CHAR_SIDES` square, ``step_share``
-    (:data:`CHAR_STEP`) of its side apart, less those of bare face (spread under
+    N x ``CHAR_WINDOW`` x ``CHAR_WINDOW``, every :data:`CHAR_SIDES` square, :data:`CHAR_STEP`
+    of its side apart, less those of bare face (spread under
     :data:`CHAR_BARE`; at least one window is kept)."""
     h, w = face.shape
     out = []
     for share in CHAR_SIDES:
         side = max(4, round(share * w))
-        step = max(1, round(side * step_share))
+        step = max(1, round(side * CHAR_STEP))
         for y in range(0, h - side + 1, step):
             for x in range(0, w - side + 1, step):
                 window = face[y : y + side, x : x + side]
@@ -466,13 +466,11 @@ def char_scan(
     ink: np.ndarray,
     quad: np.ndarray,
     window: tuple[float, ...] = (0.0, 1.0, 0.0, 1.0),
-    step_share: float = CHAR_STEP,
 ) -> np.ndarray:
     """The character look's windows of the tile ``quad`` in ``ink`` (the picture as
     :func:`~hefen.photo.model.ink_image` reads it): its part ``window`` (top, bottom, left,
-    right, as :func:`cut` takes it) cut to :data:`CHAR_FACE`, then :func:`char_windows`
-    (``step_share`` of a window's side apart)."""
-    return char_windows(cut(ink, quad, window, CHAR_FACE), step_share)
+    right, as :func:`cut` takes it) cut to :data:`CHAR_FACE`, then :func:`char_windows`."""
+    return char_windows(cut(ink, quad, window, CHAR_FACE))
 
 
 def char_named(surest: np.ndarray) -> int | None:
