@@ -29,10 +29,15 @@ from hefen.photo.classes import BONUS, CHAR_CLASSES, NUMBER_CLASSES, READ_CODES
 from hefen.photo.model import MODEL_DIR, NumberLook, TileClassifier, classifier
 from hefen.photo.single import (
     BONUS_AT,
+    CHAR_FACE,
     NUMBER_MARGIN,
     NUMBER_SURE,
+    TURNED_LOW,
+    UNFLOWERED_AT,
     _char_look,
     char_scan,
+    char_windows_at,
+    cut,
     number_named,
     numbered,
 )
@@ -134,6 +139,25 @@ def test_a_sure_number_renumbers_a_suit_tile_within_its_suit() -> None:
     assert _read(_char_look(None, GREY, QUAD, two, _numbers(_number(9, 0.99)))) == "9m"  # type: ignore[arg-type]
 
 
+def test_a_six_or_nine_low_on_circles_or_bamboos_is_read_turned() -> None:
+    """Corner indices are printed at the top: a 6 named in a window low on a tile of
+    circles or bamboos is on a tile held upside down, so it is a 9 (and a 9 a 6); high on
+    the tile, or on a character tile (its 萬 says which way is up), it is read as named."""
+    windows, lows = char_windows_at(cut(GREY, QUAD, (0.0, 1.0, 0.0, 1.0), CHAR_FACE))
+    assert len(windows) == len(char_scan(GREY, QUAD))  # the windows the looks are given
+    low, high = int(np.argmax(lows > TURNED_LOW)), int(np.argmax(lows < 0.4))
+    assert lows[low] > TURNED_LOW and lows[high] < 0.4
+
+    def read(code: str, number: int, at: int) -> str:
+        look = _numbers(_number(number, 0.99), at=at)
+        return _read(_char_look(None, GREY, QUAD, reading({code: 0.7, "E": 0.3}), look))  # type: ignore[arg-type]
+
+    assert read("9p", 6, low) == "9p" and read("9p", 6, high) == "6p"
+    assert read("3s", 9, low) == "6s" and read("3s", 9, high) == "9s"
+    assert read("9m", 6, low) == "6m"  # a character tile is not turned
+    assert read("5p", 3, low) == "3p"  # nor any number but 6 and 9
+
+
 def test_a_suit_tile_is_scanned_as_finely_as_a_flower(monkeypatch: pytest.MonkeyPatch) -> None:
     """A suit tile's number is looked for in the same windows as a flower's (CHAR_STEP of
     their side apart): the coarser scan once used for suit tiles passed by corner 6s that
@@ -147,13 +171,34 @@ def test_a_suit_tile_is_scanned_as_finely_as_a_flower(monkeypatch: pytest.Monkey
     assert len(char_scan(GREY, QUAD)) < 0.6 * suit
 
 
-def test_a_number_never_renumbers_an_honour_nor_a_flower_past_four() -> None:
+def test_a_number_never_renumbers_an_honour() -> None:
     seven = _numbers(_number(7, 0.99))
     east = reading({"E": 0.8, "7p": 0.2})
     assert np.array_equal(_char_look(None, GREY, QUAD, east, seven), east)  # type: ignore[arg-type]
     assert seven.shapes == []  # not even asked
-    plum = reading({"5h": 0.8, "7s": 0.2})  # a flower numbers 1-4 only
-    assert np.array_equal(_char_look(_chars(), GREY, QUAD, plum, seven), plum)  # type: ignore[arg-type]
+
+
+def test_a_five_to_nine_on_a_flower_makes_it_a_suit_tile() -> None:
+    """A flower or season numbers 1-4 only: a sure 7 on a tile read as the plum is the 7
+    of the suit the reading gives most, swapped with the plum (docs/photo.md, "A 5 to 9
+    is no flower"); a character named still names the flower first, and an unsure 7, or a
+    7 of no suit the reading gives a chance (UNFLOWERED_AT), leaves the plum."""
+    seven = _numbers(_number(7, 0.99))
+    plum = reading({"5h": 0.6, "7s": 0.2, "7p": 0.1, "W": 0.1})
+    after = _char_look(_chars(), GREY, QUAD, plum, seven)  # type: ignore[arg-type]
+    assert _read(after) == "7s" and np.isclose(after.sum(), 1.0)
+    assert after[READ_CODES.index("7s")] == pytest.approx(0.6)
+    assert after[READ_CODES.index("5h")] == pytest.approx(0.2)
+    assert after[READ_CODES.index("7p")] == pytest.approx(0.1)
+    # a 7 the reading gives no chance: a flower's drawing taken for a number, not a 7
+    sure = reading({"5h": 0.98, "7p": 0.5 * UNFLOWERED_AT, "W": 0.02 - 0.5 * UNFLOWERED_AT})
+    assert np.array_equal(_char_look(_chars(), GREY, QUAD, sure, seven), sure)  # type: ignore[arg-type]
+    some = reading({"5h": 0.98 - 1.5 * UNFLOWERED_AT, "7p": 1.5 * UNFLOWERED_AT, "W": 0.02})
+    assert _read(_char_look(_chars(), GREY, QUAD, some, seven)) == "7p"  # type: ignore[arg-type]
+    plum_char = _chars([0, 0, 0, 0, 0.97, 0, 0, 0, 0.03])
+    assert _read(_char_look(plum_char, GREY, QUAD, plum, seven)) == "5h"  # type: ignore[arg-type]
+    unsure = _numbers(_number(7, 0.85))
+    assert np.array_equal(_char_look(_chars(), GREY, QUAD, plum, unsure), plum)  # type: ignore[arg-type]
 
 
 @needs_art

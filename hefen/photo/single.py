@@ -161,6 +161,20 @@ CHAR_MARGIN = 0.1
 #: those photos was made wrong (docs/photo.md).
 NUMBER_SURE = 0.95
 NUMBER_MARGIN = 0.1
+#: A 6 or 9 the number look names on a tile read as circles or bamboos, in a window whose
+#: middle lies below this share of the tile's height, is read turned (:func:`turned`):
+#: makers print a corner index at the top, so a number that low is on a tile the reader
+#: holds upside down -- pips and sticks look alike either way up -- and an Arabic 6 upside
+#: down is a 9. On the bench's photos of the two never-seen KMahjongg sets it fixed 4 of
+#: 680 suit and honour tiles and broke none (docs/photo.md, "A 6 upside down is a 9").
+TURNED_LOW = 0.6
+#: How much of a reading of a flower or season the suit tile of a 5 to 9 named on it must
+#: have for the number to make it that tile (:func:`unflowered`): on the bench's and two
+#: fresh seeds' photos, the 12 of KMahjongg *traditional*'s 8 of bamboos it fixed had their
+#: 8 at 0.078 to 0.19 of the reading; the one flower it broke, a plum of the training
+#: styles whose 梅 the character look did not name and whose branch it took for a 9 at
+#: 0.95, had its 9 at 0.002 (docs/photo.md, "A 5 to 9 is no flower").
+UNFLOWERED_AT = 0.02
 #: The bonus tiles' share of a reading at which the character and number looks scan it.
 CHAR_LOOK_AT = 0.25
 #: The bonus tiles' columns in the classifier's outputs.
@@ -445,8 +459,20 @@ def char_windows(face: np.ndarray) -> np.ndarray:
     N x ``CHAR_WINDOW`` x ``CHAR_WINDOW``, every :data:`CHAR_SIDES` square, :data:`CHAR_STEP`
     of its side apart, less those of bare face (spread under
     :data:`CHAR_BARE`; at least one window is kept)."""
+    return char_windows_at(face)[0]
+
+
+def char_windows_at(face: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`char_windows` of ``face``, and how low on it each window's middle lies (N: a
+    share of the face's height, 0 at the top).
+
+    >>> face = np.random.default_rng(0).integers(0, 256, (160, 120), dtype=np.uint8)
+    >>> windows, lows = char_windows_at(face)
+    >>> windows.shape[1:], len(windows) == len(lows), bool(0 < lows.min() < 0.1 < 0.9 < lows.max())
+    ((32, 32), True, True)
+    """
     h, w = face.shape
-    out = []
+    out, lows = [], []
     for share in CHAR_SIDES:
         side = max(4, round(share * w))
         step = max(1, round(side * CHAR_STEP))
@@ -456,10 +482,11 @@ def char_windows(face: np.ndarray) -> np.ndarray:
                 out.append(
                     cv2.resize(window, (CHAR_WINDOW, CHAR_WINDOW), interpolation=cv2.INTER_AREA)
                 )
-    windows = np.stack(out)
+                lows.append((y + side / 2) / h)
+    windows, low = np.stack(out), np.array(lows)
     spread = windows.reshape(len(windows), -1).std(1)
     inked = spread >= CHAR_BARE
-    return windows[inked] if inked.any() else windows[:1]
+    return (windows[inked], low[inked]) if inked.any() else (windows[:1], low[:1])
 
 
 def char_scan(
@@ -503,6 +530,23 @@ def numbered(bonus: np.ndarray, number: int) -> int:
     return number if bonus[number] >= bonus[4 + number] else 4 + number
 
 
+def turned(number: int, code: str, low: float) -> int:
+    """The number (0-8 for 1-9) the number look named as ``number`` on a tile read as
+    ``code``, in a window whose middle lies ``low`` down the tile: a 6 is a 9 and a 9 a 6
+    where the tile is circles or bamboos and the window below :data:`TURNED_LOW`; else
+    ``number``. (A character tile's numeral is not turned: its 萬 tells the reader which way
+    is up, and 六 and 九 are no pair.)
+
+    >>> turned(5, "9p", 0.8), turned(8, "6s", 0.8), turned(5, "9p", 0.2), turned(5, "9m", 0.8)
+    (8, 5, 5, 5)
+    >>> turned(2, "9p", 0.8)
+    2
+    """
+    if number in (5, 8) and code[1] in "ps" and low > TURNED_LOW:
+        return 13 - number
+    return number
+
+
 def suit_tile(index: int) -> bool:
     """Whether ``index`` (into :data:`~hefen.photo.classes.READ_CODES`) is a suit tile,
     1-9 of characters, circles or bamboos: the tiles a number names within their suit."""
@@ -515,6 +559,24 @@ def renumbered(mean: np.ndarray, number: int) -> np.ndarray:
     probability, and what was read becomes its alternative."""
     read_as = int(mean[: len(READ_CODES)].argmax())
     to = READ_CODES.index(f"{number + 1}{READ_CODES[read_as][1]}")
+    out = mean.copy()
+    out[to], out[read_as] = mean[read_as], mean[to]
+    return out
+
+
+def _numbered_tile(mean: np.ndarray, number: int) -> float:
+    """How much ``mean`` gives the suit tile of ``number`` (0-8 for 1-9) it gives most."""
+    return max(float(mean[READ_CODES.index(f"{number + 1}{suit}")]) for suit in "mps")
+
+
+def unflowered(mean: np.ndarray, number: int) -> np.ndarray:
+    """``mean`` (a reading of a flower or season) on which a 5 to 9 (``number``, 4-8) is
+    surely printed: no flower or season prints one, so it is the tile of that number in
+    the suit the reading gives most, swapped with the tile read (as :func:`renumbered`
+    swaps). :func:`_char_look` asks it where the reading gives that tile at least
+    :data:`UNFLOWERED_AT` (docs/photo.md, "A 5 to 9 is no flower")."""
+    read_as = int(mean[: len(READ_CODES)].argmax())
+    to = max((READ_CODES.index(f"{number + 1}{suit}") for suit in "mps"), key=lambda i: mean[i])
     out = mean.copy()
     out[to], out[read_as] = mean[read_as], mean[to]
     return out
@@ -534,16 +596,19 @@ def _char_look(
     it names the flower or season; else, where the reading is a flower or season and one
     of the numbers 1-4 is surely printed (:func:`number_named`), the number and the
     reading (:func:`numbered`) name it, the bonus tiles' share given to the tile named;
+    where the reading is a flower or season, a 5 to 9 is surely printed and the reading
+    gives its suit tile some chance (:data:`UNFLOWERED_AT`), that suit tile
+    (:func:`unflowered`);
     where the reading is a suit tile and one of the numbers 1-9 is surely printed (a
     corner index, a character tile's numeral), the tile of its suit that prints it
-    (:func:`renumbered`)."""
+    (:func:`renumbered`), a 6 or 9 low on the tile read turned (:func:`turned`)."""
     read_as = int(mean[: len(READ_CODES)].argmax())
     bonus = BONUS_AT.start <= read_as < BONUS_AT.stop
     if not (bonus or suit_tile(read_as)):
         numbers = None  # a number renumbers a flower, season or suit tile, never makes one
     if chars is None and numbers is None:
         return mean
-    windows = char_scan(ink, quad)
+    windows, lows = char_windows_at(cut(ink, quad, (0.0, 1.0, 0.0, 1.0), CHAR_FACE))
     named = None
     if chars is not None:
         surest = chars.probabilities(windows)[:, : len(BONUS)].max(0)
@@ -551,12 +616,16 @@ def _char_look(
         if k is not None:
             named = (k, float(surest[k]))
     if named is None and numbers is not None:
-        surest = numbers.probabilities(windows)[:, : len(NUMBER_CLASSES) - 1].max(0)
+        each = numbers.probabilities(windows)[:, : len(NUMBER_CLASSES) - 1]
+        surest = each.max(0)
         n = number_named(surest)
         if n is not None and not bonus:
-            return renumbered(mean, n)
+            low = float(lows[each[:, n].argmax()])
+            return renumbered(mean, turned(n, READ_CODES[read_as], low))
         if n is not None and n < len(BONUS) // 2:
             named = (numbered(mean[BONUS_AT], n), float(surest[n]))
+        elif n is not None and _numbered_tile(mean, n) >= UNFLOWERED_AT:
+            return unflowered(mean, n)  # a 5 to 9, which no flower or season prints
     if named is None:
         return mean
     k, sure = named
