@@ -165,8 +165,9 @@ NUMBER_MARGIN = 0.1
 #: middle lies below this share of the tile's height, is read turned (:func:`turned`):
 #: makers print a corner index at the top, so a number that low is on a tile the reader
 #: holds upside down -- pips and sticks look alike either way up -- and an Arabic 6 upside
-#: down is a 9. On the bench's photos of the two never-seen KMahjongg sets it fixed 4 of
-#: 680 suit and honour tiles and broke none (docs/photo.md, "A 6 upside down is a 9").
+#: down is a 9. On photos of one tile of the two never-seen KMahjongg sets (the bench's
+#: and two fresh seeds, 2,040 suit and honour tiles) it fixed 14 and broke none
+#: (docs/photo.md, "A 6 upside down is a 9").
 TURNED_LOW = 0.6
 #: How much of a reading of a flower or season the suit tile of a 5 to 9 named on it must
 #: have for the number to make it that tile (:func:`unflowered`): on the bench's and two
@@ -564,9 +565,10 @@ def renumbered(mean: np.ndarray, number: int) -> np.ndarray:
     return out
 
 
-def _numbered_tile(mean: np.ndarray, number: int) -> float:
-    """How much ``mean`` gives the suit tile of ``number`` (0-8 for 1-9) it gives most."""
-    return max(float(mean[READ_CODES.index(f"{number + 1}{suit}")]) for suit in "mps")
+def _numbered_tile(mean: np.ndarray, number: int) -> int:
+    """The suit tile of ``number`` (0-8 for 1-9) that ``mean`` gives most (an index into
+    :data:`~hefen.photo.classes.READ_CODES`; characters, then circles, on a tie)."""
+    return max((READ_CODES.index(f"{number + 1}{suit}") for suit in "mps"), key=lambda i: mean[i])
 
 
 def unflowered(mean: np.ndarray, number: int) -> np.ndarray:
@@ -576,7 +578,7 @@ def unflowered(mean: np.ndarray, number: int) -> np.ndarray:
     swaps). :func:`_char_look` asks it where the reading gives that tile at least
     :data:`UNFLOWERED_AT` (docs/photo.md, "A 5 to 9 is no flower")."""
     read_as = int(mean[: len(READ_CODES)].argmax())
-    to = max((READ_CODES.index(f"{number + 1}{suit}") for suit in "mps"), key=lambda i: mean[i])
+    to = _numbered_tile(mean, number)
     out = mean.copy()
     out[to], out[read_as] = mean[read_as], mean[to]
     return out
@@ -605,7 +607,7 @@ def _char_look(
     read_as = int(mean[: len(READ_CODES)].argmax())
     bonus = BONUS_AT.start <= read_as < BONUS_AT.stop
     if not (bonus or suit_tile(read_as)):
-        numbers = None  # a number renumbers a flower, season or suit tile, never makes one
+        numbers = None  # an honour prints no number: the number look leaves it
     if chars is None and numbers is None:
         return mean
     windows, lows = char_windows_at(cut(ink, quad, (0.0, 1.0, 0.0, 1.0), CHAR_FACE))
@@ -624,7 +626,7 @@ def _char_look(
             return renumbered(mean, turned(n, READ_CODES[read_as], low))
         if n is not None and n < len(BONUS) // 2:
             named = (numbered(mean[BONUS_AT], n), float(surest[n]))
-        elif n is not None and _numbered_tile(mean, n) >= UNFLOWERED_AT:
+        elif n is not None and mean[_numbered_tile(mean, n)] >= UNFLOWERED_AT:
             return unflowered(mean, n)  # a 5 to 9, which no flower or season prints
     if named is None:
         return mean
