@@ -498,7 +498,17 @@ def char_scan(
     """The character look's windows of the tile ``quad`` in ``ink`` (the picture as
     :func:`~hefen.photo.model.ink_image` reads it): its part ``window`` (top, bottom, left,
     right, as :func:`cut` takes it) cut to :data:`CHAR_FACE`, then :func:`char_windows`."""
-    return char_windows(cut(ink, quad, window, CHAR_FACE))
+    return char_scan_at(ink, quad, window)[0]
+
+
+def char_scan_at(
+    ink: np.ndarray,
+    quad: np.ndarray,
+    window: tuple[float, ...] = (0.0, 1.0, 0.0, 1.0),
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`char_scan`'s windows, and how low on the cut each one's middle lies
+    (:func:`char_windows_at`)."""
+    return char_windows_at(cut(ink, quad, window, CHAR_FACE))
 
 
 def char_named(surest: np.ndarray) -> int | None:
@@ -559,7 +569,13 @@ def renumbered(mean: np.ndarray, number: int) -> np.ndarray:
     prints ``number`` (0-8 for 1-9) swapped: the tile named takes the reading's
     probability, and what was read becomes its alternative."""
     read_as = int(mean[: len(READ_CODES)].argmax())
-    to = READ_CODES.index(f"{number + 1}{READ_CODES[read_as][1]}")
+    return _swapped(mean, READ_CODES.index(f"{number + 1}{READ_CODES[read_as][1]}"))
+
+
+def _swapped(mean: np.ndarray, to: int) -> np.ndarray:
+    """``mean`` with the tile it reads and tile ``to`` (an index into
+    :data:`~hefen.photo.classes.READ_CODES`) swapped."""
+    read_as = int(mean[: len(READ_CODES)].argmax())
     out = mean.copy()
     out[to], out[read_as] = mean[read_as], mean[to]
     return out
@@ -577,11 +593,7 @@ def unflowered(mean: np.ndarray, number: int) -> np.ndarray:
     the suit the reading gives most, swapped with the tile read (as :func:`renumbered`
     swaps). :func:`_char_look` asks it where the reading gives that tile at least
     :data:`UNFLOWERED_AT` (docs/photo.md, "A 5 to 9 is no flower")."""
-    read_as = int(mean[: len(READ_CODES)].argmax())
-    to = _numbered_tile(mean, number)
-    out = mean.copy()
-    out[to], out[read_as] = mean[read_as], mean[to]
-    return out
+    return _swapped(mean, _numbered_tile(mean, number))
 
 
 def _char_look(
@@ -610,7 +622,7 @@ def _char_look(
         numbers = None  # an honour prints no number: the number look leaves it
     if chars is None and numbers is None:
         return mean
-    windows, lows = char_windows_at(cut(ink, quad, (0.0, 1.0, 0.0, 1.0), CHAR_FACE))
+    windows, lows = char_scan_at(ink, quad)
     named = None
     if chars is not None:
         surest = chars.probabilities(windows)[:, : len(BONUS)].max(0)
