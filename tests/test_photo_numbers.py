@@ -29,6 +29,8 @@ from hefen.photo.classes import BONUS, CHAR_CLASSES, NUMBER_CLASSES, READ_CODES
 from hefen.photo.model import MODEL_DIR, NumberLook, TileClassifier, classifier
 from hefen.photo.single import (
     BONUS_AT,
+    CORNER_SURE,
+    CORNER_TOP,
     NUMBER_MARGIN,
     NUMBER_SURE,
     TURNED_LOW,
@@ -36,6 +38,7 @@ from hefen.photo.single import (
     _char_look,
     char_scan,
     char_scan_at,
+    corner_named,
     number_named,
     numbered,
 )
@@ -154,6 +157,52 @@ def test_a_six_or_nine_low_on_circles_or_bamboos_is_read_turned() -> None:
     assert read("3s", 9, low) == "6s" and read("3s", 9, high) == "9s"
     assert read("9m", 6, low) == "6m"  # a character tile is not turned
     assert read("5p", 3, low) == "3p"  # nor any number but 6 and 9
+
+
+def test_a_corner_index_at_the_top_names_a_suit_tile_among_sticks() -> None:
+    """Where the whole tile names no number -- a stick low on the tile looks like a 1,
+    nearly as sure as the corner 6 -- the windows at the top, where makers print a corner
+    index, name the 6 (:func:`corner_named`); the tile's suit is the reading's, and a
+    number at the top is never read turned."""
+    windows, lows = char_scan_at(GREY, QUAD)
+    top, low = int(np.argmax(lows < CORNER_TOP)), int(np.argmax(lows > TURNED_LOW))
+    assert lows[top] < CORNER_TOP < TURNED_LOW < lows[low]
+
+    class _Sticks(FixedWindowLook):
+        """A ``number`` at ``sure`` at the top, and a 1 at 0.99 low on the tile."""
+
+        def __init__(self, number: int, sure: float) -> None:
+            super().__init__(len(NUMBER_CLASSES), _number(number, sure), top)
+
+        def probabilities(self, windows: np.ndarray) -> np.ndarray:
+            out = super().probabilities(windows)
+            out[low] = _number(1, 0.99)
+            return out
+
+    nine = reading({"9s": 0.6, "6s": 0.3, "E": 0.1})
+    six = _Sticks(6, 0.92)
+    each = six.probabilities(windows)[:, : len(NUMBER_CLASSES) - 1]
+    assert number_named(each.max(0)) is None  # the whole tile: the 1 is within the margin
+    assert corner_named(each, lows) == 5  # the top alone: the 6
+    after = _char_look(None, GREY, QUAD, nine, six)  # type: ignore[arg-type]
+    assert _read(after) == "6s"
+    assert after[READ_CODES.index("9s")] == pytest.approx(0.3)
+    # the 9 of bamboos printing its 9 at the top is not turned to a 6
+    three = reading({"3s": 0.7, "E": 0.3})
+    assert _read(_char_look(None, GREY, QUAD, three, _Sticks(9, 0.92))) == "9s"  # type: ignore[arg-type]
+    # a corner number less sure than CORNER_SURE, or one on a flower's reading: as read
+    assert CORNER_SURE > 0.85
+    unsure = _numbers(_number(6, 0.85), at=top)
+    assert np.array_equal(_char_look(None, GREY, QUAD, nine, unsure), nine)  # type: ignore[arg-type]
+    plum = reading({"5h": 0.6, "6s": 0.1, "W": 0.3})
+    assert _read(_char_look(_chars(), GREY, QUAD, plum, six)) == "5h"  # type: ignore[arg-type]
+    # another number nearly as sure also at the top: none; lower on the tile: the 6
+    both = np.zeros((2, len(NUMBER_CLASSES) - 1))
+    both[0, 5], both[1, 0] = 0.95, 0.9
+    assert corner_named(both, np.array([0.1, 0.2])) is None
+    assert corner_named(both, np.array([0.1, 0.5])) == 5
+    # no window at the top: none
+    assert corner_named(each, np.full_like(lows, 0.5)) is None
 
 
 def test_a_suit_tile_is_scanned_as_finely_as_a_flower(monkeypatch: pytest.MonkeyPatch) -> None:

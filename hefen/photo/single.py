@@ -169,6 +169,16 @@ NUMBER_MARGIN = 0.1
 #: and two fresh seeds, 2,040 suit and honour tiles) it fixed 14 and broke none
 #: (docs/photo.md, "A 6 upside down is a 9").
 TURNED_LOW = 0.6
+#: Where the number look names no number in the whole of a tile read as a suit tile, the
+#: windows whose middle lies in the top ``CORNER_TOP`` of the tile -- where makers print a
+#: corner index, above most of the sticks that look like a 1 -- name one at
+#: ``CORNER_SURE``, every other number there :data:`NUMBER_MARGIN` less sure
+#: (:func:`corner_named`). Chosen on the bench's photos of one tile (0.3 and 0.9: of the two
+#: never-seen KMahjongg sets' 680 suit and honour tiles, 3 fixed, none broken; 0.8 fixed 5
+#: and 0.4 broke one of the training styles) and read on two fresh seeds as chosen
+#: (docs/photo.md, "A corner index at the top").
+CORNER_TOP = 0.3
+CORNER_SURE = 0.9
 #: How much of a reading of a flower or season the suit tile of a 5 to 9 named on it must
 #: have for the number to make it that tile (:func:`unflowered`): on the bench's and two
 #: fresh seeds' photos, the 12 of KMahjongg *traditional*'s 8 of bamboos it fixed had their
@@ -525,6 +535,24 @@ def number_named(surest: np.ndarray) -> int | None:
     return _named(surest, NUMBER_SURE, NUMBER_MARGIN)
 
 
+def corner_named(each: np.ndarray, lows: np.ndarray) -> int | None:
+    """The number (0-8 for 1-9) the number look names at the top of a tile, where makers
+    print a corner index, given each window's probabilities of the numbers (``each``,
+    N x 9) and how low on the tile each window's middle lies (``lows``, N): the surest in
+    the windows above :data:`CORNER_TOP`, where it reaches :data:`CORNER_SURE` and every
+    other number there is :data:`NUMBER_MARGIN` less sure; else None (also where no window
+    lies so high). A stick low on the tile, read as a 1, does not count against it.
+
+    >>> each = np.zeros((2, 9)); each[0, 5], each[1, 0] = 0.92, 0.99  # a 6; a stick's 1
+    >>> number_named(each.max(0)), corner_named(each, np.array([0.15, 0.6]))
+    (None, 5)
+    """
+    top = lows < CORNER_TOP
+    if not top.any():
+        return None
+    return _named(each[top].max(0), CORNER_SURE, NUMBER_MARGIN)
+
+
 def _named(surest: np.ndarray, sure: float, margin: float) -> int | None:
     k = int(surest.argmax())
     if surest[k] < sure or np.partition(surest, -2)[-2] > surest[k] - margin:
@@ -615,7 +643,8 @@ def _char_look(
     (:func:`unflowered`);
     where the reading is a suit tile and one of the numbers 1-9 is surely printed (a
     corner index, a character tile's numeral), the tile of its suit that prints it
-    (:func:`renumbered`), a 6 or 9 low on the tile read turned (:func:`turned`)."""
+    (:func:`renumbered`), a 6 or 9 low on the tile read turned (:func:`turned`); where
+    none is, a number surely printed at its top (:func:`corner_named`)."""
     read_as = int(mean[: len(READ_CODES)].argmax())
     bonus = BONUS_AT.start <= read_as < BONUS_AT.stop
     if not (bonus or suit_tile(read_as)):
@@ -636,6 +665,9 @@ def _char_look(
         if n is not None and not bonus:
             low = float(lows[each[:, n].argmax()])
             return renumbered(mean, turned(n, READ_CODES[read_as], low))
+        if not bonus:
+            n = corner_named(each, lows)  # a corner index at the top: never turned
+            return mean if n is None else renumbered(mean, n)
         if n is not None and n < len(BONUS) // 2:
             named = (numbered(mean[BONUS_AT], n), float(surest[n]))
         elif n is not None and mean[_numbered_tile(mean, n)] >= UNFLOWERED_AT:
