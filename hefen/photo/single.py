@@ -174,9 +174,10 @@ TURNED_LOW = 0.6
 #: corner index, above most of the sticks that look like a 1 -- name one at
 #: ``CORNER_SURE``, every other number there :data:`NUMBER_MARGIN` less sure
 #: (:func:`corner_named`). Chosen on the bench's photos of one tile (0.3 and 0.9: of the two
-#: never-seen KMahjongg sets' 680 suit and honour tiles, 3 fixed, none broken; 0.8 fixed 5
-#: and 0.4 broke one of the training styles) and read on two fresh seeds as chosen
-#: (docs/photo.md, "A corner index at the top").
+#: never-seen KMahjongg sets' 680 suit and honour tiles, 3 fixed, none broken; 0.8 fixed 5,
+#: and with a top of 0.4 broke one of the training styles); on two fresh seeds as chosen, 3
+#: more fixed and none broken, where 0.8 and 0.85 broke some (docs/photo.md, "A corner
+#: index at the top").
 CORNER_TOP = 0.3
 CORNER_SURE = 0.9
 #: How much of a reading of a flower or season the suit tile of a 5 to 9 named on it must
