@@ -187,7 +187,7 @@ def test_a_corner_index_at_the_top_names_a_suit_tile_among_sticks() -> None:
     after = _char_look(None, GREY, QUAD, nine, six)  # type: ignore[arg-type]
     assert _read(after) == "6s"
     assert after[READ_CODES.index("9s")] == pytest.approx(0.3)
-    # the 9 of bamboos printing its 9 at the top is not turned to a 6
+    # a corner 9 among the sticks, on a tile read as the 3 of bamboos: the 9 (no turn at the top)
     three = reading({"3s": 0.7, "E": 0.3})
     assert _read(_char_look(None, GREY, QUAD, three, _Sticks(9, 0.92))) == "9s"  # type: ignore[arg-type]
     # a corner number less sure than CORNER_SURE, or one on a flower's reading: as read
