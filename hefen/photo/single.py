@@ -663,11 +663,11 @@ def _char_look(
         each = numbers.probabilities(windows)[:, : len(NUMBER_CLASSES) - 1]
         surest = each.max(0)
         n = number_named(surest)
-        if n is not None and not bonus:
-            low = float(lows[each[:, n].argmax()])
-            return renumbered(mean, turned(n, READ_CODES[read_as], low))
-        if not bonus:
-            n = corner_named(each, lows)  # a corner index at the top: never turned
+        if not bonus:  # a suit tile: its number, else its corner index, names it
+            if n is not None:
+                low = float(lows[each[:, n].argmax()])
+                return renumbered(mean, turned(n, READ_CODES[read_as], low))
+            n = corner_named(each, lows)  # at the top: never turned
             return mean if n is None else renumbered(mean, n)
         if n is not None and n < len(BONUS) // 2:
             named = (numbered(mean[BONUS_AT], n), float(surest[n]))
