@@ -874,8 +874,9 @@ def main() -> None:
         "--typefaces",
         choices=glyphs.TYPEFACES,
         default="drawn",
-        help="with --look chars or numbers: the CJK typefaces its windows are set in: the "
-        "drawn style's, or more: those and glyphs.MORE_CJK_FONTS",
+        help="with --look chars or numbers: the typefaces its windows are set in: the "
+        "drawn style's, more: those and glyphs.MORE_CJK_FONTS, or most: those and "
+        "glyphs.MORE_LATIN_FONTS (more Latin typefaces for the Arabic digits)",
     )
     p.add_argument("--batch", type=int, default=128)
     p.add_argument("--lr", type=float, default=3e-3)
@@ -917,7 +918,9 @@ def main() -> None:
         p.error("--factored reads a bonus look: give --look bonus")
     missing = glyphs.missing_fonts(args.typefaces) if args.look in WINDOW_LOOKS else []
     if missing:
-        hint = f" (apt-get install {glyphs.MORE_FONT_PACKAGES})" if args.typefaces == "more" else ""
+        hint = (
+            f" (apt-get install {glyphs.MORE_FONT_PACKAGES})" if args.typefaces != "drawn" else ""
+        )
         sys.exit(f"train_photo.py: {len(missing)} fonts are missing, {missing[0]} first{hint}")
     try:
         (train_match if args.look == "match" else train)(args)

@@ -390,3 +390,40 @@ def test_the_numbers_are_arabic_and_chinese_but_not_the_lone_stroke() -> None:
     assert not set("二三四五六七八九伍") & set(glyphs.OTHER_THAN_NUMBERS)
     assert set("春夏秋冬梅菊竹一萬") <= set(glyphs.OTHER_THAN_NUMBERS)
     assert not set("123456789") & set(glyphs.OTHER_LATIN_THAN_NUMBERS)
+
+
+def test_the_most_typefaces_are_the_more_ones_and_more_latin_ones(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """``most`` is ``more``'s CJK typefaces and the drawn style's Latin ones with
+    :data:`~hefen.photo.glyphs.MORE_LATIN_FONTS` (a 1 with a flag and no foot, as Arial
+    draws it; Times; Courier): ``drawn`` and ``more`` keep the drawn style's three, so the
+    looks trained on them are made again as they were; a Latin font not installed is named
+    for ``most`` alone."""
+    from hefen.photo.drawn import LATIN_FONTS
+
+    assert glyphs.cjk_font_paths("most") == glyphs.cjk_font_paths("more")
+    assert glyphs.latin_font_paths("drawn") == glyphs.latin_font_paths("more") == LATIN_FONTS
+    most = glyphs.latin_font_paths("most")
+    assert most[: len(LATIN_FONTS)] == LATIN_FONTS and len(set(most)) == len(most)
+    assert len(most) == len(LATIN_FONTS) + len(glyphs.MORE_LATIN_FONTS) >= len(LATIN_FONTS) + 8
+    assert any("LiberationSans" in path for path in most)
+    with pytest.raises(ValueError, match="no typeface set 'wide'"):
+        glyphs.latin_font_paths("wide")
+    monkeypatch.setattr(glyphs, "MORE_LATIN_FONTS", ("/nowhere/sans.ttf",))
+    assert glyphs.missing_fonts("most")[-1] == "/nowhere/sans.ttf"
+    assert "/nowhere/sans.ttf" not in glyphs.missing_fonts("more")
+
+
+@needs_cjk_fonts
+@pytest.mark.skipif(bool(glyphs.missing_fonts("most")), reason="the most typefaces are missing")
+def test_an_arabic_digit_is_drawn_in_the_more_latin_typefaces_with_most() -> None:
+    """With ``most`` an Arabic digit is drawn in every Latin typeface of the set (each
+    draws a 1 that is not the others' pixels), and the windows of ``most`` differ from
+    those of ``more`` from the same seed."""
+    having = glyphs._having("1", True, "most")
+    assert having == tuple(range(len(glyphs.latin_font_paths("most"))))
+    ones = {glyphs._glyph_mask(i, True, "1", "most").tobytes() for i in having}  # type: ignore[union-attr]
+    assert len(ones) == len(having)
+    seen = [glyphs.number_window(np.random.default_rng(s), 0, [], "most") for s in range(12)]
+    drawn = [glyphs.number_window(np.random.default_rng(s), 0, [], "more") for s in range(12)]
+    assert all(w.shape == (glyphs.WINDOW, glyphs.WINDOW) for w in seen)
+    assert any(not np.array_equal(a, b) for a, b in zip(seen, drawn, strict=True))

@@ -16,7 +16,8 @@ flower or season with it (``CharLook``).
 
 Drawn from a seed, with Pillow and OpenCV; the fonts are Debian's: the ``drawn`` style's
 (:data:`hefen.photo.drawn.CJK_FONTS`), and with ``typefaces="more"`` those and
-:data:`MORE_CJK_FONTS` (:data:`TYPEFACES`).
+:data:`MORE_CJK_FONTS`, and with ``typefaces="most"`` also the Latin ones of
+:data:`MORE_LATIN_FONTS` (:data:`TYPEFACES`).
 """
 
 from __future__ import annotations
@@ -111,17 +112,37 @@ MORE_CJK_FONTS: tuple[tuple[str, int], ...] = (
     ("/usr/share/fonts/truetype/ipamj/ipamjm.ttf", 0),
     ("/usr/share/fonts/truetype/babelstone/BabelStoneHan.ttf", 0),
 )
-#: The Debian packages that hold :data:`MORE_CJK_FONTS`.
+#: The Debian packages that hold :data:`MORE_CJK_FONTS` and :data:`MORE_LATIN_FONTS`.
 MORE_FONT_PACKAGES = (
     "fonts-cwtex-kai fonts-cwtex-ming fonts-cwtex-heib fonts-cwtex-fs fonts-cwtex-yen "
     "fonts-lxgw-wenkai fonts-noto-cjk fonts-noto-cjk-extra fonts-arphic-gkai00mp "
     "fonts-arphic-gbsn00lp fonts-aoyagi-soseki fonts-kouzan-mouhitsu fonts-kiloji fonts-klee "
     "fonts-morisawa-bizud-mincho fonts-morisawa-bizud-gothic fonts-dejima-mincho "
-    "fonts-oradano-mincho-gsrr fonts-ipamj-mincho fonts-babelstone-han"
+    "fonts-oradano-mincho-gsrr fonts-ipamj-mincho fonts-babelstone-han fonts-liberation "
+    "fonts-dejavu-extra"
 )
-#: The typeface sets a window look is drawn in: the ``drawn`` style's, or ``more``: those
-#: and :data:`MORE_CJK_FONTS`.
-TYPEFACES = ("drawn", "more")
+#: More Latin typefaces an Arabic digit may be drawn in (with ``typefaces="most"``) beside
+#: the ``drawn`` style's three DejaVu faces: a maker prints a suit tile's corner index or a
+#: flower's number in a sans like Arial or Helvetica (a 1 with a flag and no foot), a serif
+#: like Times, a monospace like Courier, condensed or bold, as the number look must read.
+#: Liberation Sans, Serif and Mono (metric twins of Arial, Times and Courier), Noto Sans
+#: and Serif, DejaVu Sans Condensed and Serif in bold.
+MORE_LATIN_FONTS: tuple[str, ...] = (
+    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSansNarrow-Bold.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSerif-Regular.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSerif-Bold.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationMono-Bold.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSans-Bold.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSerif-Bold.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed-Bold.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf",
+)
+#: The typeface sets a window look is drawn in: the ``drawn`` style's, ``more``: those
+#: and :data:`MORE_CJK_FONTS`, or ``most``: those and :data:`MORE_LATIN_FONTS` too.
+TYPEFACES = ("drawn", "more", "most")
 
 
 def cjk_font_paths(typefaces: str = "drawn") -> tuple[tuple[str, int], ...]:
@@ -130,17 +151,30 @@ def cjk_font_paths(typefaces: str = "drawn") -> tuple[tuple[str, int], ...]:
 
     if typefaces not in TYPEFACES:
         raise ValueError(f"no typeface set {typefaces!r}: one of {', '.join(TYPEFACES)}")
-    return CJK_FONTS + (MORE_CJK_FONTS if typefaces == "more" else ())
+    return CJK_FONTS + (MORE_CJK_FONTS if typefaces != "drawn" else ())
+
+
+def latin_font_paths(typefaces: str = "drawn") -> tuple[str, ...]:
+    """The Latin typefaces of the set ``typefaces`` (:data:`TYPEFACES`): the ``drawn``
+    style's (:data:`hefen.photo.drawn.LATIN_FONTS`), with ``most`` :data:`MORE_LATIN_FONTS`
+    too."""
+    from hefen.photo.drawn import LATIN_FONTS
+
+    if typefaces not in TYPEFACES:
+        raise ValueError(f"no typeface set {typefaces!r}: one of {', '.join(TYPEFACES)}")
+    return LATIN_FONTS + (MORE_LATIN_FONTS if typefaces == "most" else ())
 
 
 def missing_fonts(typefaces: str = "drawn") -> list[str]:
     """The font files of the set ``typefaces`` that this machine lacks: the ``drawn``
     style's (:func:`hefen.photo.drawn.missing_fonts`, its Latin ones among them), and
-    with ``more`` those of :data:`MORE_CJK_FONTS`."""
+    with ``more`` those of :data:`MORE_CJK_FONTS`, with ``most`` those and
+    :data:`MORE_LATIN_FONTS`."""
     from hefen.photo import drawn
 
-    more = cjk_font_paths(typefaces)[len(drawn.CJK_FONTS) :]
-    return drawn.missing_fonts() + [p for p, _ in more if not Path(p).exists()]
+    more = [p for p, _ in cjk_font_paths(typefaces)[len(drawn.CJK_FONTS) :]]
+    more += list(latin_font_paths(typefaces)[len(drawn.LATIN_FONTS) :])
+    return drawn.missing_fonts() + [p for p in more if not Path(p).exists()]
 
 
 @functools.cache
@@ -149,10 +183,8 @@ def _cjk_fonts(typefaces: str = "drawn") -> tuple[ImageFont.FreeTypeFont, ...]:
 
 
 @functools.cache
-def _latin_fonts() -> tuple[ImageFont.FreeTypeFont, ...]:
-    from hefen.photo.drawn import LATIN_FONTS
-
-    return tuple(ImageFont.truetype(p, 120) for p in LATIN_FONTS)
+def _latin_fonts(typefaces: str = "drawn") -> tuple[ImageFont.FreeTypeFont, ...]:
+    return tuple(ImageFont.truetype(p, 120) for p in latin_font_paths(typefaces))
 
 
 def _drawn(font: ImageFont.FreeTypeFont, char: str) -> Image.Image:
@@ -166,7 +198,7 @@ _NO_SUCH_GLYPH = "\U0010fffd"
 
 
 def _font(font_index: int, latin: bool, typefaces: str) -> ImageFont.FreeTypeFont:
-    return (_latin_fonts() if latin else _cjk_fonts(typefaces))[font_index]
+    return (_latin_fonts(typefaces) if latin else _cjk_fonts(typefaces))[font_index]
 
 
 @functools.cache
@@ -315,7 +347,7 @@ def _random_glyph(
 def _having(char: str, latin: bool, typefaces: str) -> tuple[int, ...]:
     """The typefaces (indices) of the Latin or the CJK set ``typefaces`` that draw
     ``char``."""
-    fonts = _latin_fonts() if latin else _cjk_fonts(typefaces)
+    fonts = _latin_fonts(typefaces) if latin else _cjk_fonts(typefaces)
     return tuple(i for i in range(len(fonts)) if _glyph_mask(i, latin, char, typefaces) is not None)
 
 
