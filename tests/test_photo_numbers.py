@@ -35,7 +35,10 @@ from hefen.photo.single import (
     NUMBER_SURE,
     TURNED_LOW,
     UNFLOWERED_AT,
+    UPSIDE_DOWN,
     _char_look,
+    _index_up,
+    _turns,
     char_scan,
     char_scan_at,
     corner_named,
@@ -203,6 +206,68 @@ def test_a_corner_index_at_the_top_names_a_suit_tile_among_sticks() -> None:
     assert corner_named(both, np.array([0.1, 0.5])) == 5
     # no window at the top: none
     assert corner_named(each, np.full_like(lows, 0.5)) is None
+
+
+def test_a_corner_index_at_the_top_says_which_way_is_up() -> None:
+    """A reading upside down from the picture's upright gives way to the same
+    quadrilateral read upright where the number look names a corner index at the
+    upright's top: a bird read upside down was taken for 發. A reading on its side, an
+    unsure index, or none, leave the reading chosen; the look is asked only of a reading
+    upside down."""
+    turns = _turns(QUAD) + _turns(QUAD + 5)  # two quadrilaterals, four turns of each
+    quads = [q for q, _ in turns]
+    turned_by = np.array([t for _, t in turns])
+    assert turned_by[2] >= UPSIDE_DOWN > turned_by[1] and turned_by[0] == 0
+    _, lows = char_scan_at(GREY, quads[0])
+    top = int(np.argmax(lows < CORNER_TOP))
+    index = _numbers(_number(1, 0.97), at=top)
+    assert _index_up(index, GREY, quads, turned_by, 2) == 0  # type: ignore[arg-type]
+    assert _index_up(index, GREY, quads, turned_by, 6) == 4  # type: ignore[arg-type]
+    asked = len(index.shapes)
+    for r in (0, 1, 3, 5):  # upright or on its side: as chosen, the look not asked
+        assert _index_up(index, GREY, quads, turned_by, r) == r  # type: ignore[arg-type]
+    assert len(index.shapes) == asked
+    unsure = _numbers(_number(1, CORNER_SURE - 0.05), at=top)
+    assert _index_up(unsure, GREY, quads, turned_by, 2) == 2  # type: ignore[arg-type]
+    assert _index_up(_numbers(), GREY, quads, turned_by, 2) == 2  # type: ignore[arg-type]
+    low = int(np.argmax(lows > TURNED_LOW))  # a number low on the upright: not an index
+    assert _index_up(_numbers(_number(1, 0.97), at=low), GREY, quads, turned_by, 2) == 2  # type: ignore[arg-type]
+
+
+def test_read_tile_takes_the_upright_reading_where_an_index_is_at_the_top(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """In :func:`read_tile`: where the reading chosen is upside down and a corner index is
+    at the top of the tile as the picture stands, the tile is read as it is read upright;
+    without an index, upside down as chosen."""
+    from hefen.photo import single
+
+    photo = np.full((300, 240, 3), 40, np.uint8)
+    photo[40:260, 50:190] = np.random.default_rng(TEST_SEED).integers(
+        150, 256, (220, 140, 3), dtype=np.uint8
+    )
+    model = TileClassifier()
+    model.chars = None
+
+    def choose(turn: int):  # type: ignore[no-untyped-def]
+        def pick(sharp, grey, quads, readings, probs, costs):  # type: ignore[no-untyped-def]
+            ups = [r for r in range(len(quads)) if _turns(quads[r])[0][1] < 0.5]
+            return ups[0] + turn  # the first quadrilateral, upright or turned ``turn``
+
+        return pick
+
+    def read(look: FixedWindowLook, turn: int) -> np.ndarray:
+        model.numbers = look  # type: ignore[assignment]
+        monkeypatch.setattr(single, "_sharp_choice", choose(turn))
+        monkeypatch.setattr(single, "_char_look", lambda c, i, q, mean, n=None: mean)
+        return single.read_tile(photo, model=model).probs
+
+    _, lows = char_scan_at(GREY, QUAD)  # as many windows, in the same order, as any face
+    index = _numbers(_number(1, 0.97), at=int(np.argmax(lows < CORNER_TOP)))
+    upright, none = read(_numbers(), 0), _numbers()
+    assert np.array_equal(read(index, 2), upright)  # an index at the top: read upright
+    upside_down = read(none, 2)
+    assert not np.array_equal(upside_down, upright) and len(none.shapes) == 1
 
 
 def test_a_suit_tile_is_scanned_as_finely_as_a_flower(monkeypatch: pytest.MonkeyPatch) -> None:

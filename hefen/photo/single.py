@@ -180,6 +180,12 @@ TURNED_LOW = 0.6
 #: index at the top").
 CORNER_TOP = 0.3
 CORNER_SURE = 0.9
+#: A reading at least this many quarter turns from the picture's upright is upside down: it
+#: gives way to the same quadrilateral read upright where a corner index is printed at the
+#: upright's top (:func:`_index_up`). Photos are taken upright far more often than not, and
+#: a bird read upside down was taken for 發 (docs/photo.md, "A corner index says which way
+#: is up").
+UPSIDE_DOWN = 1.5
 #: How much of a reading of a flower or season the suit tile of a 5 to 9 named on it must
 #: have for the number to make it that tile (:func:`unflowered`): on the bench's and two
 #: fresh seeds' photos, the 12 of KMahjongg *traditional*'s 8 of bamboos it fixed had their
@@ -554,6 +560,29 @@ def corner_named(each: np.ndarray, lows: np.ndarray) -> int | None:
     return _named(each[top].max(0), CORNER_SURE, NUMBER_MARGIN)
 
 
+def _index_up(
+    numbers: NumberLook,
+    ink: np.ndarray,
+    quads: list[np.ndarray],
+    turned_by: np.ndarray,
+    r: int,
+) -> int:
+    """The reading to take (an index into ``quads``, each quadrilateral in its
+    :data:`TURNS` turns) where reading ``r`` was chosen: where ``r`` is upside down from the
+    picture's upright (:data:`UPSIDE_DOWN`, ``turned_by`` each reading's quarter turns) and
+    the number look ``numbers`` names a corner index at the top of the same quadrilateral
+    read upright (:func:`corner_named`, in ``ink`` as the character look reads it), the
+    upright reading: makers print the index at the top, so a tile that shows one there as
+    the picture stands is upright; else ``r``."""
+    if turned_by[r] < UPSIDE_DOWN:
+        return r
+    first = r - r % TURNS
+    up = first + int(np.argmin(turned_by[first : first + TURNS]))
+    windows, lows = char_scan_at(ink, quads[up])
+    each = numbers.probabilities(windows)[:, : len(NUMBER_CLASSES) - 1]
+    return r if corner_named(each, lows) is None else up
+
+
 def _named(surest: np.ndarray, sure: float, margin: float) -> int | None:
     k = int(surest.argmax())
     if surest[k] < sure or np.partition(surest, -2)[-2] > surest[k] - margin:
@@ -743,6 +772,9 @@ def read_tile(
         r = _sharp_choice(clf.sharp, grey, quads, readings, probs, costs)
     else:
         r = _model_choice(logs, readings, costs)
+    ink = ink_image(rgb)
+    if clf.numbers is not None:  # a corner index at the top says which way is up
+        r = _index_up(clf.numbers, ink, quads, turned_by, r)
     start, count = readings[r]
     mean = probs[start : start + count].mean(0)
     k = int(logs[start : start + count].mean(0).argmax())
@@ -758,7 +790,7 @@ def read_tile(
     chars = clf.chars if flowers else None
     numbers = clf.numbers if flowers or suit_tile(k) else None
     if chars is not None or numbers is not None:
-        mean = _char_look(chars, ink_image(rgb), quads[r], mean, numbers)
+        mean = _char_look(chars, ink, quads[r], mean, numbers)
         k = int(mean[: len(READ_CODES)].argmax())
     # each reading's look (its cuts' mean features), and the chosen reading's
     every = (
