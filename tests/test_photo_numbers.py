@@ -31,6 +31,7 @@ from hefen.photo.single import (
     BONUS_AT,
     CORNER_SURE,
     CORNER_TOP,
+    INDEX_UP_SURE,
     NUMBER_MARGIN,
     NUMBER_SURE,
     TURNED_LOW,
@@ -227,7 +228,11 @@ def test_a_corner_index_at_the_top_says_which_way_is_up() -> None:
     for r in (0, 1, 3, 5):  # upright or on its side: as chosen, the look not asked
         assert _index_up(index, GREY, quads, turned_by, r) == r  # type: ignore[arg-type]
     assert len(index.shapes) == asked
-    unsure = _numbers(_number(1, CORNER_SURE - 0.05), at=top)
+    # less sure than the corner rule asks, but enough to choose which way is up
+    assert INDEX_UP_SURE < INDEX_UP_SURE + 0.05 < CORNER_SURE
+    fair = _numbers(_number(1, INDEX_UP_SURE + 0.05), at=top)
+    assert _index_up(fair, GREY, quads, turned_by, 2) == 0  # type: ignore[arg-type]
+    unsure = _numbers(_number(1, INDEX_UP_SURE - 0.05), at=top)
     assert _index_up(unsure, GREY, quads, turned_by, 2) == 2  # type: ignore[arg-type]
     assert _index_up(_numbers(), GREY, quads, turned_by, 2) == 2  # type: ignore[arg-type]
     low = int(np.argmax(lows > TURNED_LOW))  # a number low on the upright: not an index

@@ -186,6 +186,14 @@ CORNER_SURE = 0.9
 #: a bird read upside down was taken for 發 (docs/photo.md, "A corner index says which way
 #: is up").
 UPSIDE_DOWN = 1.5
+#: How sure the number look must be of a corner index at the top of the upright, every other
+#: number there :data:`NUMBER_MARGIN` less sure, for :func:`_index_up` to take the upright
+#: reading: lower than :data:`CORNER_SURE`, as it only chooses between two readings of one
+#: tile, and photos are taken upright far more often than upside down. Chosen on the bench's
+#: photos of one tile (0.8: 2 more of *default*'s birds fixed; 0.7 no more), and read on two
+#: fresh seeds as chosen: 1 more fixed and none broken (0.6 broke a season read upright as
+#: the spring; docs/photo.md, "A corner index says which way is up").
+INDEX_UP_SURE = 0.8
 #: How much of a reading of a flower or season the suit tile of a 5 to 9 named on it must
 #: have for the number to make it that tile (:func:`unflowered`): on the bench's and two
 #: fresh seeds' photos, the 12 of KMahjongg *traditional*'s 8 of bamboos it fixed had their
@@ -542,11 +550,11 @@ def number_named(surest: np.ndarray) -> int | None:
     return _named(surest, NUMBER_SURE, NUMBER_MARGIN)
 
 
-def corner_named(each: np.ndarray, lows: np.ndarray) -> int | None:
+def corner_named(each: np.ndarray, lows: np.ndarray, sure: float = CORNER_SURE) -> int | None:
     """The number (0-8 for 1-9) the number look names at the top of a tile, where makers
     print a corner index, given each window's probabilities of the numbers (``each``,
     N x 9) and how low on the tile each window's middle lies (``lows``, N): the surest in
-    the windows above :data:`CORNER_TOP`, where it reaches :data:`CORNER_SURE` and every
+    the windows above :data:`CORNER_TOP`, where it reaches ``sure`` and every
     other number there is :data:`NUMBER_MARGIN` less sure; else None (also where no window
     lies so high). A stick low on the tile, read as a 1, does not count against it.
 
@@ -557,7 +565,7 @@ def corner_named(each: np.ndarray, lows: np.ndarray) -> int | None:
     top = lows < CORNER_TOP
     if not top.any():
         return None
-    return _named(each[top].max(0), CORNER_SURE, NUMBER_MARGIN)
+    return _named(each[top].max(0), sure, NUMBER_MARGIN)
 
 
 def _index_up(
@@ -571,7 +579,8 @@ def _index_up(
     :data:`TURNS` turns) where reading ``r`` was chosen: where ``r`` is upside down from the
     picture's upright (:data:`UPSIDE_DOWN`, ``turned_by`` each reading's quarter turns) and
     the number look ``numbers`` names a corner index at the top of the same quadrilateral
-    read upright (:func:`corner_named`, in ``ink`` as the character look reads it), the
+    read upright (:func:`corner_named` at :data:`INDEX_UP_SURE`, in ``ink`` as the
+    character look reads it), the
     upright reading: makers print the index at the top, so a tile that shows one there as
     the picture stands is upright; else ``r``."""
     if turned_by[r] < UPSIDE_DOWN:
@@ -580,7 +589,7 @@ def _index_up(
     up = first + int(np.argmin(turned_by[first : first + TURNS]))
     windows, lows = char_scan_at(ink, quads[up])
     each = numbers.probabilities(windows)[:, : len(NUMBER_CLASSES) - 1]
-    return r if corner_named(each, lows) is None else up
+    return r if corner_named(each, lows, INDEX_UP_SURE) is None else up
 
 
 def _named(surest: np.ndarray, sure: float, margin: float) -> int | None:
