@@ -580,9 +580,8 @@ def _index_up(
     picture's upright (:data:`UPSIDE_DOWN`, ``turned_by`` each reading's quarter turns) and
     the number look ``numbers`` names a corner index at the top of the same quadrilateral
     read upright (:func:`corner_named` at :data:`INDEX_UP_SURE`, in ``ink`` as the
-    character look reads it), the
-    upright reading: makers print the index at the top, so a tile that shows one there as
-    the picture stands is upright; else ``r``."""
+    character look reads it), the upright reading: makers print the index at the top, so
+    a tile that shows one there as the picture stands is upright; else ``r``."""
     if turned_by[r] < UPSIDE_DOWN:
         return r
     first = r - r % TURNS
