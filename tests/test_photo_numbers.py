@@ -229,7 +229,7 @@ def test_a_corner_index_at_the_top_says_which_way_is_up() -> None:
         assert _index_up(index, GREY, quads, turned_by, r) == r  # type: ignore[arg-type]
     assert len(index.shapes) == asked
     # less sure than the corner rule asks, but enough to choose which way is up
-    assert INDEX_UP_SURE < INDEX_UP_SURE + 0.05 < CORNER_SURE
+    assert INDEX_UP_SURE + 0.05 < CORNER_SURE
     fair = _numbers(_number(1, INDEX_UP_SURE + 0.05), at=top)
     assert _index_up(fair, GREY, quads, turned_by, 2) == 0  # type: ignore[arg-type]
     unsure = _numbers(_number(1, INDEX_UP_SURE - 0.05), at=top)

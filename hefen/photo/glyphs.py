@@ -145,13 +145,18 @@ MORE_LATIN_FONTS: tuple[str, ...] = (
 TYPEFACES = ("drawn", "more", "most")
 
 
+def _known(typefaces: str) -> str:
+    """``typefaces``, one of :data:`TYPEFACES`; else a ValueError naming them."""
+    if typefaces not in TYPEFACES:
+        raise ValueError(f"no typeface set {typefaces!r}: one of {', '.join(TYPEFACES)}")
+    return typefaces
+
+
 def cjk_font_paths(typefaces: str = "drawn") -> tuple[tuple[str, int], ...]:
     """The CJK typefaces (path, face index) of the set ``typefaces`` (:data:`TYPEFACES`)."""
     from hefen.photo.drawn import CJK_FONTS
 
-    if typefaces not in TYPEFACES:
-        raise ValueError(f"no typeface set {typefaces!r}: one of {', '.join(TYPEFACES)}")
-    return CJK_FONTS + (MORE_CJK_FONTS if typefaces != "drawn" else ())
+    return CJK_FONTS + (MORE_CJK_FONTS if _known(typefaces) != "drawn" else ())
 
 
 def latin_font_paths(typefaces: str = "drawn") -> tuple[str, ...]:
@@ -160,9 +165,7 @@ def latin_font_paths(typefaces: str = "drawn") -> tuple[str, ...]:
     too."""
     from hefen.photo.drawn import LATIN_FONTS
 
-    if typefaces not in TYPEFACES:
-        raise ValueError(f"no typeface set {typefaces!r}: one of {', '.join(TYPEFACES)}")
-    return LATIN_FONTS + (MORE_LATIN_FONTS if typefaces == "most" else ())
+    return LATIN_FONTS + (MORE_LATIN_FONTS if _known(typefaces) == "most" else ())
 
 
 def missing_fonts(typefaces: str = "drawn") -> list[str]:
