@@ -121,10 +121,10 @@ BONUS_LOOK_SURE = 0.9
 #: of suit and honour tiles of each of the training styles and the two never-seen
 #: KMahjongg sets, 0.5 to 1 were within a point of each other, all above 0 (the model
 #: alone); 0.7 kept the model's vote. With every reading weighed and the later rules, 0.8
-#: read 13 more of the never-seen sets' 2,520 photos on three seeds (3 to 6 on each, 9 of
-#: them suit and honour tiles, 8 of those birds) and broke none of the training styles'
-#: 1,260: the look was trained on birds and other arrangements the tile model never saw
-#: (docs/photo.md, "The sharp look weighs more").
+#: read 13 more of the never-seen sets' 2,520 photos on three seeds (3 to 6 on each; 9
+#: more of their suit and honour tiles, 8 birds among those fixed) and broke none of the
+#: training styles' 1,260: the look was trained on birds and other arrangements the tile
+#: model never saw (docs/photo.md, "The sharp look weighs more").
 SHARP_WEIGHT = 0.8
 #: The character look (:class:`~hefen.photo.model.CharLook`) scans the tile cut to this
 #: size (width, height) with square windows of these sides (shares of the tile's width),
