@@ -29,11 +29,13 @@ from hefen.photo.classes import BONUS, CHAR_CLASSES, NUMBER_CLASSES, READ_CODES
 from hefen.photo.model import MODEL_DIR, NumberLook, TileClassifier, classifier
 from hefen.photo.single import (
     BONUS_AT,
+    CHAR_SURE,
     CORNER_SURE,
     CORNER_TOP,
     INDEX_UP_SURE,
     NUMBER_MARGIN,
     NUMBER_SURE,
+    SEASON_SEEN_AT,
     TURNED_LOW,
     UNFLOWERED_AT,
     UPSIDE_DOWN,
@@ -79,21 +81,56 @@ QUAD = np.array([[40, 40], [160, 40], [160, 240], [40, 240]], np.float32)
 
 
 def test_a_sure_number_renumbers_a_flower_or_season() -> None:
-    """A 3 read surely: the autumn where the reading gives it more than the
-    chrysanthemum, else the chrysanthemum; the bonus tiles' share goes to it."""
+    """A 3 read surely, with no character look: the autumn where the reading gives it
+    more than the chrysanthemum, else the chrysanthemum; the bonus tiles' share goes to
+    it. (With a character look, how surely it saw the season's character weighs the two
+    first: the next test.)"""
     three = _numbers(_number(3, 0.97), at=7)
     spring = reading({"1h": 0.4, "3h": 0.1, "7h": 0.05, "W": 0.45})
     assert _read(spring) == "W"  # read as another tile: the number does not make it one
-    assert np.array_equal(_char_look(_chars(), GREY, QUAD, spring, three), spring)  # type: ignore[arg-type]
+    assert np.array_equal(_char_look(None, GREY, QUAD, spring, three), spring)  # type: ignore[arg-type]
     spring = reading({"1h": 0.4, "3h": 0.1, "7h": 0.05, "W": 0.3})
-    after = _char_look(_chars(), GREY, QUAD, spring, three)  # type: ignore[arg-type]
+    after = _char_look(None, GREY, QUAD, spring, three)  # type: ignore[arg-type]
     assert _read(after) == "3h"
     assert after[BONUS_AT].sum() == pytest.approx(0.97 / (0.97 + 0.3), abs=1e-4)
     assert np.isclose(after.sum(), 1.0)
     plum = reading({"5h": 0.4, "7h": 0.2, "3h": 0.1, "W": 0.3})
-    after = _char_look(_chars(), GREY, QUAD, plum, three)  # type: ignore[arg-type]
+    after = _char_look(None, GREY, QUAD, plum, three)  # type: ignore[arg-type]
     assert _read(after) == "7h"
     assert after[READ_CODES.index("5h")] == 0.0
+
+
+def test_a_season_whose_character_is_not_seen_is_the_flower() -> None:
+    """A 2 read surely on a tile the reading gives the summer more than the orchid, the
+    character look naming no character (KMahjongg *default*'s orchid prints a 2 and no
+    character, its summer a 2 and 夏): where the look saw 夏 nowhere, the orchid; where it
+    saw it nearly surely (under the bar that names it), the summer (docs/photo.md, "A
+    season's character not seen")."""
+    two = _numbers(_number(2, 0.98), at=5)
+    summer = reading({"2h": 0.3, "6h": 0.1, "8h": 0.2, "W": 0.25})
+    assert _read(_char_look(None, GREY, QUAD, summer, two)) == "2h"  # type: ignore[arg-type]
+    assert _read(_char_look(_chars(), GREY, QUAD, summer, two)) == "6h"  # type: ignore[arg-type]
+    seen = [0.0] * len(CHAR_CLASSES)
+    seen[BONUS.index("2h")], seen[-1] = 0.85, 0.15  # 夏, under the bar
+    assert 0.85 < CHAR_SURE
+    after = _char_look(_chars(seen, at=2), GREY, QUAD, summer, two)  # type: ignore[arg-type]
+    assert _read(after) == "2h"
+    # the orchid's 蘭 seen nearly as surely is no season's: the orchid
+    seen = [0.0] * len(CHAR_CLASSES)
+    seen[BONUS.index("6h")], seen[-1] = 0.85, 0.15
+    after = _char_look(_chars(seen, at=2), GREY, QUAD, summer, two)  # type: ignore[arg-type]
+    assert _read(after) == "6h"
+
+
+def test_the_families_are_weighed_by_the_season_seen() -> None:
+    bonus = np.array([0, 0.5, 0, 0, 0, 0.25, 0, 0])
+    assert BONUS[numbered(bonus, 1)] == "2h"  # the reading alone
+    assert BONUS[numbered(bonus, 1, 1 - SEASON_SEEN_AT)] == "2h"
+    assert BONUS[numbered(bonus, 1, 0.0)] == "6h"  # 夏 seen nowhere
+    # seen nowhere, the summer stays where the reading gives it this many times the orchid
+    even = (1 + SEASON_SEEN_AT) / SEASON_SEEN_AT
+    assert BONUS[numbered(np.array([0, even, 0, 0, 0, 1, 0, 0]), 1, 0.0)] == "2h"
+    assert BONUS[numbered(np.array([0, even * 0.99, 0, 0, 0, 1, 0, 0]), 1, 0.0)] == "6h"
 
 
 def test_a_named_character_comes_before_the_number() -> None:
