@@ -122,6 +122,37 @@ def test_a_season_whose_character_is_not_seen_is_the_flower() -> None:
     assert _read(after) == "6h"
 
 
+def test_a_number_at_the_top_names_a_flower_where_the_whole_tile_names_none() -> None:
+    """KMahjongg *default*'s plum prints its 1 at the top, and its branch lower down looks
+    like a 3 nearly as surely: the whole tile names no number, the windows at the top
+    name the 1 (:func:`corner_named`), and the plum is read, the character look having
+    seen no 春 (docs/photo.md, "A season's character not seen"). A 5 to 9 at the top
+    leaves a flower's reading as read (the test above)."""
+    windows, lows = char_scan_at(GREY, QUAD)
+    top, low = int(np.argmax(lows < CORNER_TOP)), int(np.argmax(lows > TURNED_LOW))
+
+    class _Branch(FixedWindowLook):
+        """A 1 at ``sure`` at the top, and a 3 at 0.94 low on the tile."""
+
+        def __init__(self, sure: float) -> None:
+            super().__init__(len(NUMBER_CLASSES), _number(1, sure), top)
+
+        def probabilities(self, windows: np.ndarray) -> np.ndarray:
+            out = super().probabilities(windows)
+            out[low] = _number(3, 0.94)
+            return out
+
+    assert 0.94 < NUMBER_SURE
+    spring = reading({"1h": 0.3, "5h": 0.2, "3h": 0.25, "W": 0.25})
+    one = _Branch(0.95)
+    each = one.probabilities(windows)[:, : len(NUMBER_CLASSES) - 1]
+    assert number_named(each.max(0)) is None and corner_named(each, lows) == 0
+    assert _read(_char_look(_chars(), GREY, QUAD, spring, one)) == "5h"  # type: ignore[arg-type]
+    assert _read(_char_look(None, GREY, QUAD, spring, one)) == "1h"  # the reading alone: 1h
+    # a 1 at the top less sure than CORNER_SURE, the 3 not sure enough either: as read
+    assert _read(_char_look(_chars(), GREY, QUAD, spring, _Branch(0.85))) == "1h"  # type: ignore[arg-type]
+
+
 def test_the_families_are_weighed_by_the_season_seen() -> None:
     bonus = np.array([0, 0.5, 0, 0, 0, 0.25, 0, 0])
     assert BONUS[numbered(bonus, 1)] == "2h"  # the reading alone

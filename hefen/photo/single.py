@@ -702,9 +702,10 @@ def _char_look(
     quadrilateral of ``ink`` (the picture as :func:`~hefen.photo.model.ink_image` reads
     it): where one of the eight characters is surely printed on it (:func:`char_named`),
     it names the flower or season; else, where the reading is a flower or season and one
-    of the numbers 1-4 is surely printed (:func:`number_named`), the number and the
-    reading (:func:`numbered`, weighed by how surely the character look saw that
-    number's season) name it, the bonus tiles' share given to the tile named;
+    of the numbers 1-4 is surely printed (:func:`number_named`; where none is, at its
+    top, :func:`corner_named`), the number and the reading (:func:`numbered`, weighed by
+    how surely the character look saw that number's season) name it, the bonus tiles'
+    share given to the tile named;
     where the reading is a flower or season, a 5 to 9 is surely printed and the reading
     gives its suit tile some chance (:data:`UNFLOWERED_AT`), that suit tile
     (:func:`unflowered`);
@@ -736,6 +737,9 @@ def _char_look(
                 return renumbered(mean, turned(n, READ_CODES[read_as], low))
             n = corner_named(each, lows)  # at the top: never turned
             return mean if n is None else renumbered(mean, n)
+        if n is None:  # a 1-4 at the top, where makers print a flower's number
+            top = corner_named(each, lows)
+            n = top if top is not None and top < len(BONUS) // 2 else None
         if n is not None and n < len(BONUS) // 2:
             season_seen = None if seen is None else float(seen[n])
             named = (numbered(mean[BONUS_AT], n, season_seen), float(surest[n]))
