@@ -127,7 +127,8 @@ def test_a_number_at_the_top_names_a_flower_where_the_whole_tile_names_none() ->
     like a 3 nearly as surely: the whole tile names no number, the windows at the top
     name the 1 (:func:`corner_named`), and the plum is read, the character look having
     seen no 春 (docs/photo.md, "A season's character not seen"). A 5 to 9 at the top
-    leaves a flower's reading as read (the test above)."""
+    leaves a flower's reading as read
+    (``test_a_corner_index_at_the_top_names_a_suit_tile_among_sticks``)."""
     windows, lows = char_scan_at(GREY, QUAD)
     top, low = int(np.argmax(lows < CORNER_TOP)), int(np.argmax(lows > TURNED_LOW))
 

@@ -212,8 +212,9 @@ UNFLOWERED_AT = 0.02
 #: many print none on their flowers, so a season's character not seen there is a flower's
 #: sign. Chosen on the bench's and seed 600's photos of one tile (0 to 0.1: 17 of
 #: KMahjongg *default*'s flowers read as the season of their number fixed, none broken;
-#: 0.2: 14; 0.5: 10), the least weight where all are fixed kept for sets the bench does not
-#: draw (docs/photo.md, "A season's character not seen").
+#: 0.2: 14; 0.5: 10): the largest, so the mildest, that fixes all 17, for sets the bench
+#: does not draw. Seed 700, read after: 4 fixed, none broken (docs/photo.md, "A season's
+#: character not seen").
 SEASON_SEEN_AT = 0.1
 #: The bonus tiles' share of a reading at which the character and number looks scan it.
 CHAR_LOOK_AT = 0.25
