@@ -199,9 +199,16 @@ def test_spectator_sees_only_public_information(app: Any, client: TestClient) ->
         assert "legal_actions" not in view and "drawn" not in view and "seat" not in view
         assert all("concealed" not in p for p in view["seats"])
         assert view == as_json(table_view(at_step(game, msg["step"]), None))
-    # the public page carries only the public view too
+    # the public page carries only the public view too (a concealed kong's meld says it is
+    # concealed, which every player sees; no seat's concealed tiles are there)
     page = client.get(f"/play/{code}").text
-    assert '"legal_actions"' not in page and '"concealed":' not in page
+    assert '"legal_actions"' not in page
+    embedded = page.split('<script id="play-data" type="application/json">', 1)[1]
+    state = json.loads(embedded.split("</script>", 1)[0])["state"]
+    shown = state["game"]
+    assert "legal_actions" not in shown and "drawn" not in shown and "seat" not in shown
+    assert all("concealed" not in p for p in shown["seats"])
+    assert shown == as_json(table_view(at_step(game, state["step"]), None))
 
 
 def first_discard(client: TestClient, code: str, token: str) -> str:
