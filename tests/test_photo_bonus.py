@@ -87,6 +87,20 @@ def test_a_tile_read_first_as_another_is_a_flower_only_if_the_bonus_look_is_sure
     assert READ_CODES[int(after[: len(READ_CODES)].argmax())] == "5h"
 
 
+def test_a_tile_read_first_as_the_bird_is_never_made_a_flower_by_the_bonus_look() -> None:
+    """The 1 of bamboos is a picture as a flower is, and the bonus look saw few birds: a
+    first reading of it stands however sure the look is of a flower; the same look still
+    turns a first reading of another tile (the 8 of bamboos) into the flower."""
+    grey = np.full((300, 200), 200, np.uint8)
+    quad = np.array([[40, 40], [160, 40], [160, 240], [40, 240]], np.float32)
+    sure = _FixedLook([0.01, 0.01, 0.01, 0.01, 0.01, 0.9, 0.01, 0.01, 0.03])  # 0.97
+    bird = reading({"1s": 0.45, "6h": 0.3, "1h": 0.25})
+    assert np.array_equal(_bonus_look(sure, grey, quad, bird), bird)  # type: ignore[arg-type]
+    sticks = reading({"8s": 0.45, "6h": 0.3, "1h": 0.25})
+    after = _bonus_look(sure, grey, quad, sticks)  # type: ignore[arg-type]
+    assert READ_CODES[int(after[: len(READ_CODES)].argmax())] == "6h"
+
+
 def test_a_cut_of_the_bonus_look_is_its_size_and_the_classifiers_is_unchanged() -> None:
     grey = np.tile(np.arange(200, dtype=np.uint8), (300, 1))
     quad = np.array([[40, 40], [160, 40], [160, 240], [40, 240]], np.float32)
