@@ -208,3 +208,61 @@ def test_the_sharp_look_knows_birds_it_was_not_shown(monkeypatch: pytest.MonkeyP
     assert len(alone) == 30
     assert alone.count("1s") >= 10, alone
     assert read.count("1s") >= 25, read
+
+
+def test_a_blank_reading_of_the_whole_picture_costs_where_a_tile_was_found() -> None:
+    """A plain ground about a small tile, turned on its side, reads as a blank face (the
+    white dragon) surer than the tile's drawing reads as any tile: where a smaller
+    quadrilateral was found, such a reading of the whole picture costs
+    ``BLANK_WHOLE_COST`` times the log of how much larger the picture is. Another tile
+    read in the whole picture, or the white dragon read in the tile found, costs nothing
+    more."""
+    picture = np.array([[0, 0], [600, 0], [600, 338], [0, 338]], np.float32)
+    tile = np.array([[330, 25], [462, 25], [462, 188], [330, 188]], np.float32)
+    blank = np.repeat(single._blank_costs([tile, picture]), single.TURNS)
+    assert blank[: single.TURNS].tolist() == [0.0] * single.TURNS
+    assert blank[single.TURNS :] == pytest.approx(
+        single.BLANK_WHOLE_COST * np.log(600 * 338 / (132 * 163))
+    )
+    readings = [(r * len(CUTS), len(CUTS)) for r in range(2 * single.TURNS)]
+    costs = np.zeros(2 * single.TURNS)
+
+    def logs(whole: str, seen: str) -> np.ndarray:
+        probs = np.full((2 * single.TURNS * len(CUTS), len(READ_CODES)), 0.01, np.float32)
+        probs[: len(CUTS), READ_CODES.index(seen)] = 0.32  # the tile found, upright
+        probs[
+            single.TURNS * len(CUTS) : (single.TURNS + 1) * len(CUTS), READ_CODES.index(whole)
+        ] = 0.47
+        return np.log(probs + 1e-6)
+
+    assert single._model_choice(logs("P", "7h"), readings, costs) == single.TURNS
+    assert single._model_choice(logs("P", "7h"), readings, costs, blank) == 0
+    assert single._model_choice(logs("5h", "7h"), readings, costs, blank) == single.TURNS
+    assert single._model_choice(logs("5h", "P"), readings, costs, blank) == single.TURNS
+    # the sharp look's choice costs it alike (its worth of a reading)
+    p = _tiles({"P": 0.47, "7h": 0.3}, len(READ_CODES))
+    assert single._worth(p, 0.1, 2.0) == pytest.approx(np.log(0.47 + 1e-6) - 2.1)
+    p = _tiles({"P": 0.3, "7h": 0.47}, len(READ_CODES))
+    assert single._worth(p, 0.1, 2.0) == pytest.approx(np.log(0.47 + 1e-6) - 0.1)
+    # a picture in which nothing smaller was found (cut to the tile) costs nothing
+    assert single._blank_costs([picture]).tolist() == [0.0]
+
+
+def test_read_tile_gives_the_whole_pictures_blank_reading_its_cost(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """``read_tile`` hands the choice the blank costs of every reading: nothing for the
+    quadrilaterals found, the whole picture's (read last, in its four turns) where the
+    tile found is smaller than the picture."""
+    seen = []
+
+    def choose(sharp, grey, quads, readings, probs, costs, blank=None):  # type: ignore[no-untyped-def]
+        seen.append((quads, blank))
+        return 0
+
+    monkeypatch.setattr(single, "_sharp_choice", choose)
+    image = np.full((300, 400, 3), 60, np.uint8)
+    image[100:200, 170:240] = 235  # a small pale tile on a dark table
+    single.read_tile(image)
+    ((quads, blank),) = seen
+    assert len(blank) == len(quads) and len(quads) > single.TURNS
+    assert not blank[: -single.TURNS].any()
+    assert (blank[-single.TURNS :] > 1.0).all()  # the picture is 17 times the tile

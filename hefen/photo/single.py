@@ -97,6 +97,20 @@ WIDE_COST = 2.0
 PART_COST = 0.5
 #: A quadrilateral is a part of a larger one that holds this share of it.
 PART_HELD = 0.8
+#: What a reading of the whole picture as the white dragon costs where a smaller
+#: tile-shaped quadrilateral was found in it: this times the log of how much larger the
+#: picture is than the largest such found (:func:`_blank_costs`). A blank face fills a
+#: picture only where the picture is cut to the tile; turned on its side, a plain ground
+#: about a small tile reads as a blank face surer than the tile's own drawing reads as
+#: any tile. On photos of one tile (the bench's seed and two fresh ones, 3,780), 7 fixed
+#: and none broken (docs/photo.md, "A plain ground is no white dragon").
+BLANK_WHOLE_COST = 1.0
+#: A quadrilateral is tile-shaped where its long side is at most this many times its
+#: short one: a tile's body, face and side strip, is 1.25 to 1.9 (a white dragon on a
+#: white ground is found only by its coloured back, a strip 2.3 times as long as high).
+TILE_SHAPED = 2.0
+#: The white dragon's column: the blank face.
+BLANK = READ_CODES.index("P")
 #: The long side, in pixels, of the copy of the picture GrabCut is run on, and its
 #: iterations (:func:`_ground_quads`): 120 and 2 found as many tiles as 160 and 2 or 200
 #: and 3, in a fifth to a quarter of the time.
@@ -439,15 +453,55 @@ def _weighed(mean: np.ndarray, look: np.ndarray) -> np.ndarray:
     return out
 
 
-def _model_choice(logs: np.ndarray, readings: list[tuple[int, int]], costs: np.ndarray) -> int:
+def _blank_costs(quads: list[np.ndarray]) -> np.ndarray:
+    """What a reading of each of ``quads`` (the quadrilaterals found, the whole picture
+    last) costs where its surest tile is the white dragon: 0 but for the whole picture,
+    :data:`BLANK_WHOLE_COST` times the log of how much larger it is than the largest of
+    the others that is tile-shaped (:data:`TILE_SHAPED`; 0 where none was found).
+
+    >>> pic = np.array([[0, 0], [400, 0], [400, 300], [0, 300]], np.float32)
+    >>> tile = np.array([[100, 50], [200, 50], [200, 200], [100, 200]], np.float32)
+    >>> strip = np.array([[100, 200], [300, 200], [300, 250], [100, 250]], np.float32)
+    >>> [round(float(c), 2) for c in _blank_costs([tile, strip, pic])]
+    [0.0, 0.0, 2.08]
+    >>> _blank_costs([strip, pic]).tolist(), _blank_costs([pic]).tolist()
+    ([0.0, 0.0], [0.0])
+    """
+    out = np.zeros(len(quads))
+    shaped = []
+    for q in quads[:-1]:
+        sides = sorted(float(np.linalg.norm(q[i] - q[i - 1])) for i in (1, 2))
+        if sides[1] <= TILE_SHAPED * sides[0]:
+            shaped.append(float(cv2.contourArea(cv2.convexHull(q.astype(np.float32)))))
+    if shaped:
+        picture = float(cv2.contourArea(cv2.convexHull(quads[-1].astype(np.float32))))
+        out[-1] = BLANK_WHOLE_COST * float(np.log(max(1.0, picture / max(max(shaped), 1.0))))
+    return out
+
+
+def _worth(probs: np.ndarray, cost: float, blank: float) -> float:
+    """A reading's worth: the log of its surest tile's probability (``probs``), less its
+    ``cost``, and less ``blank`` where that tile is the white dragon."""
+    k = int(probs[: len(READ_CODES)].argmax())
+    return float(np.log(probs[k] + 1e-6)) - cost - (blank if k == BLANK else 0.0)
+
+
+def _model_choice(
+    logs: np.ndarray,
+    readings: list[tuple[int, int]],
+    costs: np.ndarray,
+    blank: np.ndarray | None = None,
+) -> int:
     """Which reading the tile model alone takes, where there is no sharp look (an index
     into ``readings``): the surest mean log probability of a tile over its cuts (``logs``),
-    less its cost (``costs``); the first of equals. The whole picture is always read, so
-    there is always one."""
-    worths = [
-        float(logs[start : start + count].mean(0).max()) - float(cost)
-        for (start, count), cost in zip(readings, costs, strict=True)
-    ]
+    less its cost (``costs``, and ``blank`` where that tile is the white dragon); the first
+    of equals. The whole picture is always read, so there is always one."""
+    blank = np.zeros(len(readings)) if blank is None else blank
+    worths = []
+    for (start, count), cost, dear in zip(readings, costs, blank, strict=True):
+        mean = logs[start : start + count].mean(0)
+        k = int(mean[: len(READ_CODES)].argmax())
+        worths.append(float(mean[k]) - float(cost) - (float(dear) if k == BLANK else 0.0))
     return int(np.argmax(worths))
 
 
@@ -458,20 +512,22 @@ def _sharp_choice(
     readings: list[tuple[int, int]],
     probs: np.ndarray,
     costs: np.ndarray,
+    blank: np.ndarray | None = None,
 ) -> int:
     """Which reading to take (an index into ``readings``: each quadrilateral found, in
     each of its turns): each one's reading by the tile model (``probs`` of its cuts)
     weighed with the sharp look's (:func:`_weighed`), the surest less its cost
-    (``costs``). The tile model alone chose before, and the sharp look read only its
-    choice: on a set it had never seen, an unsure upright reading lost to a wrong one,
-    sure, upside down or on its side (docs/photo.md, "The reading chosen with the sharp
-    look")."""
+    (``costs``, and ``blank`` where its tile is the white dragon: :func:`_worth`). The
+    tile model alone chose before, and the sharp look read only its choice: on a set it
+    had never seen, an unsure upright reading lost to a wrong one, sure, upside down or on
+    its side (docs/photo.md, "The reading chosen with the sharp look")."""
     crops = np.concatenate([_look_cuts(grey, q) for q in quads])
     looks = sharp.probabilities(crops).reshape(len(quads), len(CUTS), -1).mean(1)
+    blank = np.zeros(len(readings)) if blank is None else blank
     best, worth = 0, -np.inf
     for r, ((start, count), look, cost) in enumerate(zip(readings, looks, costs, strict=True)):
         mixed = _weighed(probs[start : start + count].mean(0), look)
-        w = float(np.log(mixed[: len(READ_CODES)].max() + 1e-6)) - float(cost)
+        w = _worth(mixed, float(cost), float(blank[r]))
         if w > worth:
             best, worth = r, w
     return best
@@ -822,10 +878,11 @@ def read_tile(
     turned_by, part_of = np.array(turns), np.array(parts)
     wide = np.array([_wide(q) for q in quads])
     costs = TURN_COST * turned_by + PART_COST * part_of + WIDE_COST * wide
+    blank = np.repeat(_blank_costs(found), TURNS)  # each quadrilateral's, in each turn
     if clf.sharp is not None:
-        r = _sharp_choice(clf.sharp, grey, quads, readings, probs, costs)
+        r = _sharp_choice(clf.sharp, grey, quads, readings, probs, costs, blank)
     else:
-        r = _model_choice(logs, readings, costs)
+        r = _model_choice(logs, readings, costs, blank)
     ink = ink_image(rgb)
     if clf.numbers is not None:  # a corner index at the top says which way is up
         r = _index_up(clf.numbers, ink, quads, turned_by, r)
