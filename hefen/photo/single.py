@@ -554,7 +554,7 @@ def _bonus_look(
     first = int(mean[: len(READ_CODES)].argmax())
     if not BONUS_AT.start <= first < BONUS_AT.stop:
         if first == BIRD or flowers.sum() < BONUS_LOOK_SURE:
-            return mean  # read as another tile first, and the look not sure it is not
+            return mean  # the bird stands; another tile unless the look is sure
     out = mean.copy()
     share = max(float(mean[BONUS_AT].sum()), float(flowers.sum()))
     out[BONUS_AT] = share * flowers / flowers.sum()
