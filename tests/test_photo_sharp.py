@@ -239,10 +239,10 @@ def test_a_blank_reading_of_the_whole_picture_costs_where_a_tile_was_found() -> 
     assert single._model_choice(logs("P", "7h"), readings, costs, blank) == 0
     assert single._model_choice(logs("5h", "7h"), readings, costs, blank) == single.TURNS
     assert single._model_choice(logs("5h", "P"), readings, costs, blank) == single.TURNS
-    # the sharp look's choice costs it alike (its worth of a reading)
-    p = _tiles({"P": 0.47, "7h": 0.3}, len(READ_CODES))
+    # the sharp look's choice costs it alike (the same worth of a reading)
+    p = np.log(_tiles({"P": 0.47, "7h": 0.3}, len(READ_CODES)) + 1e-6)
     assert single._worth(p, 0.1, 2.0) == pytest.approx(np.log(0.47 + 1e-6) - 2.1)
-    p = _tiles({"P": 0.3, "7h": 0.47}, len(READ_CODES))
+    p = np.log(_tiles({"P": 0.3, "7h": 0.47}, len(READ_CODES)) + 1e-6)
     assert single._worth(p, 0.1, 2.0) == pytest.approx(np.log(0.47 + 1e-6) - 0.1)
     # a picture in which nothing smaller was found (cut to the tile) costs nothing
     assert single._blank_costs([picture]).tolist() == [0.0]

@@ -468,22 +468,24 @@ def _blank_costs(quads: list[np.ndarray]) -> np.ndarray:
     ([0.0, 0.0], [0.0])
     """
     out = np.zeros(len(quads))
-    shaped = []
-    for q in quads[:-1]:
-        sides = sorted(float(np.linalg.norm(q[i] - q[i - 1])) for i in (1, 2))
-        if sides[1] <= TILE_SHAPED * sides[0]:
-            shaped.append(float(cv2.contourArea(cv2.convexHull(q.astype(np.float32)))))
+    areas = [float(cv2.contourArea(cv2.convexHull(q.astype(np.float32)))) for q in quads]
+    sides = [Group(q) for q in quads[:-1]]  # each one's mean width and height
+    shaped = [
+        area
+        for area, g in zip(areas[:-1], sides, strict=True)
+        if max(g.width, g.height) <= TILE_SHAPED * min(g.width, g.height)
+    ]
     if shaped:
-        picture = float(cv2.contourArea(cv2.convexHull(quads[-1].astype(np.float32))))
-        out[-1] = BLANK_WHOLE_COST * float(np.log(max(1.0, picture / max(max(shaped), 1.0))))
+        out[-1] = BLANK_WHOLE_COST * float(np.log(max(1.0, areas[-1] / max(max(shaped), 1.0))))
     return out
 
 
-def _worth(probs: np.ndarray, cost: float, blank: float) -> float:
-    """A reading's worth: the log of its surest tile's probability (``probs``), less its
-    ``cost``, and less ``blank`` where that tile is the white dragon."""
-    k = int(probs[: len(READ_CODES)].argmax())
-    return float(np.log(probs[k] + 1e-6)) - cost - (blank if k == BLANK else 0.0)
+def _worth(logs: np.ndarray, cost: float, blank: float) -> float:
+    """A reading's worth: the log probability of its surest tile (``logs``, a reading's
+    log probabilities), less its ``cost``, and less ``blank`` where that tile is the white
+    dragon. Both choices (:func:`_model_choice`, :func:`_sharp_choice`) weigh by it."""
+    k = int(logs[: len(READ_CODES)].argmax())
+    return float(logs[k]) - cost - (blank if k == BLANK else 0.0)
 
 
 def _model_choice(
@@ -497,11 +499,10 @@ def _model_choice(
     less its cost (``costs``, and ``blank`` where that tile is the white dragon); the first
     of equals. The whole picture is always read, so there is always one."""
     blank = np.zeros(len(readings)) if blank is None else blank
-    worths = []
-    for (start, count), cost, dear in zip(readings, costs, blank, strict=True):
-        mean = logs[start : start + count].mean(0)
-        k = int(mean[: len(READ_CODES)].argmax())
-        worths.append(float(mean[k]) - float(cost) - (float(dear) if k == BLANK else 0.0))
+    worths = [
+        _worth(logs[start : start + count].mean(0), float(cost), float(dear))
+        for (start, count), cost, dear in zip(readings, costs, blank, strict=True)
+    ]
     return int(np.argmax(worths))
 
 
@@ -527,7 +528,7 @@ def _sharp_choice(
     best, worth = 0, -np.inf
     for r, ((start, count), look, cost) in enumerate(zip(readings, looks, costs, strict=True)):
         mixed = _weighed(probs[start : start + count].mean(0), look)
-        w = _worth(mixed, float(cost), float(blank[r]))
+        w = _worth(np.log(mixed[: len(READ_CODES)] + 1e-6), float(cost), float(blank[r]))
         if w > worth:
             best, worth = r, w
     return best
