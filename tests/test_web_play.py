@@ -374,3 +374,36 @@ def test_each_meld_says_which_discard_it_claimed() -> None:
         assert [p["claims"] for p in public["seats"]] == meld_claims(game)
         assert "concealed" not in json.dumps([p["claims"] for p in public["seats"]])
     assert calls > 0
+
+
+def test_an_act_is_answered_with_the_state_the_move_left_though_bots_answer_at_once(
+    app: Any, client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bots woken by a move may answer before the move's reply is written
+    (on a loaded server they often did): the reply is still the state right
+    after the move, step for step, with the bots' answers on the socket."""
+    manager = app.state.play
+    changed = manager._changed
+
+    def bots_answer_first(t: Any, kick: bool = True, table: bool = False) -> None:
+        changed(t, kick=kick, table=table)
+        if kick:  # a human's move: let the bots answer it before the reply
+            deadline = time.monotonic() + 20
+            while t.driving or manager._bot_move(t) not in (None, 0):
+                assert time.monotonic() < deadline
+                time.sleep(0.01)
+
+    made = create(client, bots=BOTS3, seat=0)
+    code, token = made["code"], made["token"]
+    monkeypatch.setattr(manager, "_changed", bots_answer_first)
+    state = wait_for(client, code, lambda s: bool(s["game"] and s["game"]["legal_actions"]), token)
+    assert state["step"] == 0
+    tile = next(a["tile"] for a in state["game"]["legal_actions"] if a["kind"] == "discard")
+    r = client.post(
+        f"/api/play/{code}/act", json={"kind": "discard", "tile": tile}, headers=auth(token)
+    )
+    assert r.status_code == 200, r.text
+    assert r.json()["step"] == 1
+    assert [d["tile"] for d in r.json()["game"]["seats"][0]["discards"]] == [tile]
+    later = client.get(f"/api/play/{code}", headers=auth(token)).json()
+    assert later["step"] > 1  # the bots did answer before the reply was read

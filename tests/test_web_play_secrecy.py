@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 import time
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
-from hefen.game import replay
+from hefen.game import record, replay
 from hefen.game.record import game_from_header
 from hefen.web import create_app
 from tests.test_web_play import BOTS3, auth, create, decision, human_choice, keys_named
@@ -64,7 +66,22 @@ def check_secret_free(msg: dict[str, Any], seat: int | None, secrets_: list[str]
             assert view["drawn"] is None
 
 
-def test_every_message_to_every_seat_and_spectator_keeps_the_secrets() -> None:
+#: a secret seed whose hand gives seat 0 (the human of ``play_out``) 26
+#: decisions: the server's own draw makes hands of any length, and one that a
+#: bot wins early would leave too few messages to say the secrets were kept
+LONG_HAND_SEED = "3f9c2b7e5d1a4c8b9e6f0a2d4b7c1e53"
+
+
+def long_hand_seed() -> tuple[str, str, str]:
+    """:func:`hefen.game.record.secret_seed`, drawing the long hand's seed."""
+    salt = secrets.token_hex(16)
+    return LONG_HAND_SEED, salt, record.seed_commitment(LONG_HAND_SEED, salt)
+
+
+def test_every_message_to_every_seat_and_spectator_keeps_the_secrets(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(record, "secret_seed", long_hand_seed)
     app = create_app(database_url="sqlite://", play_delay=0, rate_limit=False)
     client = TestClient(app)
     made = create(client, bots=BOTS3, seat=0)

@@ -659,10 +659,11 @@ class PlayManager:
 
     def act(
         self, t: GameTable, seat: int, kind: str, tile: str | None, key: str | None = None
-    ) -> None:
+    ) -> dict[str, Any]:
         """Apply a human seat's action; an illegal one is a 400 and changes
         nothing; one whose idempotency ``key`` is stored already was played:
-        nothing is done again."""
+        nothing is done again. Returns the seat's state as the action left it,
+        taken before the bots are woken (they answer on the hub, after it)."""
         from hefen.game import Action, IllegalAction
         from hefen.table import TableError
         from hefen.table.storage import check_key
@@ -678,7 +679,7 @@ class PlayManager:
                 if done is not None:
                     if done > t.seen:  # played through another server: catch up
                         self._reload(t)
-                    return
+                    return t.message(seat)
             if t.bots[seat] is not None:
                 raise HTTPException(403, f"Seat {seat} is played by a bot")
             if t.game is None:
@@ -688,7 +689,9 @@ class PlayManager:
                 ended = self._apply(t, action, key)
             except (IllegalAction, ValueError, KeyError) as exc:
                 raise HTTPException(400, str(exc).rstrip(".")) from exc
+            reply = t.message(seat)
         self._changed(t, table=ended)
+        return reply
 
     def _apply(self, t: GameTable, action: Any, key: str | None = None) -> bool:
         """Play ``action`` and store it (with the hand, if it ends the hand);
@@ -946,8 +949,7 @@ def act(
     manager = manager_of(request.app)
     t = manager.get(code)
     seat = _seat(manager, t, creds)
-    manager.act(t, seat, body.kind, body.tile, idem)
-    return t.message(seat)
+    return manager.act(t, seat, body.kind, body.tile, idem)
 
 
 @router.post("/{code}/start")
