@@ -8,7 +8,7 @@ import os
 import threading
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
@@ -23,6 +23,9 @@ from hefen.photo.classes import (
     TILE_CODES,
 )
 from hefen.photo.errors import PhotoError
+
+if TYPE_CHECKING:
+    from hefen.photo.words import WordLook
 
 MODEL_DIR = Path(__file__).resolve().parent / "model"
 CROP_W, CROP_H = 48, 64
@@ -152,6 +155,23 @@ class TileClassifier:
         self.match: MatchLook | None = (
             MatchLook(model_dir) if (model_dir / MatchLook.FILES[0]).exists() else None
         )
+        self._words: WordLook | None = None
+        self._words_loaded = False
+
+    @property
+    def words(self) -> WordLook | None:
+        """The word look (:mod:`hefen.photo.words`: what is written on a tile, read by a
+        general text reader), loaded when first asked for; None where the text reader is
+        not installed, or where it was set to None (not read)."""
+        if not self._words_loaded:
+            from hefen.photo.words import word_look
+
+            self._words, self._words_loaded = word_look(), True
+        return self._words
+
+    @words.setter
+    def words(self, look: WordLook | None) -> None:
+        self._words, self._words_loaded = look, True
 
     @property
     def sha256(self) -> str:

@@ -1,0 +1,115 @@
+"""The word look: what is written on a tile, read by a general text reader.
+
+Makers print a flower's or season's name on it: its character (春夏秋冬, 梅蘭菊竹) on
+most sets, an English word (*Spring*, *Plum*, or its first letters: *SPR*, *PLUM*,
+*ORC*) on sets made for Western players. The tile model and the character look learnt
+the shapes of the characters from this machine's fonts, and an English word from none.
+The word look reads the photo with `RapidOCR <https://github.com/RapidAI/RapidOCR>`_
+(Baidu's PP-OCR text detector and recogniser for Chinese and English, run by
+onnxruntime, its models inside the package), then names the bonus tile the words name
+(:func:`bonus_named`). :func:`hefen.photo.single.read_tile` asks it where its reading
+is unsure or may be a flower or season (docs/photo.md, "The word look").
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from typing import Any
+
+import numpy as np
+
+from hefen.photo.classes import BONUS
+
+#: the name of each bonus tile (as :data:`~hefen.photo.classes.BONUS` orders them) in
+#: English, as makers print it, whole or cut to its first :data:`WORD_START` letters or
+#: more
+WORDS = ("SPRING", "SUMMER", "AUTUMN", "WINTER", "PLUM", "ORCHID", "CHRYSANTHEMUM", "BAMBOO")
+#: other English names printed for a bonus tile, whole words only
+OTHER_WORDS = {"FALL": 2, "MUM": 6, "MUMS": 6}
+#: the fewest letters of a word cut short that name its tile (*SPR*, *ORC*)
+WORD_START = 3
+#: the character printed for each bonus tile (both forms of the orchid's)
+CHARACTERS = {"春": 0, "夏": 1, "秋": 2, "冬": 3, "梅": 4, "蘭": 5, "兰": 5, "菊": 6, "竹": 7}
+#: how sure the text reader must be of a text for its words to name a tile
+WORD_SURE = 0.8
+#: the long side the photo is read at (pixels): the reader's own default enlarges a
+#: photo to 736 on its short side, twice the time for no word more on the bench
+READ_SIDE = 640
+
+
+def words_of(text: str) -> list[int]:
+    """The bonus tiles (indices into :data:`~hefen.photo.classes.BONUS`) that ``text``
+    (one line the reader read) names, by word or character, in the order written.
+
+    >>> [BONUS[k] for k in words_of("SPR")], [BONUS[k] for k in words_of("Orchid 6")]
+    (['1h'], ['6h'])
+    >>> [BONUS[k] for k in words_of("1春")], words_of("SP"), words_of("SPRINGS"), words_of("WIND")
+    (['1h'], [], [], [])
+    >>> [BONUS[k] for k in words_of("mum")], [BONUS[k] for k in words_of("CHRYS")]
+    (['7h'], ['7h'])
+    """
+    named: list[int] = []
+    for token in re.findall(r"[A-Za-z]+|[^\sA-Za-z]", text):
+        if token in CHARACTERS:
+            named.append(CHARACTERS[token])
+            continue
+        word = token.upper()
+        if word in OTHER_WORDS:
+            named.append(OTHER_WORDS[word])
+        elif len(word) >= WORD_START:
+            named += [k for k, whole in enumerate(WORDS) if whole.startswith(word)]
+    return named
+
+
+def bonus_named(texts: list[tuple[str, float]]) -> int | None:
+    """The bonus tile (an index into :data:`~hefen.photo.classes.BONUS`) that the texts
+    read in a photo (each with the reader's sureness) name: the one tile named by the
+    texts read at least :data:`WORD_SURE`; None where none is, or two tiles are.
+
+    >>> bonus_named([("SUM", 0.99)]), bonus_named([("1", 0.9), ("春", 0.86)])
+    (1, 0)
+    >>> bonus_named([("PLUM", 0.6)]), bonus_named([("春", 0.9), ("PLUM", 0.9)])
+    (None, None)
+    >>> bonus_named([("WIN", 0.99), ("WINTER", 0.9)]), bonus_named([])
+    (3, None)
+    """
+    named = {k for text, sure in texts if sure >= WORD_SURE for k in words_of(text)}
+    return named.pop() if len(named) == 1 else None
+
+
+class WordLook:
+    """The text reader (RapidOCR, its detector, turn classifier and recogniser) and the
+    texts it reads in a picture. Loading it takes about a second; reading a photo of one
+    tile about 0.2 s on one core."""
+
+    def __init__(self) -> None:
+        from rapidocr_onnxruntime import RapidOCR
+
+        # RapidOCR logs each picture with no text at WARNING: not this package's news
+        logging.getLogger("RapidOCR").setLevel(logging.ERROR)
+        self.engine: Any = RapidOCR(det_limit_side_len=READ_SIDE, det_limit_type="max")
+        self._lock = threading.Lock()
+
+    def texts(self, rgb: np.ndarray) -> list[tuple[str, float]]:
+        """Each line of text read in ``rgb`` (RGB uint8), with how sure the reader is."""
+        bgr = np.ascontiguousarray(rgb[:, :, ::-1])
+        with self._lock:
+            found, _ = self.engine(bgr)
+        return [(str(line[1]), float(line[2])) for line in found or []]
+
+    def bonus(self, rgb: np.ndarray) -> int | None:
+        """The bonus tile the words printed in ``rgb`` name (:func:`bonus_named`), if any."""
+        return bonus_named(self.texts(rgb))
+
+
+def word_look() -> WordLook | None:
+    """The word look, or None where the text reader is not installed."""
+    try:
+        return WordLook()
+    except ImportError:
+        return None
+
+
+__all__ = ["BONUS", "WordLook", "bonus_named", "word_look", "words_of"]

@@ -1,0 +1,125 @@
+"""The word look: a flower's or season's name printed on it, in English or in its
+character, read by a general text reader (:mod:`hefen.photo.words`) in a photo of one
+tile (:func:`hefen.photo.single.read_tile`)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from photo_support import reading
+from PIL import Image, ImageDraw, ImageFont
+
+from hefen.photo.classes import BONUS, READ_CODES
+from hefen.photo.model import TileClassifier
+from hefen.photo.single import BONUS_AT, _word_look, read_tile, wants_words
+from hefen.photo.words import WORD_SURE, WordLook, bonus_named, words_of
+
+
+def word_tile_photo(word: str) -> np.ndarray:
+    """A photo of a flower tile of a set never drawn in training: a red flower, and
+    ``word`` printed under it (Pillow's own font), on a green cloth."""
+    im = Image.new("RGB", (360, 440), (46, 92, 64))
+    d = ImageDraw.Draw(im)
+    d.rounded_rectangle((70, 60, 290, 380), 14, fill=(238, 232, 214), outline=(150, 140, 120))
+    for cx, cy in ((150, 150), (205, 135), (215, 195), (160, 210), (185, 175)):
+        d.ellipse((cx - 26, cy - 26, cx + 26, cy + 26), fill=(190, 40, 40))
+    d.line((180, 230, 170, 300), fill=(40, 120, 40), width=8)
+    font = ImageFont.load_default(size=44)
+    d.text((180 - d.textlength(word, font=font) / 2, 310), word, fill=(20, 20, 20), font=font)
+    return np.asarray(im)
+
+
+class NamingLook:
+    """A word look whose words name bonus tile ``k`` (None: none), counting its reads."""
+
+    def __init__(self, k: int | None) -> None:
+        self.k, self.reads = k, 0
+
+    def bonus(self, rgb: np.ndarray) -> int | None:
+        self.reads += 1
+        return self.k
+
+
+# --------------------------------------------------------------------------- the words
+
+
+def test_each_bonus_tile_is_named_by_its_english_word_its_first_letters_or_its_character() -> None:
+    english = ["Spring", "SUMMER", "autumn", "WINTER", "PLUM", "Orchid", "CHRYSANTHEMUM", "BAMBOO"]
+    short = ["SPR", "SUM", "AUT", "WIN", "PLU", "ORC", "CHR", "BAM"]
+    characters = "春夏秋冬梅蘭菊竹"
+    for k in range(len(BONUS)):
+        assert words_of(english[k]) == [k]
+        assert words_of(short[k]) == [k]
+        assert words_of(characters[k]) == [k]
+        assert bonus_named([(f"{k % 4 + 1} {english[k]}", 0.95)]) == k
+    assert words_of("兰") == [5] and words_of("FALL") == [2] and words_of("MUM") == [6]
+    # two letters, a longer word, another word, a suit tile's writing: no bonus tile
+    for text in ("SP", "SPRINGS", "WIND", "EAST", "五萬", "中", "8"):
+        assert words_of(text) == [], text
+
+
+def test_a_name_counts_only_when_read_surely_and_alone() -> None:
+    assert bonus_named([("ORC", WORD_SURE)]) == 5
+    assert bonus_named([("ORC", WORD_SURE - 0.01)]) is None
+    assert bonus_named([("ORC", 0.99), ("PLUM", 0.9)]) is None  # two tiles: none
+    assert bonus_named([("ORC", 0.99), ("Orchid", 0.9), ("蘭", 0.85)]) == 5  # one tile thrice
+
+
+# --------------------------------------------------------------------------- the rule
+
+
+def test_a_named_tile_takes_the_bonus_tiles_share() -> None:
+    before = reading({"4m": 0.5, "2h": 0.2, "6h": 0.05, "9p": 0.25})
+    after = _word_look(NamingLook(5), np.zeros((8, 8, 3), np.uint8), before)  # type: ignore[arg-type]
+    assert READ_CODES[int(after[: len(READ_CODES)].argmax())] == "6h"
+    assert after[BONUS_AT].sum() == pytest.approx(WORD_SURE / (WORD_SURE + 0.75))
+    assert after[READ_CODES.index("2h")] == 0.0 and np.isclose(after.sum(), 1.0)
+    # the words name nothing: the reading stands
+    same = _word_look(NamingLook(None), np.zeros((8, 8, 3), np.uint8), before)  # type: ignore[arg-type]
+    assert np.array_equal(same, before)
+
+
+def test_only_an_unsure_reading_or_one_that_may_be_a_flower_is_read_for_words(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert not wants_words(reading({"1s": 0.9, "2h": 0.1}))
+    assert wants_words(reading({"1s": 0.79, "W": 0.21}))
+    assert wants_words(reading({"1s": 0.7, "2h": 0.3}))
+    # in read_tile: the words are read where wants_words says, and only there
+    photo = word_tile_photo("SPR")
+    for wanted in (False, True):
+        model = TileClassifier()
+        look = NamingLook(0)  # its words name the spring
+        model.words = look  # type: ignore[assignment]
+        monkeypatch.setattr("hefen.photo.single.wants_words", lambda mean, w=wanted: w)
+        spring = READ_CODES[read_tile(photo, model=model).index] == "1h"
+        assert spring == wanted and look.reads == int(wanted)
+
+
+# --------------------------------------------------------------------------- the reader
+
+
+def test_the_text_reader_reads_the_word_printed_on_a_tile() -> None:
+    look = WordLook()
+    texts = look.texts(word_tile_photo("ORC"))
+    assert [t for t, _ in texts] == ["ORC"] and texts[0][1] >= WORD_SURE
+    assert look.bonus(word_tile_photo("Spring")) == 0
+    assert look.bonus(np.full((200, 150, 3), 230, np.uint8)) is None  # a bare face
+
+
+@pytest.mark.parametrize(("word", "code"), [("ORC", "6h"), ("PLUM", "5h"), ("BAMBOO", "8h")])
+def test_a_never_seen_flower_is_read_by_the_word_printed_on_it(word: str, code: str) -> None:
+    photo = word_tile_photo(word)
+    model = TileClassifier()
+    read = read_tile(photo, model=model)
+    assert READ_CODES[read.index] == code
+    model.words = None  # without the word look, the picture alone is not read as the flower
+    assert READ_CODES[read_tile(photo, model=model).index] != code
+
+
+def test_the_word_look_is_loaded_when_first_asked_for_and_can_be_set_aside() -> None:
+    model = TileClassifier()
+    assert model._words is None and not model._words_loaded
+    assert isinstance(model.words, WordLook)
+    model.words = None
+    assert model.words is None
