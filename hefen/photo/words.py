@@ -34,8 +34,9 @@ WORD_START = 3
 CHARACTERS = {"春": 0, "夏": 1, "秋": 2, "冬": 3, "梅": 4, "蘭": 5, "兰": 5, "菊": 6, "竹": 7}
 #: how sure the text reader must be of a text for its words to name a tile
 WORD_SURE = 0.8
-#: the long side the photo is read at (pixels): the reader's own default enlarges a
-#: photo to 736 on its short side, twice the time for no word more on the bench
+#: the long side the photo is read at (pixels, a larger photo reduced). The reader's own
+#: setting enlarges a photo to 736 on its short side: on *traditional*'s 80 bench photos
+#: of flowers and seasons it named 75 right, in 539 ms (median); at 640, 76, in 217 ms
 READ_SIDE = 640
 
 
