@@ -123,3 +123,16 @@ def test_the_word_look_is_loaded_when_first_asked_for_and_can_be_set_aside() -> 
     assert isinstance(model.words, WordLook)
     model.words = None
     assert model.words is None
+
+
+def test_a_text_reader_that_fails_leaves_the_reading_as_it_was(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    look = WordLook()
+
+    def broken(picture: np.ndarray) -> None:
+        raise ValueError("the reader broke")
+
+    look.engine = broken
+    assert look.texts(word_tile_photo("ORC")) == [] and look.bonus(word_tile_photo("ORC")) is None
+    assert "The text reader failed on a 440x360x3 picture" in caplog.text

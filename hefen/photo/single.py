@@ -243,8 +243,9 @@ CHAR_LOOK_AT = 0.25
 #: The word look (:mod:`hefen.photo.words`) reads a photo whose reading may be a flower or
 #: season (:data:`CHAR_LOOK_AT`) or whose surest tile is below this: a never-seen set's
 #: flower is read unsurely (*traditional*'s 80 on the bench at 0.14 to 0.62), as what
-#: not. Read on every photo, it named no tile wrongly on the 840 of the training styles
-#: and *default* (docs/photo.md, "The word look"): the limit saves time, no more.
+#: not. In a probe reading every photo (the text reader at its own settings), it named no
+#: tile wrongly on the 840 of the training styles and *default* (docs/photo.md, "The word
+#: look"): the limit is there to save time.
 WORD_LOOK_BELOW = 0.8
 #: The bonus tiles' columns in the classifier's outputs.
 BONUS_AT = slice(READ_CODES.index(BONUS[0]), READ_CODES.index(BONUS[-1]) + 1)

@@ -20,9 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from hefen.photo.classes import BONUS
+log = logging.getLogger(__name__)
 
-#: the name of each bonus tile (as :data:`~hefen.photo.classes.BONUS` orders them) in
+#: the name of each bonus tile (as :data:`hefen.photo.classes.BONUS` orders them) in
 #: English, as makers print it, whole or cut to its first :data:`WORD_START` letters or
 #: more
 WORDS = ("SPRING", "SUMMER", "AUTUMN", "WINTER", "PLUM", "ORCHID", "CHRYSANTHEMUM", "BAMBOO")
@@ -44,6 +44,7 @@ def words_of(text: str) -> list[int]:
     """The bonus tiles (indices into :data:`~hefen.photo.classes.BONUS`) that ``text``
     (one line the reader read) names, by word or character, in the order written.
 
+    >>> from hefen.photo.classes import BONUS
     >>> [BONUS[k] for k in words_of("SPR")], [BONUS[k] for k in words_of("Orchid 6")]
     (['1h'], ['6h'])
     >>> [BONUS[k] for k in words_of("1春")], words_of("SP"), words_of("SPRINGS"), words_of("WIND")
@@ -96,8 +97,12 @@ class WordLook:
     def texts(self, rgb: np.ndarray) -> list[tuple[str, float]]:
         """Each line of text read in ``rgb`` (RGB uint8), with how sure the reader is."""
         bgr = np.ascontiguousarray(rgb[:, :, ::-1])
-        with self._lock:
-            found, _ = self.engine(bgr)
+        try:
+            with self._lock:
+                found, _ = self.engine(bgr)
+        except Exception:  # noqa: BLE001 - a second look that fails leaves the reading be
+            log.warning("The text reader failed on a %s picture", "x".join(map(str, rgb.shape)))
+            return []
         return [(str(line[1]), float(line[2])) for line in found or []]
 
     def bonus(self, rgb: np.ndarray) -> int | None:
@@ -113,4 +118,4 @@ def word_look() -> WordLook | None:
         return None
 
 
-__all__ = ["BONUS", "WordLook", "bonus_named", "word_look", "words_of"]
+__all__ = ["WordLook", "bonus_named", "word_look", "words_of"]
