@@ -516,15 +516,23 @@ def _look_figures(
 ) -> str:
     """``bonus`` photos of bonus tiles and ``count`` of any tile of ``art``, read by
     ``model`` without and with ``look`` (and with ``chars`` too, then ``numbers`` as well,
-    where given; else as ``model`` reads)."""
-    ways: list[dict[str, object]] = [{"bonus": None}, {"bonus": look}]
+    where given; else as ``model`` reads), the word look set aside; then with the word look
+    too, where it is installed."""
+    words = model.words
+    ways: list[dict[str, object]] = [{"bonus": None, "words": None}, {"bonus": look, "words": None}]
+    more: list[str] = []
     if chars is not None:
-        ways += [{"bonus": look, "chars": chars}]
+        ways += [{"bonus": look, "chars": chars, "words": None}]
+        more += ["the character look"]
         if numbers is not None:
-            ways += [{"bonus": look, "chars": chars, "numbers": numbers}]
+            ways += [{"bonus": look, "chars": chars, "numbers": numbers, "words": None}]
+            more += ["the number look"]
+    if words is not None:
+        ways += [{**ways[-1], "words": words}]
+        more += ["the word look"]
     read = _read_ways(model, art, bonus, count, ways)
     out = _before_after(bonus, count, read)
-    for (b, m), what in zip(read[2:], ("the character look", "the number look"), strict=False):
+    for (b, m), what in zip(read[2:], more, strict=True):
         out += (
             f"; with {what} too: bonus tiles {b[0]:.1%}, any tile {split(m)} ({m[4]:.0f} ms/photo)"
         )
