@@ -663,7 +663,8 @@ class PlayManager:
         """Apply a human seat's action; an illegal one is a 400 and changes
         nothing; one whose idempotency ``key`` is stored already was played:
         nothing is done again. Returns the seat's state as the action left it,
-        taken before the bots are woken (they answer on the hub, after it)."""
+        taken before the bots are woken (they answer on the hub, after it); for
+        a repeated key, the state as it is now."""
         from hefen.game import Action, IllegalAction
         from hefen.table import TableError
         from hefen.table.storage import check_key
