@@ -6,7 +6,7 @@ import hashlib
 import json
 import os
 import threading
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -155,23 +155,15 @@ class TileClassifier:
         self.match: MatchLook | None = (
             MatchLook(model_dir) if (model_dir / MatchLook.FILES[0]).exists() else None
         )
-        self._words: WordLook | None = None
-        self._words_loaded = False
 
-    @property
+    @cached_property
     def words(self) -> WordLook | None:
         """The word look (:mod:`hefen.photo.words`: what is written on a tile, read by a
         general text reader), loaded when first asked for; None where the text reader is
         not installed, or where it was set to None (not read)."""
-        if not self._words_loaded:
-            from hefen.photo.words import word_look
+        from hefen.photo.words import word_look
 
-            self._words, self._words_loaded = word_look(), True
-        return self._words
-
-    @words.setter
-    def words(self, look: WordLook | None) -> None:
-        self._words, self._words_loaded = look, True
+        return word_look()
 
     @property
     def sha256(self) -> str:

@@ -823,7 +823,13 @@ def _char_look(
             return unflowered(mean, n)  # a 5 to 9, which no flower or season prints
     if named is None:
         return mean
-    k, sure = named
+    return _bonus_named(mean, *named)
+
+
+def _bonus_named(mean: np.ndarray, k: int, sure: float) -> np.ndarray:
+    """``mean`` (a reading's probabilities) with bonus tile ``k`` (an index into
+    ``BONUS``) named by a look ``sure`` of it: that tile takes the bonus tiles' share, at
+    least ``sure``, the other bonus tiles none, and the reading is made whole again."""
     out = mean.copy()
     share = max(float(mean[BONUS_AT].sum()), sure)
     out[BONUS_AT] = 0.0
@@ -856,15 +862,9 @@ def _word_look(words: WordLook, rgb: np.ndarray, mean: np.ndarray) -> np.ndarray
     (the photo): where its words name a flower or season
     (:func:`~hefen.photo.words.bonus_named`), that tile takes the bonus tiles' share, at
     least :data:`~hefen.photo.words.WORD_SURE` of the reading before it is made whole
-    again (as a character the character look names takes it)."""
+    again (:func:`_bonus_named`, as a character the character look names takes it)."""
     k = words.bonus(rgb)
-    if k is None:
-        return mean
-    out = mean.copy()
-    share = max(float(mean[BONUS_AT].sum()), WORD_SURE)
-    out[BONUS_AT] = 0.0
-    out[BONUS_AT.start + k] = share
-    return out / out.sum()
+    return mean if k is None else _bonus_named(mean, k, WORD_SURE)
 
 
 @dataclass
