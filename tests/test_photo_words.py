@@ -6,13 +6,22 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from photo_support import reading
+from photo_support import needs_cjk_fonts, reading
 from PIL import Image, ImageDraw, ImageFont
 
 from hefen.photo.classes import BONUS, READ_CODES
 from hefen.photo.model import TileClassifier
 from hefen.photo.single import BONUS_AT, _word_look, read_tile, wants_words
-from hefen.photo.words import WORD_SURE, WordLook, bonus_named, words_of
+from hefen.photo.words import (
+    HONOURS,
+    NUMERALS,
+    WORD_SURE,
+    WordLook,
+    bonus_named,
+    suit_honour_of,
+    tile_named,
+    words_of,
+)
 
 
 def word_tile_photo(word: str) -> np.ndarray:
@@ -29,15 +38,33 @@ def word_tile_photo(word: str) -> np.ndarray:
     return np.asarray(im)
 
 
+def printed_tile_photo(text: str) -> np.ndarray:
+    """A photo of a tile with ``text`` printed on it in a CJK typeface (AR PL Kaiti), a
+    character to a line, on a wooden table."""
+    im = Image.new("RGB", (360, 440), (120, 84, 52))
+    d = ImageDraw.Draw(im)
+    d.rounded_rectangle((70, 50, 290, 390), 14, fill=(240, 236, 222), outline=(150, 140, 120))
+    font = ImageFont.truetype(
+        "/usr/share/fonts/truetype/arphic/ukai.ttc", 150 if len(text) == 1 else 120
+    )
+    for i, ch in enumerate(text):
+        y = 140 if len(text) == 1 else 80 + 140 * i
+        colour = (200, 30, 30) if ch in "中萬万" else (20, 20, 20)
+        d.text((180 - d.textlength(ch, font=font) / 2, y), ch, fill=colour, font=font)
+    return np.asarray(im)
+
+
 class NamingLook:
-    """A word look whose words name bonus tile ``k`` (None: none), counting its reads."""
+    """A word look whose words name bonus tile ``k`` (None: none), or the tile ``code``,
+    counting its reads."""
 
-    def __init__(self, k: int | None) -> None:
+    def __init__(self, k: int | None, code: str | None = None) -> None:
         self.k, self.reads = k, 0
+        self.code = code if k is None else BONUS[k]
 
-    def bonus(self, rgb: np.ndarray) -> int | None:
+    def tile(self, rgb: np.ndarray) -> str | None:
         self.reads += 1
-        return self.k
+        return self.code
 
 
 # --------------------------------------------------------------------------- the words
@@ -65,6 +92,24 @@ def test_a_name_counts_only_when_read_surely_and_alone() -> None:
     assert bonus_named([("ORC", 0.99), ("Orchid", 0.9), ("蘭", 0.85)]) == 5  # one tile thrice
 
 
+def test_a_wind_dragon_or_character_tile_is_named_by_its_characters() -> None:
+    for character, code in HONOURS.items():
+        assert suit_honour_of(character) == [code]
+        assert tile_named([(f"{code} {character}", 0.95)]) == code  # with its corner letter
+    for n, numeral in enumerate(NUMERALS, 1):
+        assert suit_honour_of(f"{numeral}萬") == suit_honour_of(f"{numeral}万") == [f"{n}m"]
+        assert suit_honour_of(numeral) == []  # a numeral alone: a stroke may be a stick
+    # another character beside it (a maker's name, the reader's guess at a drawing), the
+    # suit's character alone, a numeral after it, a corner index alone: none
+    for text in ("中国", "東風", "王王王", "萬", "萬五", "5", "E", "N"):
+        assert suit_honour_of(text) == [], text
+    assert tile_named([("中", WORD_SURE - 0.01)]) is None  # not read surely
+    assert tile_named([("中", 0.99), ("發", 0.9)]) is None  # two tiles: none
+    assert tile_named([("中", 0.99), ("SPR", 0.9)]) is None
+    assert tile_named([("五萬", 0.9), ("5", 0.99)]) == "5m"
+    assert tile_named([("春", 0.9)]) == "1h" and tile_named([]) is None
+
+
 # --------------------------------------------------------------------------- the rule
 
 
@@ -77,6 +122,21 @@ def test_a_named_tile_takes_the_bonus_tiles_share() -> None:
     # the words name nothing: the reading stands
     same = _word_look(NamingLook(None), np.zeros((8, 8, 3), np.uint8), before)  # type: ignore[arg-type]
     assert np.array_equal(same, before)
+
+
+def test_a_named_suit_or_honour_tile_takes_at_least_the_words_share() -> None:
+    # a red dragon on a glaring ground, read as the white dragon: its 中 names it
+    before = reading({"P": 0.44, "C": 0.01, "5h": 0.05})
+    after = _word_look(NamingLook(None, "C"), np.zeros((8, 8, 3), np.uint8), before)  # type: ignore[arg-type]
+    assert READ_CODES[int(after[: len(READ_CODES)].argmax())] == "C"
+    assert after[READ_CODES.index("C")] == pytest.approx(
+        WORD_SURE / (before.sum() - 0.01 + WORD_SURE)
+    )
+    assert np.isclose(after.sum(), 1.0)
+    # the tile the reading already has surely keeps it
+    sure = reading({"W": 0.9, "1p": 0.1})
+    kept = _word_look(NamingLook(None, "W"), np.zeros((8, 8, 3), np.uint8), sure)  # type: ignore[arg-type]
+    assert np.array_equal(kept, sure)
 
 
 def test_only_an_unsure_reading_or_one_that_may_be_a_flower_is_read_for_words(
@@ -105,6 +165,15 @@ def test_the_text_reader_reads_the_word_printed_on_a_tile() -> None:
     assert [t for t, _ in texts] == ["ORC"] and texts[0][1] >= WORD_SURE
     assert look.bonus(word_tile_photo("Spring")) == 0
     assert look.bonus(np.full((200, 150, 3), 230, np.uint8)) is None  # a bare face
+    assert look.tile(word_tile_photo("Spring")) == "1h"
+
+
+@needs_cjk_fonts
+@pytest.mark.parametrize(("text", "code"), [("中", "C"), ("西", "W"), ("北", "N"), ("五萬", "5m")])
+def test_the_text_reader_names_a_wind_dragon_or_character_tile_by_its_characters(
+    text: str, code: str
+) -> None:
+    assert WordLook().tile(printed_tile_photo(text)) == code
 
 
 @pytest.mark.parametrize(("word", "code"), [("ORC", "6h"), ("PLUM", "5h"), ("BAMBOO", "8h")])

@@ -859,12 +859,33 @@ def wants_words(mean: np.ndarray) -> bool:
 
 def _word_look(words: WordLook, rgb: np.ndarray, mean: np.ndarray) -> np.ndarray:
     """``mean`` (the chosen reading's probabilities) after the word look reads ``rgb``
-    (the photo): where its words name a flower or season
-    (:func:`~hefen.photo.words.bonus_named`), that tile takes the bonus tiles' share, at
-    least :data:`~hefen.photo.words.WORD_SURE` of the reading before it is made whole
-    again (:func:`_bonus_named`, as a character the character look names takes it)."""
-    k = words.bonus(rgb)
-    return mean if k is None else _bonus_named(mean, k, WORD_SURE)
+    (the photo): where its words name a tile (:func:`~hefen.photo.words.tile_named`), a
+    flower or season takes the bonus tiles' share, at least
+    :data:`~hefen.photo.words.WORD_SURE` of the reading before it is made whole again
+    (:func:`_bonus_named`, as a character the character look names takes it); a suit or
+    honour tile takes at least that (:func:`_named_tile`)."""
+    code = words.tile(rgb)
+    if code is None:
+        return mean
+    if code in BONUS:
+        return _bonus_named(mean, BONUS.index(code), WORD_SURE)
+    return _named_tile(mean, READ_CODES.index(code), WORD_SURE)
+
+
+def _named_tile(mean: np.ndarray, k: int, sure: float) -> np.ndarray:
+    """``mean`` with tile ``k`` (an index into ``READ_CODES``) named by a look ``sure`` of
+    it: that tile at least ``sure`` of the reading before it is made whole again.
+
+    >>> from hefen.photo.classes import READ_CODES
+    >>> before = np.zeros(len(READ_CODES) + 1)
+    >>> before[READ_CODES.index("P")], before[READ_CODES.index("C")], before[-1] = 0.44, 0.01, 0.55
+    >>> after = _named_tile(before, READ_CODES.index("C"), 0.8)
+    >>> READ_CODES[int(after.argmax())], round(float(after[READ_CODES.index("C")]), 3)
+    ('C', 0.447)
+    """
+    out = mean.copy()
+    out[k] = max(float(out[k]), sure)
+    return out / out.sum()
 
 
 @dataclass

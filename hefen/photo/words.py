@@ -7,18 +7,23 @@ the shapes of the characters from this machine's fonts, and an English word from
 The word look reads the photo with `RapidOCR <https://github.com/RapidAI/RapidOCR>`_
 (Baidu's PP-OCR text detector and recogniser for Chinese and English, run by
 onnxruntime, its models inside the package), then names the bonus tile the words name
-(:func:`bonus_named`). :func:`hefen.photo.single.read_tile` asks it where its reading
-is unsure or may be a flower or season (docs/photo.md, "The word look").
+(:func:`bonus_named`). Most sets also print a wind's or dragon's character (東南西北, 中,
+發) and a character tile's numeral over 萬; these name their tile too (:func:`tile_named`).
+:func:`hefen.photo.single.read_tile` asks it where its reading is unsure or may be a flower
+or season (docs/photo.md, "The word look").
 """
 
 from __future__ import annotations
 
+import itertools
 import logging
 import re
 import threading
 from typing import Any
 
 import numpy as np
+
+from hefen.photo.classes import BONUS
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +37,16 @@ OTHER_WORDS = {"FALL": 2, "MUM": 6, "MUMS": 6}
 WORD_START = 3
 #: the character printed for each bonus tile (both forms of the orchid's)
 CHARACTERS = {"春": 0, "夏": 1, "秋": 2, "冬": 3, "梅": 4, "蘭": 5, "兰": 5, "菊": 6, "竹": 7}
+#: the character printed on each wind and dragon (but the white, which prints none or a
+#: frame), in its traditional and simplified forms
+HONOURS = {"東": "E", "东": "E", "南": "S", "西": "W", "北": "N", "中": "C", "發": "F", "发": "F"}
+#: the numerals printed over 萬 on the character tiles, 1 to 9
+NUMERALS = "一二三四五六七八九"
+#: the character of the character tiles' suit, in both forms
+MYRIAD = "萬万"
+#: every character printed on a tile: a line that holds another (a maker's name, a
+#: label beside the tile, the reader's guess at a drawing) names no suit or honour tile
+TILE_CHARACTERS = set(CHARACTERS) | set(HONOURS) | set(NUMERALS) | set(MYRIAD)
 #: how sure the text reader must be of a text for its words to name a tile
 WORD_SURE = 0.8
 #: the long side the photo is read at (pixels, a larger photo reduced). The reader's own
@@ -81,6 +96,43 @@ def bonus_named(texts: list[tuple[str, float]]) -> int | None:
     return named.pop() if len(named) == 1 else None
 
 
+def suit_honour_of(text: str) -> list[str]:
+    """The suit and honour tiles (codes) that ``text`` (one line the reader read) names: a
+    wind or dragon by its character, a character tile by its numeral written before 萬.
+    A line with any other Chinese character names none: it is not a tile's writing.
+
+    >>> suit_honour_of("中"), suit_honour_of("W 西"), suit_honour_of("五萬"), suit_honour_of("八万")
+    (['C'], ['W'], ['5m'], ['8m'])
+    >>> suit_honour_of("中国"), suit_honour_of("萬"), suit_honour_of("一"), suit_honour_of("SPR")
+    ([], [], [], [])
+    """
+    chinese = re.findall(r"[\u3400-\u9fff\uf900-\ufaff]", text)
+    if any(c not in TILE_CHARACTERS for c in chinese):
+        return []
+    named = [HONOURS[c] for c in chinese if c in HONOURS]
+    pairs = itertools.pairwise(text)
+    named += [f"{NUMERALS.index(a) + 1}m" for a, b in pairs if a in NUMERALS and b in MYRIAD]
+    return named
+
+
+def tile_named(texts: list[tuple[str, float]]) -> str | None:
+    """The tile (its code) that the texts read in a photo (each with the reader's
+    sureness) name: by :func:`words_of` a flower or season, by :func:`suit_honour_of` a
+    wind, dragon or character tile; the one tile named by the texts read at least
+    :data:`WORD_SURE`, None where none is, or two tiles are.
+
+    >>> tile_named([("ORC", 0.99)]), tile_named([("N", 0.99), ("北", 0.95)])
+    ('6h', 'N')
+    >>> tile_named([("中", 0.7)]), tile_named([("中", 0.9), ("發", 0.9)]), tile_named([("9", 0.99)])
+    (None, None, None)
+    """
+    named = set()
+    for text, sure in texts:
+        if sure >= WORD_SURE:
+            named |= {BONUS[k] for k in words_of(text)} | set(suit_honour_of(text))
+    return named.pop() if len(named) == 1 else None
+
+
 class WordLook:
     """The text reader (RapidOCR, its detector, turn classifier and recogniser) and the
     texts it reads in a picture. Loading it takes about a second; reading a photo of one
@@ -109,6 +161,10 @@ class WordLook:
         """The bonus tile the words printed in ``rgb`` name (:func:`bonus_named`), if any."""
         return bonus_named(self.texts(rgb))
 
+    def tile(self, rgb: np.ndarray) -> str | None:
+        """The tile the words printed in ``rgb`` name (:func:`tile_named`), if any."""
+        return tile_named(self.texts(rgb))
+
 
 def word_look() -> WordLook | None:
     """The word look, or None where the text reader is not installed."""
@@ -118,4 +174,4 @@ def word_look() -> WordLook | None:
         return None
 
 
-__all__ = ["WordLook", "bonus_named", "word_look", "words_of"]
+__all__ = ["WordLook", "bonus_named", "suit_honour_of", "tile_named", "word_look", "words_of"]
