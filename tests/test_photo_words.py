@@ -163,9 +163,28 @@ def test_the_text_reader_reads_the_word_printed_on_a_tile() -> None:
     look = WordLook()
     texts = look.texts(word_tile_photo("ORC"))
     assert [t for t, _ in texts] == ["ORC"] and texts[0][1] >= WORD_SURE
-    assert look.bonus(word_tile_photo("Spring")) == 0
-    assert look.bonus(np.full((200, 150, 3), 230, np.uint8)) is None  # a bare face
     assert look.tile(word_tile_photo("Spring")) == "1h"
+    assert look.tile(np.full((200, 150, 3), 230, np.uint8)) is None  # a bare face
+    # a tile photographed on its side prints its words up the picture
+    assert look.tile(np.ascontiguousarray(np.rot90(word_tile_photo("Spring")))) == "1h"
+
+
+def test_words_not_found_as_the_photo_is_are_looked_for_turned_a_quarter() -> None:
+    look, asked = WordLook(), []
+
+    def across_only(bgr: np.ndarray) -> tuple[list, float]:
+        """A reader that finds only the words that run across the picture: here, those
+        of a tile photographed on its side, read once the picture is turned."""
+        asked.append(bgr.shape[:2])
+        return ([[[], "SPR", 0.99]] if bgr.shape[1] > bgr.shape[0] else []), 0.1
+
+    look.engine = across_only
+    photo = word_tile_photo("SPR")  # 360 wide, 440 high
+    assert look.texts(photo) == []
+    asked.clear()
+    assert look.tile(photo) == "1h" and asked == [(440, 360), (360, 440)]
+    asked.clear()  # a photo whose words name a tile as it is is read once
+    assert look.tile(np.ascontiguousarray(np.rot90(photo))) == "1h" and asked == [(360, 440)]
 
 
 @needs_cjk_fonts
@@ -203,5 +222,5 @@ def test_a_text_reader_that_fails_leaves_the_reading_as_it_was(
         raise ValueError("the reader broke")
 
     look.engine = broken
-    assert look.texts(word_tile_photo("ORC")) == [] and look.bonus(word_tile_photo("ORC")) is None
+    assert look.texts(word_tile_photo("ORC")) == [] and look.tile(word_tile_photo("ORC")) is None
     assert "The text reader failed on a 440x360x3 picture" in caplog.text

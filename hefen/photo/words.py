@@ -157,13 +157,17 @@ class WordLook:
             return []
         return [(str(line[1]), float(line[2])) for line in found or []]
 
-    def bonus(self, rgb: np.ndarray) -> int | None:
-        """The bonus tile the words printed in ``rgb`` name (:func:`bonus_named`), if any."""
-        return bonus_named(self.texts(rgb))
-
     def tile(self, rgb: np.ndarray) -> str | None:
-        """The tile the words printed in ``rgb`` name (:func:`tile_named`), if any."""
-        return tile_named(self.texts(rgb))
+        """The tile the words printed in ``rgb`` name (:func:`tile_named`), if any: read
+        as it is, then, where that names none, turned a quarter. The reader finds lines
+        that run across the picture, and turns a line half round where it reads better so;
+        a tile photographed on its side prints its words up the picture (a turned
+        *traditional* winter's *WIN* was read only so)."""
+        texts = self.texts(rgb)
+        named = tile_named(texts)
+        if named is None:  # two tiles named stay two: the texts are only added to
+            named = tile_named(texts + self.texts(np.rot90(rgb)))
+        return named
 
 
 def word_look() -> WordLook | None:
