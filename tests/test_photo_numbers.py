@@ -324,7 +324,7 @@ def test_read_tile_takes_the_upright_reading_where_an_index_is_at_the_top(
     model.chars = None
 
     def choose(turn: int):  # type: ignore[no-untyped-def]
-        def pick(sharp, grey, quads, readings, probs, costs, blank=None):  # type: ignore[no-untyped-def]
+        def pick(sharp, grey, quads, readings, probs, costs, blank=None, looks=None):  # type: ignore[no-untyped-def]
             ups = [r for r in range(len(quads)) if _turns(quads[r])[0][1] < 0.5]
             return ups[0] + turn  # the first quadrilateral, upright or turned ``turn``
 

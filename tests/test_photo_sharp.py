@@ -254,7 +254,7 @@ def test_read_tile_gives_the_whole_pictures_blank_reading_its_cost(monkeypatch) 
     tile found is smaller than the picture."""
     seen = []
 
-    def choose(sharp, grey, quads, readings, probs, costs, blank=None):  # type: ignore[no-untyped-def]
+    def choose(sharp, grey, quads, readings, probs, costs, blank=None, looks=None):  # type: ignore[no-untyped-def]
         seen.append((quads, blank))
         return 0
 

@@ -14,9 +14,9 @@ import cv2
 import numpy as np
 import pytest
 from photo_support import TILES_DIR, needs_art, run_cli
-from PIL import Image
+from PIL import Image, ImageDraw
 
-from hefen.photo import TILE_CODES, PhotoError, classify_tile, synth, teach_tile
+from hefen.photo import TILE_CODES, PhotoError, classify_tile, single, synth, teach_tile
 from hefen.photo.classes import BONUS
 from hefen.photo.single import _ground_quads, _parts, _upright, tile_quads
 
@@ -97,6 +97,46 @@ def test_a_rectangle_inside_a_larger_one_is_a_part_of_it_one_beside_it_is_not() 
     assert parts[0] == 0.0  # beside the thing, not inside it
     assert parts[1] == pytest.approx(np.log(100 * 140 / (30 * 30)), rel=0.02)  # in the tile
     assert parts[2] == 0.0 and parts[3] == 0.0  # the largest; the whole picture
+    # a picture read surely as a tile holds all found in it: the tile is cut to its face
+    held = _parts([tile, pip, thing, whole], whole_holds=True)
+    assert held[0] == pytest.approx(np.log(640 * 480 / (100 * 140)), rel=0.02)
+    assert held[1] == pytest.approx(np.log(640 * 480 / (30 * 30)), rel=0.02)  # the largest
+    assert held[2] == pytest.approx(np.log(640 * 480 / (300 * 300)), rel=0.02)
+    assert held[3] == 0.0
+
+
+def circles_face(width: int = 300, height: int = 400) -> np.ndarray:
+    """A photo cut to the face of a 4 of circles: four ringed pips on ivory."""
+    im = Image.new("RGB", (width, height), (236, 226, 200))
+    d = ImageDraw.Draw(im)
+    r = 0.2 * width
+    for i, (x, y) in enumerate(((0.28, 0.25), (0.72, 0.25), (0.28, 0.75), (0.72, 0.75))):
+        cx, cy = x * width, y * height
+        for k, rr in enumerate((r, r * 0.72, r * 0.45, r * 0.2)):
+            ink = ((30, 120, 60), (30, 30, 30))[i % 2] if k % 2 == 0 else (236, 226, 200)
+            d.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), fill=ink)
+    return np.asarray(im)
+
+
+def test_a_picture_read_surely_as_a_tile_holds_what_is_found_in_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``read_tile`` makes the whole picture a holder of what is found in it (``_parts``)
+    where the picture is read surely as a tile (cut to the tile's face), and not where it
+    shows a tile on a table."""
+    holds: list[bool] = []
+
+    def parts(quads: list[np.ndarray], whole_holds: bool = False) -> list[float]:
+        holds.append(whole_holds)
+        return real(quads, whole_holds)
+
+    real = single._parts
+    monkeypatch.setattr(single, "_parts", parts)
+    assert TILE_CODES[single.read_tile(circles_face()).index] == "4p"
+    table = np.full((300, 400, 3), 60, np.uint8)
+    table[100:200, 170:240] = 235  # a small pale tile on a dark table
+    single.read_tile(table)
+    assert holds == [True, False]
 
 
 # --------------------------------------------------------------------------- reading it
