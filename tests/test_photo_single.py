@@ -383,3 +383,17 @@ def test_a_sets_bonus_tiles_taught_one_photo_each_are_read_as_taught(art: synth.
     others = ["2m", "7m", "3p", "9p", "4s", "E", "C", "F"]
     plain = [classify_tile(synth.tile_photo(rng, style, c), memory)[0] for c in others]
     assert sum(a == b for a, b in zip(plain, others, strict=True)) >= len(others) - 1
+
+
+def test_recognize_tile_says_which_tiles_an_unsure_reading_may_be(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A picture read unsurely (here a bare green cloth) is printed as the hand photo's
+    unsure tiles are: its surest tile, then the tiles it may be instead."""
+    cloth = tmp_path / "cloth.png"
+    Image.fromarray(np.full((300, 400, 3), (40, 110, 60), np.uint8)).save(cloth)
+    assert run_cli(["recognize", "--tile", str(cloth)]) == 0
+    line = capsys.readouterr().out.strip()
+    path, code, confidence, rest = line.split(" ", 3)
+    assert path == str(cloth) and code in TILE_CODES and float(confidence) < 0.6
+    assert rest.startswith("(unsure; or ") and rest.endswith(")") and rest.count(",") == 2

@@ -59,6 +59,17 @@ def _codes(text: str) -> list[str]:
     return text.replace(",", " ").split()
 
 
+def _unsure(confidence: float, alternatives: tuple[tuple[str, float], ...]) -> str:
+    """What a tile read under :data:`UNSURE` adds to its line: the tiles it may be instead.
+
+    >>> _unsure(0.45, (("P", 0.3), ("5h", 0.1))), _unsure(0.9, (("P", 0.05),))
+    (' (unsure; or P 0.30, 5h 0.10)', '')
+    """
+    if confidence >= UNSURE:
+        return ""
+    return " (unsure; or " + ", ".join(f"{c} {p:.2f}" for c, p in alternatives) + ")"
+
+
 def _fail(message: str) -> int:
     print(f"hefen recognize: {message}", file=sys.stderr)
     return 2
@@ -94,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
                 }
                 print(json.dumps(line))
             else:
-                print(f"{path} {code} {confidence:.2f}")
+                print(f"{path} {code} {confidence:.2f}{_unsure(confidence, alternatives)}")
         return status
     if args.forget is not None or (args.memory and not args.photo and args.teach is None):
         if args.photo:
@@ -116,10 +127,7 @@ def run(args: argparse.Namespace) -> int:
         parts = []
         for t in group.tiles:
             text = f"{t.tile} {t.confidence:.2f}" + (" sideways" if t.sideways else "")
-            if t.confidence < UNSURE:
-                others = ", ".join(f"{c} {p:.2f}" for c, p in t.alternatives)
-                text += f" (unsure; or {others})"
-            parts.append(text)
+            parts.append(text + _unsure(t.confidence, t.alternatives))
         print(f"group {number} ({_tiles(len(group.tiles))}): " + "  ".join(parts))
     for group in result.set_aside:
         read = " ".join(f"{t.tile} {t.confidence:.2f}" for t in group.tiles)

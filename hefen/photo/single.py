@@ -24,7 +24,8 @@ photographed sideways is read sideways only when that is clearly surer), and les
 :data:`PART_COST` times the log of how much smaller its quadrilateral is than the largest
 found that holds it (:func:`_parts`: a pip, a character or one row of a drawing, cut as
 if it were the tile, is read as a sure 1 of circles or a flower more often than the whole
-tile is read as itself; a thing beside the tile holds no part of it).
+tile is read as itself; a thing beside the tile holds no part of it; the whole picture
+holds what is found in it only where it is read surely as a tile, :data:`WHOLE_HOLDS`).
 The surest reading names the tile; its alternatives are its cuts' mean probabilities.
 """
 
