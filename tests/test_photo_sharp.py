@@ -248,6 +248,27 @@ def test_a_blank_reading_of_the_whole_picture_costs_where_a_tile_was_found() -> 
     assert single._blank_costs([picture]).tolist() == [0.0]
 
 
+def test_a_blank_reading_of_a_strip_costs() -> None:
+    """A blank face is tile-shaped: a strip found (a tile's coloured back, a stick, the
+    bare edge of a face) and read as the white dragon costs ``BLANK_STRIP_COST`` times
+    the log of how much longer than ``TILE_SHAPED`` it is; a tile-shaped quadrilateral
+    and the whole picture nothing."""
+    picture = np.array([[0, 0], [600, 0], [600, 338], [0, 338]], np.float32)
+    tile = np.array([[330, 25], [462, 25], [462, 188], [330, 188]], np.float32)
+    back = np.array([[330, 188], [462, 188], [462, 218], [330, 218]], np.float32)  # 4.4:1
+    strip = single._strip_costs([tile, back, picture])
+    assert strip[0] == 0.0 and strip[2] == 0.0
+    assert strip[1] == pytest.approx(single.BLANK_STRIP_COST * np.log(132 / 30 / 2.0))
+    readings = [(r * len(CUTS), len(CUTS)) for r in range(2 * single.TURNS)]
+    probs = np.full((2 * single.TURNS * len(CUTS), len(READ_CODES)), 0.01, np.float32)
+    probs[: len(CUTS), READ_CODES.index("3m")] = 0.3  # the tile, upright, unsurely
+    probs[single.TURNS * len(CUTS) : (single.TURNS + 1) * len(CUTS), READ_CODES.index("P")] = 0.8
+    logs, costs = np.log(probs + 1e-6), np.zeros(2 * single.TURNS)
+    blank = np.repeat(strip[:2], single.TURNS)  # the tile and the back, in their turns
+    assert single._model_choice(logs, readings, costs) == single.TURNS  # the back, blank
+    assert single._model_choice(logs, readings, costs, blank) == 0  # the tile
+
+
 def test_read_tile_gives_the_whole_pictures_blank_reading_its_cost(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """``read_tile`` hands the choice the blank costs of every reading: nothing for the
     quadrilaterals found, the whole picture's (read last, in its four turns) where the

@@ -118,6 +118,13 @@ BLANK_WHOLE_COST = 1.0
 #: short one: a tile's body, face and side strip, is 1.25 to 1.9 (a white dragon on a
 #: white ground is found only by its coloured back, a strip 2.3 times as long as high).
 TILE_SHAPED = 2.0
+#: What a reading of a strip (a quadrilateral found that is not tile-shaped) as the white
+#: dragon costs: this times the log of how much longer than :data:`TILE_SHAPED` it is
+#: (:func:`_strip_costs`). A blank face is as tile-shaped as any other; a strip read as one
+#: is a tile's coloured back or side, a stick of bamboo, or the bare edge of a face cut
+#: off beside its pips. On photos of one tile (the bench's seed and two fresh ones, 3,780)
+#: (docs/photo.md, "A photo cut to the tile holds its pips; a strip is no white dragon").
+BLANK_STRIP_COST = 4.0
 #: The white dragon's column: the blank face.
 BLANK = READ_CODES.index("P")
 #: The long side, in pixels, of the copy of the picture GrabCut is run on, and its
@@ -496,6 +503,26 @@ def _blank_costs(quads: list[np.ndarray]) -> np.ndarray:
     ]
     if shaped:
         out[-1] = BLANK_WHOLE_COST * float(np.log(max(1.0, areas[-1] / max(max(shaped), 1.0))))
+    return out
+
+
+def _strip_costs(quads: list[np.ndarray]) -> np.ndarray:
+    """What a reading of each of ``quads`` (the quadrilaterals found, the whole picture
+    last) costs where its surest tile is the white dragon, beside :func:`_blank_costs`:
+    :data:`BLANK_STRIP_COST` times the log of how much longer than :data:`TILE_SHAPED` its
+    long side is than its short one; 0 for the tile-shaped and the whole picture.
+
+    >>> tile = np.array([[100, 50], [200, 50], [200, 200], [100, 200]], np.float32)
+    >>> strip = np.array([[100, 200], [300, 200], [300, 250], [100, 250]], np.float32)
+    >>> pic = np.array([[0, 0], [900, 0], [900, 300], [0, 300]], np.float32)
+    >>> [round(float(c), 2) for c in _strip_costs([tile, strip, pic])]
+    [0.0, 2.77, 0.0]
+    """
+    out = np.zeros(len(quads))
+    for i, q in enumerate(quads[:-1]):
+        g = Group(q)
+        long, short = max(g.width, g.height), max(min(g.width, g.height), 1e-6)
+        out[i] = BLANK_STRIP_COST * max(0.0, float(np.log(long / short / TILE_SHAPED)))
     return out
 
 
@@ -968,7 +995,8 @@ def read_tile(
     part_of = np.repeat(_parts(found, whole_sure >= WHOLE_HOLDS), TURNS)
     wide = np.array([_wide(q) for q in quads])
     costs = TURN_COST * turned_by + PART_COST * part_of + WIDE_COST * wide
-    blank = np.repeat(_blank_costs(found), TURNS)  # each quadrilateral's, in each turn
+    # each quadrilateral's, in each turn
+    blank = np.repeat(_blank_costs(found) + _strip_costs(found), TURNS)
     if clf.sharp is not None:
         r = _sharp_choice(clf.sharp, grey, quads, readings, probs, costs, blank, looks)
     else:
