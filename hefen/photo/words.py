@@ -19,13 +19,16 @@ import itertools
 import logging
 import re
 import threading
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 
 from hefen.photo.classes import BONUS
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 #: the name of each bonus tile (as :data:`hefen.photo.classes.BONUS` orders them) in
 #: English, as makers print it, whole or cut to its first :data:`WORD_START` letters or
@@ -92,8 +95,7 @@ def bonus_named(texts: list[tuple[str, float]]) -> int | None:
     >>> bonus_named([("WIN", 0.99), ("WINTER", 0.9)]), bonus_named([])
     (3, None)
     """
-    named = {k for text, sure in texts if sure >= WORD_SURE for k in words_of(text)}
-    return named.pop() if len(named) == 1 else None
+    return _one_named(texts, words_of)
 
 
 def suit_honour_of(text: str) -> list[str]:
@@ -126,10 +128,13 @@ def tile_named(texts: list[tuple[str, float]]) -> str | None:
     >>> tile_named([("中", 0.7)]), tile_named([("中", 0.9), ("發", 0.9)]), tile_named([("9", 0.99)])
     (None, None, None)
     """
-    named = set()
-    for text, sure in texts:
-        if sure >= WORD_SURE:
-            named |= {BONUS[k] for k in words_of(text)} | set(suit_honour_of(text))
+    return _one_named(texts, lambda text: [BONUS[k] for k in words_of(text)] + suit_honour_of(text))
+
+
+def _one_named(texts: list[tuple[str, float]], names: Callable[[str], list[T]]) -> T | None:
+    """The one thing that ``names`` finds in the texts read at least :data:`WORD_SURE`;
+    None where it finds none, or two."""
+    named = {n for text, sure in texts if sure >= WORD_SURE for n in names(text)}
     return named.pop() if len(named) == 1 else None
 
 
