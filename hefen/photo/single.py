@@ -103,8 +103,10 @@ PART_HELD = 0.8
 #: readings (each turn, weighed with the sharp look) is at least this sure of a tile: the
 #: picture is then cut to the tile or its face, as shops show them, and a pip found in it
 #: is read as a sure 1 of circles. On photos of one tile (the bench's seed and two fresh
-#: ones, 3,780), 0.7 and 0.8 mended the same 5 and broke none; 0.6 broke 2, 0.5 broke 7
-#: (docs/photo.md, "A photo cut to the tile holds its pips").
+#: ones, 3,780), the choice replayed on the readings before: 0.7 and 0.8 mended the same
+#: 5 and broke none, 0.6 broke 2, 0.5 broke 7; read in full at 0.7, 6 circles tiles cut
+#: to the face mended, none broken (docs/photo.md, "A photo cut to the tile holds its
+#: pips").
 WHOLE_HOLDS = 0.7
 #: What a reading of the whole picture as the white dragon costs where a smaller
 #: tile-shaped quadrilateral was found in it: this times the log of how much larger the
