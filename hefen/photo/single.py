@@ -105,8 +105,8 @@ PART_HELD = 0.8
 #: is read as a sure 1 of circles. On photos of one tile (the bench's seed and two fresh
 #: ones, 3,780), the choice replayed on the readings before: 0.7 and 0.8 mended the same
 #: 5 and broke none, 0.6 broke 2, 0.5 broke 7; read in full at 0.7, 6 circles tiles cut
-#: to the face mended, none broken (docs/photo.md, "A photo cut to the tile holds its
-#: pips").
+#: to the face mended, none broken (docs/photo.md, "The word look names winds, dragons
+#: and character tiles, ...; a photo cut to the tile holds its pips").
 WHOLE_HOLDS = 0.7
 #: What a reading of the whole picture as the white dragon costs where a smaller
 #: tile-shaped quadrilateral was found in it: this times the log of how much larger the
@@ -124,8 +124,11 @@ TILE_SHAPED = 2.0
 #: dragon costs: this times the log of how much longer than :data:`TILE_SHAPED` it is
 #: (:func:`_strip_costs`). A blank face is as tile-shaped as any other; a strip read as one
 #: is a tile's coloured back or side, a stick of bamboo, or the bare edge of a face cut
-#: off beside its pips. On photos of one tile (the bench's seed and two fresh ones, 3,780)
-#: (docs/photo.md, "A photo cut to the tile holds its pips; a strip is no white dragon").
+#: off beside its pips. On photos of one tile (the bench's seed and two fresh ones, 3,780),
+#: read in full with the word look and :data:`WHOLE_HOLDS`: 3 mended (a 3 and a 4 of
+#: bamboos and a 3 of circles), none broken. Replaying the choice alone on the readings
+#: before, 2 fixed 2, and 4 and 8 fixed 3 (docs/photo.md, "The word look names winds,
+#: dragons and character tiles, ...; a strip is no white dragon").
 BLANK_STRIP_COST = 4.0
 #: The white dragon's column: the blank face.
 BLANK = READ_CODES.index("P")
