@@ -129,10 +129,10 @@ def test_a_named_suit_or_honour_tile_takes_at_least_the_words_share() -> None:
     before = reading({"P": 0.44, "C": 0.01, "5h": 0.05})
     after = _word_look(NamingLook(None, "C"), np.zeros((8, 8, 3), np.uint8), before)  # type: ignore[arg-type]
     assert READ_CODES[int(after[: len(READ_CODES)].argmax())] == "C"
-    assert after[READ_CODES.index("C")] == pytest.approx(
-        WORD_SURE / (before.sum() - 0.01 + WORD_SURE)
-    )
-    assert np.isclose(after.sum(), 1.0)
+    # shown as sure as its words were read surely; the rest shared as before
+    assert after[READ_CODES.index("C")] == pytest.approx(WORD_SURE * before.sum())
+    ratio = after[READ_CODES.index("P")] / after[READ_CODES.index("5h")]
+    assert ratio == pytest.approx(0.44 / 0.05) and np.isclose(after.sum(), before.sum())
     # the tile the reading already has surely keeps it
     sure = reading({"W": 0.9, "1p": 0.1})
     kept = _word_look(NamingLook(None, "W"), np.zeros((8, 8, 3), np.uint8), sure)  # type: ignore[arg-type]

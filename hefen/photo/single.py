@@ -925,18 +925,23 @@ def _word_look(words: WordLook, rgb: np.ndarray, mean: np.ndarray) -> np.ndarray
 
 def _named_tile(mean: np.ndarray, k: int, sure: float) -> np.ndarray:
     """``mean`` with tile ``k`` (an index into ``READ_CODES``) named by a look ``sure`` of
-    it: that tile at least ``sure`` of the reading before it is made whole again.
+    it: that tile at least ``sure`` of the reading, the rest shared as before. A tile
+    named by its printed characters is shown as that sure (a flower named so takes the
+    bonus tiles' share instead, :func:`_bonus_named`).
 
     >>> from hefen.photo.classes import READ_CODES
     >>> before = np.zeros(len(READ_CODES) + 1)
     >>> before[READ_CODES.index("P")], before[READ_CODES.index("C")], before[-1] = 0.44, 0.01, 0.55
     >>> after = _named_tile(before, READ_CODES.index("C"), 0.8)
-    >>> READ_CODES[int(after.argmax())], round(float(after[READ_CODES.index("C")]), 3)
-    ('C', 0.447)
+    >>> [round(float(after[READ_CODES.index(c)]), 3) for c in ("C", "P")], round(float(after.sum()), 6)
+    ([0.8, 0.089], 1.0)
     """
-    out = mean.copy()
-    out[k] = max(float(out[k]), sure)
-    return out / out.sum()
+    total = float(mean.sum())
+    if mean[k] >= sure * total:
+        return mean
+    out = mean * ((1.0 - sure) * total / max(total - float(mean[k]), 1e-9))
+    out[k] = sure * total
+    return out
 
 
 @dataclass
