@@ -500,11 +500,11 @@ def _blank_costs(quads: list[np.ndarray]) -> np.ndarray:
     """
     out = np.zeros(len(quads))
     areas = [float(cv2.contourArea(cv2.convexHull(q.astype(np.float32)))) for q in quads]
-    sides = [Group(q) for q in quads[:-1]]  # each one's mean width and height
+    sides = [_long_short(q) for q in quads[:-1]]
     shaped = [
         area
-        for area, g in zip(areas[:-1], sides, strict=True)
-        if max(g.width, g.height) <= TILE_SHAPED * min(g.width, g.height)
+        for area, (long, short) in zip(areas[:-1], sides, strict=True)
+        if long <= TILE_SHAPED * short
     ]
     if shaped:
         out[-1] = BLANK_WHOLE_COST * float(np.log(max(1.0, areas[-1] / max(max(shaped), 1.0))))
@@ -525,10 +525,16 @@ def _strip_costs(quads: list[np.ndarray]) -> np.ndarray:
     """
     out = np.zeros(len(quads))
     for i, q in enumerate(quads[:-1]):
-        g = Group(q)
-        long, short = max(g.width, g.height), max(min(g.width, g.height), 1e-6)
-        out[i] = BLANK_STRIP_COST * max(0.0, float(np.log(long / short / TILE_SHAPED)))
+        long, short = _long_short(q)
+        out[i] = BLANK_STRIP_COST * max(0.0, float(np.log(long / max(short, 1e-6) / TILE_SHAPED)))
     return out
+
+
+def _long_short(quad: np.ndarray) -> tuple[float, float]:
+    """``quad``'s long and short side (its mean width and height, the longer first): what
+    :data:`TILE_SHAPED` measures, for :func:`_blank_costs` and :func:`_strip_costs`."""
+    g = Group(quad)
+    return max(g.width, g.height), min(g.width, g.height)
 
 
 def _worth(logs: np.ndarray, cost: float, blank: float) -> float:
