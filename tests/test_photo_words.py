@@ -59,7 +59,7 @@ class NamingLook:
     counting its reads."""
 
     def __init__(self, k: int | None, code: str | None = None) -> None:
-        self.k, self.reads = k, 0
+        self.reads = 0
         self.code = code if k is None else BONUS[k]
 
     def tile(self, rgb: np.ndarray) -> str | None:
