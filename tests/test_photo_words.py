@@ -11,13 +11,26 @@ from PIL import Image, ImageDraw, ImageFont
 
 from hefen.photo.classes import BONUS, READ_CODES
 from hefen.photo.model import TileClassifier
-from hefen.photo.single import BONUS_AT, _word_look, read_tile, wants_words
+from hefen.photo.single import (
+    BONUS_AT,
+    INDEX_HIGH,
+    _word_look,
+    read_tile,
+    six_or_nine,
+    tile_under,
+    wants_words,
+)
 from hefen.photo.words import (
+    DIGIT_SURE,
     HONOURS,
     NUMERALS,
     WORD_SURE,
+    Line,
+    Printed,
     WordLook,
     bonus_named,
+    digit_line,
+    digit_of,
     suit_honour_of,
     tile_named,
     words_of,
@@ -65,6 +78,20 @@ class NamingLook:
     def tile(self, rgb: np.ndarray) -> str | None:
         self.reads += 1
         return self.code
+
+    def read(self, rgb: np.ndarray) -> Printed:
+        return Printed(self.tile(rgb))
+
+
+class NumberLook:
+    """A word look whose words name no tile and that reads ``number`` printed alone in
+    ``box``, ``standing`` as it stands."""
+
+    def __init__(self, number: int, standing: int | None = None, box: np.ndarray | None = None):
+        self.printed = Printed(None, number, standing, box)
+
+    def read(self, rgb: np.ndarray) -> Printed:
+        return self.printed
 
 
 # --------------------------------------------------------------------------- the words
@@ -224,3 +251,116 @@ def test_a_text_reader_that_fails_leaves_the_reading_as_it_was(
     look.engine = broken
     assert look.texts(word_tile_photo("ORC")) == [] and look.tile(word_tile_photo("ORC")) is None
     assert "The text reader failed on a 440x360x3 picture" in caplog.text
+
+
+# --------------------------------------------------------------------------- a printed number
+
+
+def corner_tile_photo(text: str, upside_down: bool = False) -> np.ndarray:
+    """A photo of a circles tile of a set never drawn in training, its number ``text``
+    printed alone at its top left (Pillow's own font), on a green cloth; turned half round
+    with ``upside_down``."""
+    im = Image.new("RGB", (360, 440), (46, 92, 64))
+    d = ImageDraw.Draw(im)
+    d.rounded_rectangle((70, 50, 290, 390), 14, fill=(238, 232, 214), outline=(150, 140, 120))
+    for cx, cy in ((150, 200), (215, 200), (150, 300), (215, 300)):
+        d.ellipse((cx - 28, cy - 28, cx + 28, cy + 28), outline=(30, 110, 60), width=9)
+    d.text((90, 62), text, fill=(20, 20, 20), font=ImageFont.load_default(size=56))
+    return np.asarray(im.rotate(180) if upside_down else im)
+
+
+TILE_QUAD = np.array([[70, 50], [290, 50], [290, 390], [70, 390]], float)
+PICTURE = np.array([[0, 0], [360, 0], [360, 440], [0, 440]], float)
+
+
+def test_a_number_counts_when_read_surely_alone_and_the_same_wherever_read() -> None:
+    box = np.zeros((4, 2))
+    assert [digit_of(t) for t in ("1", "9", " 4 ", "0", "10", "6p", "S")] == [
+        1,
+        9,
+        4,
+        None,
+        None,
+        None,
+        None,
+    ]
+    assert digit_line([Line("3", DIGIT_SURE, box)]) is not None
+    assert digit_line([Line("3", DIGIT_SURE - 0.01, box)]) is None
+    assert digit_line([Line("3", 0.99, box), Line("5", 0.95, box)]) is None  # two numbers
+    # an unsure other digit does not count against it
+    assert digit_line([Line("3", 0.99, box), Line("8", 0.6, box)]) == Line("3", 0.99, box)
+
+
+def test_a_printed_number_renumbers_a_suit_tile_in_its_suit() -> None:
+    before = reading({"5p": 0.5, "3p": 0.1, "3s": 0.2, "W": 0.2})
+    after = _word_look(NumberLook(3), np.zeros((8, 8, 3), np.uint8), before)  # type: ignore[arg-type]
+    assert READ_CODES[int(after[: len(READ_CODES)].argmax())] == "3p"
+    assert after[READ_CODES.index("5p")] == pytest.approx(0.1)  # swapped: the old its fellow
+    # a wind or dragon prints no number: the suit tile of that number read most
+    dragon = reading({"C": 0.6, "2s": 0.1, "2p": 0.05, "5h": 0.25})
+    after = _word_look(NumberLook(2), np.zeros((8, 8, 3), np.uint8), dragon)  # type: ignore[arg-type]
+    assert READ_CODES[int(after[: len(READ_CODES)].argmax())] == "2s"
+    # a flower or season: the one of that number the reading gives more
+    flower = reading({"3h": 0.5, "5h": 0.2, "1h": 0.1, "9p": 0.2})
+    after = _word_look(NumberLook(1), np.zeros((8, 8, 3), np.uint8), flower)  # type: ignore[arg-type]
+    assert READ_CODES[int(after[: len(READ_CODES)].argmax())] == "5h"
+    assert after[BONUS_AT].sum() == pytest.approx(DIGIT_SURE / (DIGIT_SURE + 0.2))
+    # the bird prints a 1: read as the bird, a 2 to 4 is a flower or season of that number
+    bird = reading({"1s": 0.5, "7h": 0.2, "3h": 0.1, "3s": 0.2})
+    after = _word_look(NumberLook(3), np.zeros((8, 8, 3), np.uint8), bird)  # type: ignore[arg-type]
+    assert READ_CODES[int(after[: len(READ_CODES)].argmax())] == "7h"
+    after = _word_look(NumberLook(1), np.zeros((8, 8, 3), np.uint8), bird)  # type: ignore[arg-type]
+    assert np.array_equal(after, bird)
+    after = _word_look(NumberLook(7), np.zeros((8, 8, 3), np.uint8), bird)  # type: ignore[arg-type]
+    assert READ_CODES[int(after[: len(READ_CODES)].argmax())] == "7s"
+    # read two ways (a serif 1 the reader turned half round reads as a 7): left be
+    after = _word_look(NumberLook(7, 1), np.zeros((8, 8, 3), np.uint8), bird)  # type: ignore[arg-type]
+    assert np.array_equal(after, bird)
+    after = _word_look(NumberLook(3, 3), np.zeros((8, 8, 3), np.uint8), before)  # type: ignore[arg-type]
+    assert READ_CODES[int(after[: len(READ_CODES)].argmax())] == "3p"
+
+
+def test_a_printed_six_or_nine_is_read_as_it_stands_at_the_top_and_turned_at_the_bottom() -> None:
+    blank = np.zeros((8, 8, 3), np.uint8)
+
+    def box(y: float) -> np.ndarray:
+        return np.array([[80, y - 20], [120, y - 20], [120, y + 20], [80, y + 20]], float)
+
+    def read(before: np.ndarray, look: NumberLook) -> str:
+        after = _word_look(look, blank, before, [TILE_QUAD, PICTURE])  # type: ignore[arg-type]
+        return READ_CODES[int(after[: len(READ_CODES)].argmax())]
+
+    two = reading({"2p": 0.5, "6p": 0.1, "9p": 0.2, "W": 0.2})
+    assert read(two, NumberLook(9, 6, box(80))) == "6p"  # at the top, as it stands
+    assert read(two, NumberLook(6, 6, box(370))) == "9p"  # at the bottom, turned
+    # in between (or not read as it stands): the one of the two the reading gives more
+    assert read(two, NumberLook(6, 6, box(220))) == "9p"
+    assert read(two, NumberLook(6, None, box(80))) == "9p"
+    # a tile read as 9 that prints a 6 at the top is the 6; in between it is left be
+    nine = reading({"9s": 0.6, "6s": 0.3, "N": 0.1})
+    assert read(nine, NumberLook(6, 6, box(80))) == "6s"
+    assert read(nine, NumberLook(6, 6, box(220))) == "9s"
+    # a character tile's 六 and 九 are no pair: its Arabic 6 or 9 is left be
+    assert read(reading({"9m": 0.6, "6m": 0.3, "N": 0.1}), NumberLook(6, 6, box(80))) == "9m"
+    # the tile on its side: up is across the picture
+    wide = TILE_QUAD[:, ::-1]
+    assert six_or_nine(Printed(None, 6, 6, box(80)), wide) is None
+    # read on the tile it lies on, not on the whole picture (wider than high here)
+    photo = np.array([[0, 0], [600, 0], [600, 450], [0, 450]], float)
+    assert tile_under(box(80).mean(0), [TILE_QUAD, photo]) is TILE_QUAD
+    assert read(two, NumberLook(6, 6, box(80))) == "6p"
+    after = _word_look(NumberLook(6, 6, box(80)), blank, two, [photo])  # type: ignore[arg-type]
+    assert READ_CODES[int(after[: len(READ_CODES)].argmax())] == "9p"  # no tile: between
+    assert 0 < INDEX_HIGH < 0.5
+
+
+def test_the_text_reader_reads_a_corner_index_and_a_six_as_it_stands() -> None:
+    look = WordLook()
+    three = look.read(corner_tile_photo("3"))
+    assert three.number == three.standing == 3 and three.tile is None
+    for upside_down in (False, True):
+        printed = look.read(corner_tile_photo("6", upside_down))
+        quad = TILE_QUAD if not upside_down else np.array([[360, 440]]) - TILE_QUAD
+        assert printed.number in (6, 9) and printed.standing == (9 if upside_down else 6)
+        assert six_or_nine(printed, quad) == 6, upside_down
+    assert look.read(word_tile_photo("ORC")).number is None

@@ -55,7 +55,7 @@ from hefen.photo.model import (
     ink_image,
     to_crop,
 )
-from hefen.photo.words import WORD_SURE, WordLook
+from hefen.photo.words import DIGIT_SURE, SIX_NINE, WORD_SURE, Printed, WordLook
 
 #: A picture narrower or lower than this (pixels) shows no tile to read.
 MIN_SIDE = 16
@@ -267,6 +267,10 @@ CHAR_LOOK_AT = 0.25
 #: tile wrongly on the 840 of the training styles and *default* (docs/photo.md, "The word
 #: look"): the limit is there to save time.
 WORD_LOOK_BELOW = 0.8
+#: A 6 or 9 printed alone whose middle lies in this top share of the tile, as the picture
+#: stands, is read as it stands, and in as much at the bottom turned
+#: (:func:`six_or_nine`): makers print a corner index at the top.
+INDEX_HIGH = 0.45
 #: The bonus tiles' columns in the classifier's outputs.
 BONUS_AT = slice(READ_CODES.index(BONUS[0]), READ_CODES.index(BONUS[-1]) + 1)
 #: Pieces of tile smaller than this share of the largest are not joined to it.
@@ -914,19 +918,137 @@ def wants_words(mean: np.ndarray) -> bool:
     return may_be_bonus or float(mean[: len(READ_CODES)].max()) < WORD_LOOK_BELOW
 
 
-def _word_look(words: WordLook, rgb: np.ndarray, mean: np.ndarray) -> np.ndarray:
+def _word_look(
+    words: WordLook, rgb: np.ndarray, mean: np.ndarray, found: list[np.ndarray] | None = None
+) -> np.ndarray:
     """``mean`` (the chosen reading's probabilities) after the word look reads ``rgb``
     (the photo): where its words name a tile (:func:`~hefen.photo.words.tile_named`), a
     flower or season takes the bonus tiles' share, at least
     :data:`~hefen.photo.words.WORD_SURE` of the reading before it is made whole again
     (:func:`_bonus_named`, as a character the character look names takes it); a suit or
-    honour tile takes at least that (:func:`_named_tile`)."""
-    code = words.tile(rgb)
-    if code is None:
+    honour tile takes at least that (:func:`_named_tile`). Where they name none and a
+    number is printed alone (a corner index), :func:`_printed_number` reads it on the
+    quadrilaterals ``found`` in the photo (:func:`tile_quads`)."""
+    printed = words.read(rgb)
+    if printed.tile is None:
+        return mean if printed.number is None else _printed_number(mean, printed, found)
+    if printed.tile in BONUS:
+        return _bonus_named(mean, BONUS.index(printed.tile), WORD_SURE)
+    return _named_tile(mean, READ_CODES.index(printed.tile), WORD_SURE)
+
+
+def _printed_number(
+    mean: np.ndarray, printed: Printed, found: list[np.ndarray] | None
+) -> np.ndarray:
+    """``mean`` (a reading) where the word look read the number ``printed`` alone on the
+    tile, ``found`` the quadrilaterals found in the photo (:func:`tile_quads`): as
+    the number look's number (:func:`_char_look`), a suit tile becomes the tile of its
+    suit that prints it (:func:`renumbered`); a flower or season, the one of that number
+    (1-4, :func:`numbered`), or, for a 5 to 9, the suit tile (:func:`unflowered`); the
+    bird (:data:`BIRD`), whose number is 1, and which makers draw as a picture as they
+    draw flowers, printing a 2 to 4, the flower or season of that number; a
+    wind or dragon, which prints no number, the suit tile of that number the reading
+    gives most (:func:`_numbered_tile`). A 6 or 9 is read as it stands where it lies in
+    the top of the tile it lies on (:func:`tile_under`) as the picture stands, turned
+    where in the bottom (:func:`six_or_nine`); where neither, a tile read as neither 6 nor 9 becomes the one
+    of the two the reading gives more, and a character tile's, whose 六 and 九 are no
+    pair, is left be. A number read as another as it stands (a serif 1 turned half round
+    reads as a 7) is left be."""
+    number = printed.number
+    if number is None:
         return mean
-    if code in BONUS:
-        return _bonus_named(mean, BONUS.index(code), WORD_SURE)
-    return _named_tile(mean, READ_CODES.index(code), WORD_SURE)
+    if number not in SIX_NINE and printed.standing not in (None, number):
+        return mean  # read two ways: the reader turned a line it should not have
+    read_as = int(mean[: len(READ_CODES)].argmax())
+    code = READ_CODES[read_as]
+    if number in SIX_NINE:
+        if code[1:] == "m":
+            return mean
+        under = None
+        if found and printed.box is not None:
+            under = tile_under(printed.box.mean(0), found)
+        number = six_or_nine(printed, under)
+        if number is None:
+            if code[0] in "69":
+                return mean
+            return _swapped(mean, max(_fellow(code, n, mean) for n in SIX_NINE)[1])
+    n = number - 1
+    bird = read_as == BIRD and 0 < n < len(BONUS) // 2  # the bird prints a 1
+    if suit_tile(read_as) and not bird:
+        return renumbered(mean, n)
+    if bird or BONUS_AT.start <= read_as < BONUS_AT.stop:
+        if n < len(BONUS) // 2:
+            return _bonus_named(mean, numbered(mean[BONUS_AT], n), DIGIT_SURE)
+        return unflowered(mean, n) if mean[_numbered_tile(mean, n)] >= UNFLOWERED_AT else mean
+    return _swapped(mean, _numbered_tile(mean, n))
+
+
+def _fellow(code: str, number: int, mean: np.ndarray) -> tuple[float, int]:
+    """The probability ``mean`` gives the tile that prints ``number`` in the suit of
+    ``code`` (for a wind or dragon, the suit the reading gives it most), and its index."""
+    k = (
+        READ_CODES.index(f"{number}{code[1]}")
+        if suit_tile(READ_CODES.index(code))
+        else _numbered_tile(mean, number - 1)
+    )
+    return float(mean[k]), k
+
+
+def tile_under(point: np.ndarray, found: list[np.ndarray]) -> np.ndarray:
+    """The tile a point (x, y) of the photo lies on, of the quadrilaterals ``found`` in it
+    (:func:`tile_quads`, the whole picture last): the largest that holds it and is
+    tile-shaped (at most :data:`TILE_SHAPED` long for its width); the whole picture where
+    none is. A quadrilateral found may be one pip or stick, or a part of the tile.
+
+    >>> whole = np.array([[0, 0], [600, 0], [600, 450], [0, 450]], float)
+    >>> tile = np.array([[160, 45], [420, 45], [420, 405], [160, 405]], float)
+    >>> pip = np.array([[300, 200], [400, 200], [400, 300], [300, 300]], float)
+    >>> strip = np.array([[160, 45], [190, 45], [190, 405], [160, 405]], float)
+    >>> [int(tile_under(np.array(p, float), [pip, tile, strip, whole])[1, 0]) for p in ((350, 250), (170, 50), (50, 50))]
+    [420, 420, 600]
+    """
+    x, y = float(point[0]), float(point[1])
+    holders = [
+        q
+        for q in found[:-1]
+        if cv2.pointPolygonTest(q.astype(np.float32), (x, y), False) >= 0
+        and _long_short(q)[0] <= TILE_SHAPED * _long_short(q)[1]
+    ]
+    if not holders:
+        return found[-1]
+    return max(holders, key=lambda q: float(cv2.contourArea(q.astype(np.float32))))
+
+
+def six_or_nine(printed: Printed, quad: np.ndarray | None) -> int | None:
+    """A 6 or 9 printed alone on a tile (``printed``, read as it stands in the picture)
+    as the tile prints it: as it stands where its middle lies in the top
+    :data:`INDEX_HIGH` of the tile's height as the picture stands (``quad``'s corners),
+    turned (a 6 is a 9 upside down) where as far up from its bottom; else None (read not
+    so surely, in between, off the tile, or the tile on its side, where up is across the
+    picture). Makers print a corner index at the top.
+
+    >>> from hefen.photo.words import Printed
+    >>> tile = np.array([[0, 0], [60, 0], [60, 80], [0, 80]], float)
+    >>> def at(y, standing=6):
+    ...     box = np.array([[40, y - 5], [50, y - 5], [50, y + 5], [40, y + 5]], float)
+    ...     return six_or_nine(Printed(None, 9, standing, box), tile)
+    >>> at(10), at(70), at(40), at(10, None), at(95)
+    (6, 9, None, None, None)
+    """
+    if quad is None or printed.box is None or printed.standing not in SIX_NINE:
+        return None
+    (x0, y0), (x1, y1) = quad.min(0), quad.max(0)
+    if x1 - x0 > y1 - y0:
+        return None
+    cx, cy = printed.box.mean(0)
+    down = (cy - y0) / (y1 - y0)
+    if not (x0 <= cx <= x1 and 0.0 <= down <= 1.0):
+        return None
+    if down <= INDEX_HIGH:
+        return printed.standing
+    if down >= 1 - INDEX_HIGH:
+        return 15 - printed.standing
+    return None
 
 
 def _named_tile(mean: np.ndarray, k: int, sure: float) -> np.ndarray:
@@ -1040,7 +1162,7 @@ def read_tile(
     if wants_words(mean):
         words = clf.words
         if words is not None:
-            mean = _word_look(words, rgb, mean)
+            mean = _word_look(words, rgb, mean, found)
             k = int(mean[: len(READ_CODES)].argmax())
     # each reading's look (its cuts' mean features), and the chosen reading's
     every = (

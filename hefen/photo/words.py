@@ -20,7 +20,8 @@ import logging
 import re
 import threading
 from collections.abc import Callable
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
@@ -52,6 +53,13 @@ MYRIAD = "萬万"
 TILE_CHARACTERS = set(CHARACTERS) | set(HONOURS) | set(NUMERALS) | set(MYRIAD)
 #: how sure the text reader must be of a text for its words to name a tile
 WORD_SURE = 0.8
+#: how sure the text reader must be of a digit read alone for it to be the number printed
+#: on the tile (a corner index): chosen on the bench's photos of one tile, where the
+#: digits read at 0.9 or more as the reader turns them were the tile's number but for a
+#: 6 and a 9 told apart wrongly (docs/photo.md, "The word look reads a printed number")
+DIGIT_SURE = 0.9
+#: the two digits that are one another upside down
+SIX_NINE = (6, 9)
 #: the long side the photo is read at (pixels, a larger photo reduced). The reader's own
 #: setting enlarges a photo to 736 on its short side: on *traditional*'s 80 bench photos
 #: of flowers and seasons it named 75 right, in 539 ms (median); at 640, 76, in 217 ms
@@ -81,6 +89,56 @@ def words_of(text: str) -> list[int]:
         elif len(word) >= WORD_START:
             named += [k for k, whole in enumerate(WORDS) if whole.startswith(word)]
     return named
+
+
+def digit_of(text: str) -> int | None:
+    """The number 1-9 that ``text`` (one line the reader read) is, where it is one digit
+    alone, as makers print a corner index; else None.
+
+    >>> digit_of("7"), digit_of(" 3 "), digit_of("0"), digit_of("12"), digit_of("E")
+    (7, 3, None, None, None)
+    """
+    return int(text.strip()) if re.fullmatch(r"[1-9]", text.strip()) else None
+
+
+class Line(NamedTuple):
+    """One line of text the reader read: what, how surely, and its four corners (x, y)
+    in the picture."""
+
+    text: str
+    sure: float
+    box: np.ndarray
+
+
+def digit_line(lines: list[Line]) -> Line | None:
+    """The surest of the lines that are one digit (:func:`digit_of`) read at least
+    :data:`DIGIT_SURE`, where all of them are the same digit; else None (none, or two
+    numbers: a sticker, a price, pips read as digits).
+
+    >>> box = np.zeros((4, 2))
+    >>> digit_line([Line("5", 0.95, box), Line("5", 0.99, box), Line("SPR", 0.9, box)]).sure
+    0.99
+    >>> digit_line([Line("5", 0.95, box), Line("8", 0.93, box)]), digit_line([Line("5", 0.8, box)])
+    (None, None)
+    """
+    sure = [line for line in lines if line.sure >= DIGIT_SURE and digit_of(line.text)]
+    if len({digit_of(line.text) for line in sure}) != 1:
+        return None
+    return max(sure, key=lambda line: line.sure)
+
+
+@dataclass(frozen=True)
+class Printed:
+    """What the word look reads on a photo of one tile: the tile its words name
+    (:func:`tile_named`), and the number printed alone on it (:func:`digit_line`): the
+    digit as the reader read it (which may have turned the line half round) and as it
+    stands in the picture (:meth:`WordLook.standing`; None where not read so surely),
+    with its corners in the picture."""
+
+    tile: str | None = None
+    number: int | None = None
+    standing: int | None = None
+    box: np.ndarray | None = None
 
 
 def bonus_named(texts: list[tuple[str, float]]) -> int | None:
@@ -151,28 +209,62 @@ class WordLook:
         self.engine: Any = RapidOCR(det_limit_side_len=READ_SIDE, det_limit_type="max")
         self._lock = threading.Lock()
 
-    def texts(self, rgb: np.ndarray) -> list[tuple[str, float]]:
-        """Each line of text read in ``rgb`` (RGB uint8), with how sure the reader is."""
+    def lines(self, rgb: np.ndarray, **settings: bool) -> list[Line]:
+        """Each line of text read in ``rgb`` (RGB uint8), with how sure the reader is and
+        where it lies; ``settings`` are the reader's own (``use_det``, ``use_cls``)."""
         bgr = np.ascontiguousarray(rgb[:, :, ::-1])
         try:
             with self._lock:
-                found, _ = self.engine(bgr)
+                found, _ = self.engine(bgr, **settings)
         except Exception:  # noqa: BLE001 - a second look that fails leaves the reading be
             log.warning("The text reader failed on a %s picture", "x".join(map(str, rgb.shape)))
             return []
-        return [(str(line[1]), float(line[2])) for line in found or []]
+        if settings.get("use_det") is False:  # the picture is the line: no corners
+            h, w = rgb.shape[:2]
+            corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], float)
+            return [Line(str(line[0]), float(line[1]), corners) for line in found or []]
+        return [
+            Line(str(line[1]), float(line[2]), np.asarray(line[0], float).reshape(-1, 2))
+            for line in found or []
+        ]
 
-    def tile(self, rgb: np.ndarray) -> str | None:
-        """The tile the words printed in ``rgb`` name (:func:`tile_named`), if any: read
-        as it is, then, where that names none, turned a quarter. The reader finds lines
-        that run across the picture, and turns a line half round where it reads better so;
-        a tile photographed on its side prints its words up the picture (a turned
-        *traditional* winter's *WIN* was read only so)."""
-        texts = self.texts(rgb)
+    def texts(self, rgb: np.ndarray) -> list[tuple[str, float]]:
+        """Each line of text read in ``rgb`` (RGB uint8), with how sure the reader is."""
+        return [(line.text, line.sure) for line in self.lines(rgb)]
+
+    def read(self, rgb: np.ndarray) -> Printed:
+        """What is printed on the tile in ``rgb``: the tile its words name
+        (:func:`tile_named`), read as it is, then, where that names none, turned a quarter
+        (the reader finds lines that run across the picture, and turns a line half round
+        where it reads better so; a tile photographed on its side prints its words up the
+        picture: a turned *traditional* winter's *WIN* was read only so); and the number
+        printed alone on it (:func:`digit_line`), read again as it stands
+        (:meth:`standing`)."""
+        lines = self.lines(rgb)
+        texts = [(line.text, line.sure) for line in lines]
         named = tile_named(texts)
         if named is None:  # two tiles named stay two: the texts are only added to
             named = tile_named(texts + self.texts(np.rot90(rgb)))
-        return named
+        digit = digit_line(lines)
+        if digit is None:
+            return Printed(named)
+        return Printed(named, digit_of(digit.text), self.standing(rgb, digit.box), digit.box)
+
+    def standing(self, rgb: np.ndarray, box: np.ndarray) -> int | None:
+        """The digit in ``box`` (its corners in ``rgb``) as it stands in the picture: read
+        alone, never turned (the reader turns a lone 6 or 9 half round as often as not),
+        where read at least :data:`DIGIT_SURE`; else None."""
+        (x0, y0), (x1, y1) = np.floor(box.min(0)).astype(int), np.ceil(box.max(0)).astype(int)
+        crop = rgb[max(y0, 0) : max(y1, 0), max(x0, 0) : max(x1, 0)]
+        if min(crop.shape[:2]) < 2:
+            return None
+        line = digit_line(self.lines(crop, use_det=False, use_cls=False))
+        return None if line is None else digit_of(line.text)
+
+    def tile(self, rgb: np.ndarray) -> str | None:
+        """The tile the words printed in ``rgb`` name (:func:`tile_named`), if any, as
+        :meth:`read` reads them."""
+        return self.read(rgb).tile
 
 
 def word_look() -> WordLook | None:
@@ -183,4 +275,15 @@ def word_look() -> WordLook | None:
         return None
 
 
-__all__ = ["WordLook", "bonus_named", "suit_honour_of", "tile_named", "word_look", "words_of"]
+__all__ = [
+    "Line",
+    "Printed",
+    "WordLook",
+    "bonus_named",
+    "digit_line",
+    "digit_of",
+    "suit_honour_of",
+    "tile_named",
+    "word_look",
+    "words_of",
+]
