@@ -950,10 +950,11 @@ def _printed_number(
     wind or dragon, which prints no number, the suit tile of that number the reading
     gives most (:func:`_numbered_tile`). A 6 or 9 is read as it stands where it lies in
     the top of the tile it lies on (:func:`tile_under`) as the picture stands, turned
-    where in the bottom (:func:`six_or_nine`); where neither, a tile read as neither 6 nor 9 becomes the one
-    of the two the reading gives more, and a character tile's, whose 六 and 九 are no
-    pair, is left be. A number read as another as it stands (a serif 1 turned half round
-    reads as a 7) is left be."""
+    where in the bottom (:func:`six_or_nine`); where neither, a tile read as neither 6
+    nor 9 becomes the one of the two the reading gives more, and a tile read as a 6 or 9
+    is left be. A character tile's 6 or 9 is left be: its 六 or 九 tells them apart. A
+    number read as another as it stands (a serif 1 turned half round reads as a 7) is
+    left be."""
     number = printed.number
     if number is None:
         return mean

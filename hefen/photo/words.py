@@ -54,9 +54,11 @@ TILE_CHARACTERS = set(CHARACTERS) | set(HONOURS) | set(NUMERALS) | set(MYRIAD)
 #: how sure the text reader must be of a text for its words to name a tile
 WORD_SURE = 0.8
 #: how sure the text reader must be of a digit read alone for it to be the number printed
-#: on the tile (a corner index): chosen on the bench's photos of one tile, where the
-#: digits read at 0.9 or more as the reader turns them were the tile's number but for a
-#: 6 and a 9 told apart wrongly (docs/photo.md, "The word look reads a printed number")
+#: on the tile (a corner index): on the bench's photos of one tile of the two never-seen
+#: KMahjongg sets, every digit read alone at 0.9 or more across the photo was the tile's
+#: number, but for 6s and 9s taken for one another (read again as they stand,
+#: :meth:`WordLook.standing`); under 0.9, 3s and a 7 were read on 2s and 5s of circles
+#: (docs/photo.md, "The word look reads a printed number")
 DIGIT_SURE = 0.9
 #: the two digits that are one another upside down
 SIX_NINE = (6, 9)
