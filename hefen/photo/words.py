@@ -57,8 +57,8 @@ WORD_SURE = 0.8
 #: on the tile (a corner index): on the bench's photos of one tile of the two never-seen
 #: KMahjongg sets, every digit read alone at 0.9 or more across the photo was the tile's
 #: number, but for 6s and 9s taken for one another (read again as they stand,
-#: :meth:`WordLook.standing`); under 0.9, 3s and a 7 were read on 2s and 5s of circles
-#: (docs/photo.md, "The word look reads a printed number")
+#: :meth:`WordLook.standing`); under 0.9, 3s and a 7 were read on 2s and 5s of circles,
+#: and a 1 on a 2 of bamboos (docs/photo.md, "The word look reads a printed number")
 DIGIT_SURE = 0.9
 #: the two digits that are one another upside down
 SIX_NINE = (6, 9)
