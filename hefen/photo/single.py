@@ -504,12 +504,7 @@ def _blank_costs(quads: list[np.ndarray]) -> np.ndarray:
     """
     out = np.zeros(len(quads))
     areas = [float(cv2.contourArea(cv2.convexHull(q.astype(np.float32)))) for q in quads]
-    sides = [_long_short(q) for q in quads[:-1]]
-    shaped = [
-        area
-        for area, (long, short) in zip(areas[:-1], sides, strict=True)
-        if long <= TILE_SHAPED * short
-    ]
+    shaped = [area for area, q in zip(areas[:-1], quads[:-1], strict=True) if _tile_shaped(q)]
     if shaped:
         out[-1] = BLANK_WHOLE_COST * float(np.log(max(1.0, areas[-1] / max(max(shaped), 1.0))))
     return out
@@ -536,9 +531,16 @@ def _strip_costs(quads: list[np.ndarray]) -> np.ndarray:
 
 def _long_short(quad: np.ndarray) -> tuple[float, float]:
     """``quad``'s long and short side (its mean width and height, the longer first): what
-    :data:`TILE_SHAPED` measures, for :func:`_blank_costs` and :func:`_strip_costs`."""
+    :data:`TILE_SHAPED` measures, for :func:`_tile_shaped` and :func:`_strip_costs`."""
     g = Group(quad)
     return max(g.width, g.height), min(g.width, g.height)
+
+
+def _tile_shaped(quad: np.ndarray) -> bool:
+    """Whether ``quad`` is tile-shaped: at most :data:`TILE_SHAPED` long for its width
+    (:func:`_blank_costs`, :func:`tile_under`)."""
+    long, short = _long_short(quad)
+    return long <= TILE_SHAPED * short
 
 
 def _worth(logs: np.ndarray, cost: float, blank: float) -> float:
@@ -931,7 +933,7 @@ def _word_look(
     quadrilaterals ``found`` in the photo (:func:`tile_quads`)."""
     printed = words.read(rgb)
     if printed.tile is None:
-        return mean if printed.number is None else _printed_number(mean, printed, found)
+        return _printed_number(mean, printed, found)
     if printed.tile in BONUS:
         return _bonus_named(mean, BONUS.index(printed.tile), WORD_SURE)
     return _named_tile(mean, READ_CODES.index(printed.tile), WORD_SURE)
@@ -972,7 +974,13 @@ def _printed_number(
         if number is None:
             if code[0] in "69":
                 return mean
-            return _swapped(mean, max(_fellow(code, n, mean) for n in SIX_NINE)[1])
+            fellows = (
+                READ_CODES.index(f"{six_nine}{code[1]}")
+                if suit_tile(read_as)
+                else _numbered_tile(mean, six_nine - 1)
+                for six_nine in SIX_NINE
+            )
+            return _swapped(mean, max(fellows, key=lambda i: float(mean[i])))
     n = number - 1
     bird = read_as == BIRD and 0 < n < len(BONUS) // 2  # the bird prints a 1
     if suit_tile(read_as) and not bird:
@@ -982,17 +990,6 @@ def _printed_number(
             return _bonus_named(mean, numbered(mean[BONUS_AT], n), DIGIT_SURE)
         return unflowered(mean, n) if mean[_numbered_tile(mean, n)] >= UNFLOWERED_AT else mean
     return _swapped(mean, _numbered_tile(mean, n))
-
-
-def _fellow(code: str, number: int, mean: np.ndarray) -> tuple[float, int]:
-    """The probability ``mean`` gives the tile that prints ``number`` in the suit of
-    ``code`` (for a wind or dragon, the suit the reading gives it most), and its index."""
-    k = (
-        READ_CODES.index(f"{number}{code[1]}")
-        if suit_tile(READ_CODES.index(code))
-        else _numbered_tile(mean, number - 1)
-    )
-    return float(mean[k]), k
 
 
 def tile_under(point: np.ndarray, found: list[np.ndarray]) -> np.ndarray:
@@ -1012,8 +1009,7 @@ def tile_under(point: np.ndarray, found: list[np.ndarray]) -> np.ndarray:
     holders = [
         q
         for q in found[:-1]
-        if cv2.pointPolygonTest(q.astype(np.float32), (x, y), False) >= 0
-        and _long_short(q)[0] <= TILE_SHAPED * _long_short(q)[1]
+        if cv2.pointPolygonTest(q.astype(np.float32), (x, y), False) >= 0 and _tile_shaped(q)
     ]
     if not holders:
         return found[-1]
