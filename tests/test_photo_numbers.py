@@ -566,3 +566,20 @@ def test_an_arabic_digit_is_drawn_in_the_more_latin_typefaces_with_most() -> Non
     drawn = [glyphs.number_window(np.random.default_rng(s), 0, [], "more") for s in range(12)]
     assert all(w.shape == (glyphs.WINDOW, glyphs.WINDOW) for w in seen)
     assert any(not np.array_equal(a, b) for a, b in zip(seen, drawn, strict=True))
+
+
+def test_a_one_on_a_tile_read_as_a_flower_is_the_bird_where_read_more_than_both_ones() -> None:
+    """The bird prints a 1 as the spring and the plum do: where the reading gives the 1 of
+    bamboos more than both, a 1 read surely makes it the bird, swapped with the tile read;
+    where it gives either more, the 1 names the flower or season, as before."""
+    one = _numbers(_number(1, 0.97), at=7)
+    bird = reading({"6h": 0.4, "1s": 0.2, "1h": 0.1, "5h": 0.15, "W": 0.15})
+    after = _char_look(None, GREY, QUAD, bird, one)  # type: ignore[arg-type]
+    assert _read(after) == "1s"
+    assert after[READ_CODES.index("6h")] == pytest.approx(0.2)  # swapped: the old its fellow
+    assert np.isclose(after.sum(), 1.0)
+    plum = reading({"6h": 0.4, "1s": 0.2, "1h": 0.1, "5h": 0.25, "W": 0.05})
+    assert _read(_char_look(None, GREY, QUAD, plum, one)) == "5h"  # type: ignore[arg-type]
+    # a 2 to 4 is never the bird
+    two = _numbers(_number(2, 0.97), at=7)
+    assert _read(_char_look(None, GREY, QUAD, bird, two)) == "6h"  # type: ignore[arg-type]

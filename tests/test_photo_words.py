@@ -313,6 +313,14 @@ def test_a_printed_number_renumbers_a_suit_tile_in_its_suit() -> None:
     assert np.array_equal(after, bird)
     after = _word_look(NumberLook(7), np.zeros((8, 8, 3), np.uint8), bird)  # type: ignore[arg-type]
     assert READ_CODES[int(after[: len(READ_CODES)].argmax())] == "7s"
+    # a 1 on a tile read as a flower: the bird, where the reading gives it more than
+    # the plum and the spring
+    pictured = reading({"6h": 0.4, "1s": 0.2, "1h": 0.1, "5h": 0.15, "W": 0.15})
+    after = _word_look(NumberLook(1), np.zeros((8, 8, 3), np.uint8), pictured)  # type: ignore[arg-type]
+    assert READ_CODES[int(after[: len(READ_CODES)].argmax())] == "1s"
+    pictured = reading({"6h": 0.4, "1s": 0.2, "1h": 0.25, "5h": 0.1, "W": 0.05})
+    after = _word_look(NumberLook(1), np.zeros((8, 8, 3), np.uint8), pictured)  # type: ignore[arg-type]
+    assert READ_CODES[int(after[: len(READ_CODES)].argmax())] == "1h"
     # read two ways (a serif 1 the reader turned half round reads as a 7): left be
     after = _word_look(NumberLook(7, 1), np.zeros((8, 8, 3), np.uint8), bird)  # type: ignore[arg-type]
     assert np.array_equal(after, bird)
