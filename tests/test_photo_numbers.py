@@ -24,7 +24,7 @@ from photo_support import (
     window_chunks,
 )
 
-from hefen.photo import classify_tile, glyphs, synth
+from hefen.photo import classify_tile, glyphs, single, synth
 from hefen.photo.classes import BONUS, CHAR_CLASSES, NUMBER_CLASSES, READ_CODES
 from hefen.photo.model import MODEL_DIR, NumberLook, TileClassifier, classifier
 from hefen.photo.single import (
@@ -36,6 +36,7 @@ from hefen.photo.single import (
     NUMBER_MARGIN,
     NUMBER_SURE,
     SEASON_SEEN_AT,
+    SIDEWAYS,
     TURNED_LOW,
     UNFLOWERED_AT,
     UPSIDE_DOWN,
@@ -294,7 +295,7 @@ def test_a_corner_index_at_the_top_says_which_way_is_up() -> None:
     assert _index_up(index, GREY, quads, turned_by, 2) == 0  # type: ignore[arg-type]
     assert _index_up(index, GREY, quads, turned_by, 6) == 4  # type: ignore[arg-type]
     asked = len(index.shapes)
-    for r in (0, 1, 3, 5):  # upright or on its side: as chosen, the look not asked
+    for r in (0, 4):  # upright: as chosen, the look not asked
         assert _index_up(index, GREY, quads, turned_by, r) == r  # type: ignore[arg-type]
     assert len(index.shapes) == asked
     # less sure than the corner rule asks, but enough to choose which way is up
@@ -306,6 +307,37 @@ def test_a_corner_index_at_the_top_says_which_way_is_up() -> None:
     assert _index_up(_numbers(), GREY, quads, turned_by, 2) == 2  # type: ignore[arg-type]
     low = int(np.argmax(lows > TURNED_LOW))  # a number low on the upright: not an index
     assert _index_up(_numbers(_number(1, 0.97), at=low), GREY, quads, turned_by, 2) == 2  # type: ignore[arg-type]
+
+
+def test_a_tile_on_its_side_is_read_on_the_side_whose_top_shows_an_index(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A reading on its side gives way to the same quadrilateral read on its other side
+    (half a turn from it) where a corner index is named at the other's top and not at its
+    own: a photo shows a tile on either side as often. An index at both tops, or at
+    neither, leaves the reading chosen; so does an index at the top of a reading upright
+    or a quarter from the other side of another quadrilateral."""
+    turns = _turns(QUAD) + _turns(QUAD + 5)
+    quads = [q for q, _ in turns]
+    turned_by = np.array([t for _, t in turns])
+    assert abs(turned_by[1] - 1) < SIDEWAYS and abs(turned_by[3] - 1) < SIDEWAYS
+    shown: list[int] = []  # the readings whose top shows an index
+
+    def at_top(_numbers: object, _ink: object, quad: np.ndarray) -> bool:
+        return any(quad is quads[k] for k in shown)
+
+    monkeypatch.setattr(single, "_index_at_top", at_top)
+    look = _numbers()
+    shown[:] = [3]
+    assert _index_up(look, GREY, quads, turned_by, 1) == 3  # type: ignore[arg-type]
+    assert _index_up(look, GREY, quads, turned_by, 3) == 3  # type: ignore[arg-type]
+    shown[:] = [1, 3]
+    assert _index_up(look, GREY, quads, turned_by, 1) == 1  # type: ignore[arg-type]
+    shown[:] = []
+    assert _index_up(look, GREY, quads, turned_by, 1) == 1  # type: ignore[arg-type]
+    shown[:] = [0, 2, 7]  # upright, upside down, the other quadrilateral's
+    assert _index_up(look, GREY, quads, turned_by, 1) == 1  # type: ignore[arg-type]
+    assert _index_up(look, GREY, quads, turned_by, 5) == 7  # type: ignore[arg-type]
 
 
 def test_read_tile_takes_the_upright_reading_where_an_index_is_at_the_top(

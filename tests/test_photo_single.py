@@ -105,6 +105,28 @@ def test_a_rectangle_inside_a_larger_one_is_a_part_of_it_one_beside_it_is_not() 
     assert held[3] == 0.0
 
 
+def test_two_round_things_apart_are_pips_the_whole_picture_holds() -> None:
+    """A photo of one tile holds one tile, and no tile is round: where two round
+    quadrilaterals lie apart, each is a part of the picture, even where the picture is not
+    read surely as a tile (a 4 of circles found only as its pips was read as the 1). One
+    round quadrilateral alone, or one found twice over itself, or a round one beside a
+    tile-shaped one, is not."""
+
+    def box(x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
+        return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+
+    whole = box(0, 0, 450, 600)
+    pip, other = box(245, 380, 395, 530), box(45, 50, 190, 195)
+    parts = _parts([pip, other, whole])
+    assert parts[0] == pytest.approx(np.log(450 * 600 / (150 * 150)), rel=0.02)
+    assert parts[1] == pytest.approx(np.log(450 * 600 / (145 * 145)), rel=0.02)
+    assert parts[2] == 0.0
+    assert _parts([pip, whole]) == [0.0, 0.0]
+    assert _parts([pip, box(250, 385, 398, 530), whole])[0] == 0.0  # the same pip twice
+    tile = box(20, 20, 230, 300)  # tile-shaped, apart from the pip
+    assert _parts([pip, tile, whole]) == [0.0, 0.0, 0.0]
+
+
 def circles_face(width: int = 300, height: int = 400) -> np.ndarray:
     """A photo cut to the face of a 4 of circles: four ringed pips on ivory."""
     im = Image.new("RGB", (width, height), (236, 226, 200))

@@ -108,6 +108,16 @@ PART_HELD = 0.8
 #: to the face mended, none broken (docs/photo.md, "The word look names winds, dragons
 #: and character tiles, ...; a photo cut to the tile holds its pips").
 WHOLE_HOLDS = 0.7
+#: The whole picture holds, too, a round quadrilateral found in it (its long side at most
+#: ``PIP_ROUND`` times its short) that no other found holds, where another round one of
+#: like size (the larger at most ``PIP_LIKE`` times the smaller) lies apart from it (the
+#: two overlap by under ``APART`` of the smaller): a photo of one tile holds one tile, and
+#: no tile is round, so two round things alike and apart are its pips, each a part of the
+#: tile, not a 1 of circles (:func:`_parts`, :func:`_pips`). A 4 of circles whose tile the picture fills, found only
+#: as its pips, was read as the 1 (docs/photo.md, "Two pips apart").
+PIP_ROUND = 1.2
+PIP_LIKE = 4.0
+APART = 0.05
 #: What a reading of the whole picture as the white dragon costs where a smaller
 #: tile-shaped quadrilateral was found in it: this times the log of how much larger the
 #: picture is than the largest such found (:func:`_blank_costs`). A blank face fills a
@@ -232,6 +242,12 @@ CORNER_SURE = 0.9
 #: a bird read upside down was taken for 發 (docs/photo.md, "A corner index says which way
 #: is up").
 UPSIDE_DOWN = 1.5
+#: A reading this near one quarter turn from the picture's upright is of a tile on its
+#: side, which a photo shows on either side as often: it gives way to the same
+#: quadrilateral read on its other side (half a turn from it) where a corner index is
+#: printed at the other's top and not at its own (:func:`_index_up`). *Default*'s bird
+#: on its side was read so as 發 (docs/photo.md, "A tile on its side").
+SIDEWAYS = 0.5
 #: How sure the number look must be of a corner index at the top of the upright, every other
 #: number there :data:`NUMBER_MARGIN` less sure, for :func:`_index_up` to take the upright
 #: reading: lower than :data:`CORNER_SURE`, as it only chooses between two readings of one
@@ -414,13 +430,15 @@ def _parts(quads: list[np.ndarray], whole_holds: bool = False) -> list[float]:
     log of how much smaller it is than the largest of the others that holds
     :data:`PART_HELD` of it, 0 where none does. The whole picture holds the others only
     where ``whole_holds`` (it is read surely as a tile, :data:`WHOLE_HOLDS`): a tile on a
-    ground is no part of the photo, but a pip of a photo cut to the tile's face is."""
+    ground is no part of the photo, but a pip of a photo cut to the tile's face is; and
+    it holds a pip found beside another (:func:`_pips`) wherever the tile is."""
     hulls = [cv2.convexHull(q.astype(np.float32)) for q in quads]
     areas = [max(float(cv2.contourArea(h)), 1.0) for h in hulls]
-    holders = len(quads) if whole_holds else len(quads) - 1
+    pips = _pips(quads[:-1], hulls[:-1], areas[:-1]) + [False]
     out = []
     for i, hull in enumerate(hulls):
         holder = areas[i]
+        holders = len(quads) if whole_holds or pips[i] else len(quads) - 1
         for j in range(holders):
             if areas[j] > holder:
                 inside = cv2.intersectConvexConvex(hull, hulls[j])[0]
@@ -428,6 +446,56 @@ def _parts(quads: list[np.ndarray], whole_holds: bool = False) -> list[float]:
                     holder = areas[j]
         out.append(float(np.log(holder / areas[i])))
     return out
+
+
+def _pips(quads: list[np.ndarray], hulls: list[np.ndarray], areas: list[float]) -> list[bool]:
+    """Which of ``quads`` (found in a photo of one tile, the whole picture left out; with
+    their convex hulls and areas) are pips found with no tile about them: round
+    (:data:`PIP_ROUND`), held (:data:`PART_HELD`) by none of the others that is not round,
+    with another round one of like size (:data:`PIP_LIKE`) apart from it
+    (:data:`APART`).
+
+    >>> def square(x, y, side):
+    ...     return np.array([[x, y], [x + side, y], [x + side, y + side], [x, y + side]], float)
+    >>> def pips(*quads):
+    ...     hulls = [cv2.convexHull(q.astype(np.float32)) for q in quads]
+    ...     return _pips(list(quads), hulls, [float(cv2.contourArea(h)) for h in hulls])
+    >>> tile = np.array([[200, 0], [320, 0], [320, 160], [200, 160]], float)
+    >>> pips(square(10, 10, 40), square(70, 100, 40), tile)
+    [True, True, False]
+    >>> pips(square(10, 10, 40), square(30, 30, 40))  # overlapping: not apart
+    [False, False]
+    >>> pips(square(10, 10, 40), square(12, 12, 36), square(70, 100, 40))  # one found twice
+    [True, True, True]
+    >>> pips(square(10, 10, 40), square(70, 100, 100))  # a pip and a larger thing
+    [False, False]
+    >>> pips(square(210, 10, 40), square(260, 100, 40), tile)  # in a tile found
+    [False, False, False]
+    """
+    round_ = [_long_short(q)[0] <= PIP_ROUND * _long_short(q)[1] for q in quads]
+
+    def overlap(i: int, j: int) -> float:
+        return float(cv2.intersectConvexConvex(hulls[i], hulls[j])[0])
+
+    free = [  # held by no tile found: by nothing but round things
+        not any(
+            not round_[j] and areas[j] > areas[i] and overlap(i, j) >= PART_HELD * areas[i]
+            for j in range(len(quads))
+        )
+        for i in range(len(quads))
+    ]
+    return [
+        round_[i]
+        and free[i]
+        and any(
+            round_[j]
+            and max(areas[i], areas[j]) <= PIP_LIKE * min(areas[i], areas[j])
+            and overlap(i, j) < APART * min(areas[i], areas[j])
+            for j in range(len(quads))
+            if j != i
+        )
+        for i in range(len(quads))
+    ]
 
 
 def cut(
@@ -734,14 +802,28 @@ def _index_up(
     the number look ``numbers`` names a corner index at the top of the same quadrilateral
     read upright (:func:`corner_named` at :data:`INDEX_UP_SURE`, in ``ink`` as the
     character look reads it), the upright reading: makers print the index at the top, so
-    a tile that shows one there as the picture stands is upright; else ``r``."""
-    if turned_by[r] < UPSIDE_DOWN:
-        return r
+    a tile that shows one there as the picture stands is upright. Where ``r`` is on its
+    side (:data:`SIDEWAYS`), the same quadrilateral read on its other side where the
+    number look names a corner index at that reading's top and not at ``r``'s. Else
+    ``r``."""
     first = r - r % TURNS
+    if turned_by[r] < UPSIDE_DOWN:
+        if abs(float(turned_by[r]) - 1.0) > SIDEWAYS:
+            return r
+        other = first + (r % TURNS + 2) % TURNS  # the tile on its other side
+        if _index_at_top(numbers, ink, quads[other]) and not _index_at_top(numbers, ink, quads[r]):
+            return other
+        return r
     up = first + int(np.argmin(turned_by[first : first + TURNS]))
-    windows, lows = char_scan_at(ink, quads[up])
+    return up if _index_at_top(numbers, ink, quads[up]) else r
+
+
+def _index_at_top(numbers: NumberLook, ink: np.ndarray, quad: np.ndarray) -> bool:
+    """Whether the number look ``numbers`` names a corner index at the top of ``quad``
+    (:func:`corner_named` at :data:`INDEX_UP_SURE`, in ``ink``)."""
+    windows, lows = char_scan_at(ink, quad)
     each = numbers.probabilities(windows)[:, : len(NUMBER_CLASSES) - 1]
-    return r if corner_named(each, lows, INDEX_UP_SURE) is None else up
+    return corner_named(each, lows, INDEX_UP_SURE) is not None
 
 
 def _named(surest: np.ndarray, sure: float, margin: float) -> int | None:
