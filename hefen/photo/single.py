@@ -109,12 +109,13 @@ PART_HELD = 0.8
 #: and character tiles, ...; a photo cut to the tile holds its pips").
 WHOLE_HOLDS = 0.7
 #: The whole picture holds, too, a round quadrilateral found in it (its long side at most
-#: ``PIP_ROUND`` times its short) that no other found holds, where another round one of
-#: like size (the larger at most ``PIP_LIKE`` times the smaller) lies apart from it (the
-#: two overlap by under ``APART`` of the smaller): a photo of one tile holds one tile, and
-#: no tile is round, so two round things alike and apart are its pips, each a part of the
-#: tile, not a 1 of circles (:func:`_parts`, :func:`_pips`). A 4 of circles whose tile the picture fills, found only
-#: as its pips, was read as the 1 (docs/photo.md, "Two pips apart").
+#: ``PIP_ROUND`` times its short) that nothing found holds but round things, where another
+#: round one of like size (the larger at most ``PIP_LIKE`` times the smaller) lies apart
+#: from it (the two overlap by under ``APART`` of the smaller): a photo of one tile holds
+#: one tile, and no tile is round, so two round things alike and apart are its pips, each
+#: a part of the tile, not a 1 of circles (:func:`_parts`, :func:`_pips`). A 4 and a 2 of
+#: circles whose tile was found only as its pips were read as the 1 (docs/photo.md, "A
+#: tile on its side; two pips apart").
 PIP_ROUND = 1.2
 PIP_LIKE = 4.0
 APART = 0.05
@@ -246,7 +247,7 @@ UPSIDE_DOWN = 1.5
 #: side, which a photo shows on either side as often: it gives way to the same
 #: quadrilateral read on its other side (half a turn from it) where a corner index is
 #: printed at the other's top and not at its own (:func:`_index_up`). *Default*'s bird
-#: on its side was read so as 發 (docs/photo.md, "A tile on its side").
+#: on its side was read so as 發 (docs/photo.md, "A tile on its side; two pips apart").
 SIDEWAYS = 0.5
 #: How sure the number look must be of a corner index at the top of the upright, every other
 #: number there :data:`NUMBER_MARGIN` less sure, for :func:`_index_up` to take the upright
@@ -864,7 +865,7 @@ def bird_printed_one(mean: np.ndarray) -> bool:
     150 photos of the bird, the plum and the spring of each never-seen KMahjongg set
     (seed 424,242) it mended 5 of *traditional*'s birds and broke none; on the bench's
     seed and two fresh ones (3,780 photos of one tile), 1 bird mended and none broken
-    (docs/photo.md, "A 1 on a picture").
+    (docs/photo.md, "A 1 on a picture: the bird").
 
     >>> from hefen.photo.classes import READ_CODES
     >>> def read(**p):
