@@ -951,7 +951,8 @@ def _char_look(
     of the numbers 1-4 is surely printed (:func:`number_named`; where none is, at its
     top, :func:`corner_named`), the number and the reading (:func:`numbered`, weighed by
     how surely the character look saw that number's season) name it, the bonus tiles'
-    share given to the tile named;
+    share given to the tile named, a 1 the bird where the reading gives it more than the
+    plum and the spring (:func:`bird_printed_one`);
     where the reading is a flower or season, a 5 to 9 is surely printed and the reading
     gives its suit tile some chance (:data:`UNFLOWERED_AT`), that suit tile
     (:func:`unflowered`);
@@ -1055,10 +1056,10 @@ def _printed_number(
     tile, ``found`` the quadrilaterals found in the photo (:func:`tile_quads`): as
     the number look's number (:func:`_char_look`), a suit tile becomes the tile of its
     suit that prints it (:func:`renumbered`); a flower or season, the one of that number
-    (1-4, :func:`numbered`), or, for a 5 to 9, the suit tile (:func:`unflowered`); the
-    bird (:data:`BIRD`), whose number is 1, and which makers draw as a picture as they
-    draw flowers, printing a 2 to 4, the flower or season of that number; a
-    wind or dragon, which prints no number, the suit tile of that number the reading
+    (1-4, :func:`numbered`; a 1 the bird where :func:`bird_printed_one`), or, for a 5
+    to 9, the suit tile (:func:`unflowered`); the bird (:data:`BIRD`), whose number is 1,
+    and which makers draw as a picture as they draw flowers, printing a 2 to 4, the
+    flower or season of that number; a wind or dragon, which prints no number, the suit tile of that number the reading
     gives most (:func:`_numbered_tile`). A 6 or 9 is read as it stands where it lies in
     the top of the tile it lies on (:func:`tile_under`) as the picture stands, turned
     where in the bottom (:func:`six_or_nine`); where neither, a tile read as neither 6
