@@ -868,14 +868,12 @@ def bird_printed_one(mean: np.ndarray) -> bool:
     (docs/photo.md, "A 1 on a picture: the bird").
 
     >>> from hefen.photo.classes import READ_CODES
-    >>> def read(**p):
-    ...     out = np.zeros(len(READ_CODES) + 1)
-    ...     for code, v in p.items():
-    ...         out[READ_CODES.index(code.lstrip("_"))] = v
-    ...     return out
-    >>> bird_printed_one(read(_6h=0.3, _1s=0.15, _1h=0.1, _5h=0.12))
+    >>> orchid = np.zeros(len(READ_CODES) + 1)  # read as the orchid, the bird next
+    >>> orchid[[READ_CODES.index(c) for c in ("6h", "1s", "1h", "5h")]] = 0.3, 0.15, 0.1, 0.12
+    >>> bird_printed_one(orchid)
     True
-    >>> bird_printed_one(read(_6h=0.3, _1s=0.15, _1h=0.2, _5h=0.12))
+    >>> orchid[READ_CODES.index("1h")] = 0.2  # the spring more than the bird
+    >>> bird_printed_one(orchid)
     False
     """
     return float(mean[BIRD]) > float(mean[BONUS_AT][[0, len(BONUS) // 2]].max())
