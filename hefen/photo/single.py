@@ -31,6 +31,7 @@ The surest reading names the tile; its alternatives are its cuts' mean probabili
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import cv2
@@ -433,34 +434,47 @@ def _parts(quads: list[np.ndarray], whole_holds: bool = False) -> list[float]:
     where ``whole_holds`` (it is read surely as a tile, :data:`WHOLE_HOLDS`): a tile on a
     ground is no part of the photo, but a pip of a photo cut to the tile's face is; and
     it holds a pip found beside another (:func:`_pips`) wherever the tile is."""
-    hulls = [cv2.convexHull(q.astype(np.float32)) for q in quads]
-    areas = [max(float(cv2.contourArea(h)), 1.0) for h in hulls]
-    pips = _pips(quads[:-1], hulls[:-1], areas[:-1]) + [False]
+    areas, inside = _overlaps(quads)
+    held = _held(areas, inside)
+    pips = _pips(quads[:-1], areas[:-1], inside[:-1, :-1]) + [False]
     out = []
-    for i, hull in enumerate(hulls):
-        holder = areas[i]
+    for i, area in enumerate(areas):
         holders = len(quads) if whole_holds or pips[i] else len(quads) - 1
-        for j in range(holders):
-            if areas[j] > holder:
-                inside = cv2.intersectConvexConvex(hull, hulls[j])[0]
-                if inside >= PART_HELD * areas[i]:
-                    holder = areas[j]
-        out.append(float(np.log(holder / areas[i])))
+        holder = max([area] + [areas[j] for j in range(holders) if held[i, j]])
+        out.append(float(np.log(holder / area)))
     return out
 
 
-def _pips(quads: list[np.ndarray], hulls: list[np.ndarray], areas: list[float]) -> list[bool]:
+def _overlaps(quads: list[np.ndarray]) -> tuple[list[float], np.ndarray]:
+    """Each of ``quads``' area (its convex hull's, at least 1), and how much of each
+    overlaps each other one (N x N, the area they share)."""
+    hulls = [cv2.convexHull(q.astype(np.float32)) for q in quads]
+    areas = [max(float(cv2.contourArea(h)), 1.0) for h in hulls]
+    inside = np.zeros((len(quads), len(quads)))
+    for i, j in itertools.combinations(range(len(quads)), 2):
+        inside[i, j] = inside[j, i] = cv2.intersectConvexConvex(hulls[i], hulls[j])[0]
+    return areas, inside
+
+
+def _held(areas: list[float], inside: np.ndarray) -> np.ndarray:
+    """Which quadrilateral (of those whose ``areas`` and overlaps, ``inside``, are given)
+    holds which: N x N, [i, j] where j is larger than i and holds :data:`PART_HELD` of
+    it."""
+    a = np.array(areas)
+    return (a[None, :] > a[:, None]) & (inside >= PART_HELD * a[:, None])
+
+
+def _pips(quads: list[np.ndarray], areas: list[float], inside: np.ndarray) -> list[bool]:
     """Which of ``quads`` (found in a photo of one tile, the whole picture left out; with
-    their convex hulls and areas) are pips found with no tile about them: round
-    (:data:`PIP_ROUND`), held (:data:`PART_HELD`) by none of the others that is not round,
-    with another round one of like size (:data:`PIP_LIKE`) apart from it
+    their areas and overlaps, :func:`_overlaps`) are pips found with no tile about them:
+    round (:data:`PIP_ROUND`), held (:func:`_held`) by none of the others that is not
+    round, with another round one of like size (:data:`PIP_LIKE`) apart from it
     (:data:`APART`).
 
     >>> def square(x, y, side):
     ...     return np.array([[x, y], [x + side, y], [x + side, y + side], [x, y + side]], float)
     >>> def pips(*quads):
-    ...     hulls = [cv2.convexHull(q.astype(np.float32)) for q in quads]
-    ...     return _pips(list(quads), hulls, [float(cv2.contourArea(h)) for h in hulls])
+    ...     return _pips(list(quads), *_overlaps(list(quads)))
     >>> tile = np.array([[200, 0], [320, 0], [320, 160], [200, 160]], float)
     >>> pips(square(10, 10, 40), square(70, 100, 40), tile)
     [True, True, False]
@@ -473,30 +487,20 @@ def _pips(quads: list[np.ndarray], hulls: list[np.ndarray], areas: list[float]) 
     >>> pips(square(210, 10, 40), square(260, 100, 40), tile)  # in a tile found
     [False, False, False]
     """
-    round_ = [_long_short(q)[0] <= PIP_ROUND * _long_short(q)[1] for q in quads]
-
-    def overlap(i: int, j: int) -> float:
-        return float(cv2.intersectConvexConvex(hulls[i], hulls[j])[0])
-
-    free = [  # held by no tile found: by nothing but round things
-        not any(
-            not round_[j] and areas[j] > areas[i] and overlap(i, j) >= PART_HELD * areas[i]
-            for j in range(len(quads))
-        )
-        for i in range(len(quads))
-    ]
-    return [
-        round_[i]
-        and free[i]
-        and any(
+    round_ = [_within(q, PIP_ROUND) for q in quads]
+    held = _held(areas, inside)
+    out = []
+    for i, area in enumerate(areas):
+        others = [j for j in range(len(quads)) if j != i]
+        in_tile = any(held[i, j] and not round_[j] for j in others)
+        alike_apart = any(
             round_[j]
-            and max(areas[i], areas[j]) <= PIP_LIKE * min(areas[i], areas[j])
-            and overlap(i, j) < APART * min(areas[i], areas[j])
-            for j in range(len(quads))
-            if j != i
+            and max(area, areas[j]) <= PIP_LIKE * min(area, areas[j])
+            and inside[i, j] < APART * min(area, areas[j])
+            for j in others
         )
-        for i in range(len(quads))
-    ]
+        out.append(round_[i] and not in_tile and alike_apart)
+    return out
 
 
 def cut(
@@ -608,8 +612,13 @@ def _long_short(quad: np.ndarray) -> tuple[float, float]:
 def _tile_shaped(quad: np.ndarray) -> bool:
     """Whether ``quad`` is tile-shaped: at most :data:`TILE_SHAPED` long for its width
     (:func:`_blank_costs`, :func:`tile_under`)."""
+    return _within(quad, TILE_SHAPED)
+
+
+def _within(quad: np.ndarray, ratio: float) -> bool:
+    """Whether ``quad``'s long side is at most ``ratio`` times its short one."""
     long, short = _long_short(quad)
-    return long <= TILE_SHAPED * short
+    return long <= ratio * short
 
 
 def _worth(logs: np.ndarray, cost: float, blank: float) -> float:
