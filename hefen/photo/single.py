@@ -1066,8 +1066,8 @@ def _printed_number(
     (1-4, :func:`numbered`; a 1 the bird where :func:`bird_printed_one`), or, for a 5
     to 9, the suit tile (:func:`unflowered`); the bird (:data:`BIRD`), whose number is 1,
     and which makers draw as a picture as they draw flowers, printing a 2 to 4, the
-    flower or season of that number; a wind or dragon, which prints no number, the suit tile of that number the reading
-    gives most (:func:`_numbered_tile`). A 6 or 9 is read as it stands where it lies in
+    flower or season of that number; a wind or dragon, which prints no number, the suit
+    tile of that number the reading gives most (:func:`_numbered_tile`). A 6 or 9 is read as it stands where it lies in
     the top of the tile it lies on (:func:`tile_under`) as the picture stands, turned
     where in the bottom (:func:`six_or_nine`); where neither, a tile read as neither 6
     nor 9 becomes the one of the two the reading gives more, and a tile read as a 6 or 9
