@@ -346,7 +346,6 @@ def test_read_tile_takes_the_upright_reading_where_an_index_is_at_the_top(
     """In :func:`read_tile`: where the reading chosen is upside down and a corner index is
     at the top of the tile as the picture stands, the tile is read as it is read upright;
     without an index, upside down as chosen."""
-    from hefen.photo import single
 
     photo = np.full((300, 240, 3), 40, np.uint8)
     photo[40:260, 50:190] = np.random.default_rng(TEST_SEED).integers(
@@ -454,7 +453,6 @@ def test_the_number_takes_the_tile_of_that_number_the_reading_gives_more() -> No
 
 
 def test_read_tile_asks_the_number_look_only_where_it_may_name_a_flower(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from hefen.photo import single
 
     class _Spring:  # a bonus look sure of the spring in every cut
         def probabilities(self, crops: np.ndarray) -> np.ndarray:
