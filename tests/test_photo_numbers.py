@@ -39,6 +39,7 @@ from hefen.photo.single import (
     SIDEWAYS,
     TURNED_LOW,
     UNFLOWERED_AT,
+    UPRIGHT_STANDS,
     UPSIDE_DOWN,
     _char_look,
     _index_up,
@@ -338,6 +339,44 @@ def test_a_tile_on_its_side_is_read_on_the_side_whose_top_shows_an_index(
     shown[:] = [0, 2, 7]  # upright, upside down, the other quadrilateral's
     assert _index_up(look, GREY, quads, turned_by, 1) == 1  # type: ignore[arg-type]
     assert _index_up(look, GREY, quads, turned_by, 5) == 7  # type: ignore[arg-type]
+
+
+def test_an_unsure_upright_reading_gives_way_to_its_half_turn_where_its_top_shows_an_index(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An upright reading less sure than UPRIGHT_STANDS gives way to the same
+    quadrilateral read half a turn round where a corner index is named at that one's top
+    and not at its own: *default*'s 3 of circles photographed upside down, its index at
+    the bottom, was read upright as the 1 of characters at 0.56. A sure upright reading
+    stands, the look not asked, as does one of an honour, which prints no number; an index at both tops, at neither, at the upright's own,
+    or at the top of another quadrilateral leaves the unsure one too."""
+    turns = _turns(QUAD) + _turns(QUAD + 5)
+    quads = [q for q, _ in turns]
+    turned_by = np.array([t for _, t in turns])
+    assert turned_by[0] == turned_by[4] == 0 and turned_by[2] >= UPSIDE_DOWN
+    shown: list[int] = []  # the readings whose top shows an index
+    asked: list[np.ndarray] = []
+
+    def at_top(_numbers: object, _ink: object, quad: np.ndarray) -> bool:
+        asked.append(quad)
+        return any(quad is quads[k] for k in shown)
+
+    monkeypatch.setattr(single, "_index_at_top", at_top)
+    look = _numbers()
+    unsure = reading({"1m": UPRIGHT_STANDS - 0.24, "3p": 0.24})
+    sure = reading({"1m": UPRIGHT_STANDS, "3p": 0.2})
+    honour = reading({"E": UPRIGHT_STANDS - 0.24, "3p": 0.24})
+    shown[:] = [2]
+    assert _index_up(look, GREY, quads, turned_by, 0, unsure) == 2  # type: ignore[arg-type]
+    asked.clear()
+    for stands in (sure, honour, None):  # sure; an honour, which prints no number; none
+        assert _index_up(look, GREY, quads, turned_by, 0, stands) == 0  # type: ignore[arg-type]
+    assert asked == []
+    for upright_too in ([0, 2], [], [0], [1, 3, 6]):
+        shown[:] = upright_too
+        assert _index_up(look, GREY, quads, turned_by, 0, unsure) == 0  # type: ignore[arg-type]
+    shown[:] = [6]
+    assert _index_up(look, GREY, quads, turned_by, 4, unsure) == 6  # type: ignore[arg-type]
 
 
 def test_read_tile_takes_the_upright_reading_where_an_index_is_at_the_top(

@@ -250,6 +250,16 @@ UPSIDE_DOWN = 1.5
 #: printed at the other's top and not at its own (:func:`_index_up`). *Default*'s bird
 #: on its side was read so as 發 (docs/photo.md, "A tile on its side; two pips apart").
 SIDEWAYS = 0.5
+#: A reading less than :data:`SIDEWAYS` from the picture's upright is upright: where it
+#: names a suit tile or a bonus tile (the tiles that print a number) less surely than this
+#: (its tile model's and sharp look's reading, weighed as :func:`_sharp_choice` weighs
+#: it), it gives way to the same quadrilateral read half a turn round where a corner index
+#: is printed at that one's top and not at its own; a surer upright reading stands, the
+#: number look not asked (photos are taken upright far more often than not). The bar is
+#: the one below which the word look reads a photo (:data:`WORD_LOOK_BELOW`). *Default*'s
+#: 3 of circles photographed upside down, its index at the bottom, was read upright as
+#: the 1 of characters (docs/photo.md, "A tile upside down in an upright photo").
+UPRIGHT_STANDS = 0.8
 #: How sure the number look must be of a corner index at the top of the upright, every other
 #: number there :data:`NUMBER_MARGIN` less sure, for :func:`_index_up` to take the upright
 #: reading: lower than :data:`CORNER_SURE`, as it only chooses between two readings of one
@@ -805,6 +815,7 @@ def _index_up(
     quads: list[np.ndarray],
     turned_by: np.ndarray,
     r: int,
+    chosen: np.ndarray | None = None,
 ) -> int:
     """The reading to take (an index into ``quads``, each quadrilateral in its
     :data:`TURNS` turns) where reading ``r`` was chosen: where ``r`` is upside down from the
@@ -814,18 +825,31 @@ def _index_up(
     character look reads it), the upright reading: makers print the index at the top, so
     a tile that shows one there as the picture stands is upright. Where ``r`` is on its
     side (:data:`SIDEWAYS`), the same quadrilateral read on its other side where the
-    number look names a corner index at that reading's top and not at ``r``'s. Else
-    ``r``."""
+    number look names a corner index at that reading's top and not at ``r``'s; where
+    ``r`` is upright and its reading ``chosen`` (where given) names a tile the number look
+    reads (a suit tile or a bonus tile, as in :func:`_char_look`) less surely than
+    :data:`UPRIGHT_STANDS`, the same quadrilateral read half a turn round where the same
+    holds. Else ``r``."""
     first = r - r % TURNS
     if turned_by[r] < UPSIDE_DOWN:
-        if abs(float(turned_by[r]) - 1.0) > SIDEWAYS:
-            return r
-        other = first + (r % TURNS + 2) % TURNS  # the tile on its other side
+        if abs(float(turned_by[r]) - 1.0) > SIDEWAYS and not _unsure_of_a_number(chosen):
+            return r  # upright: it stands
+        other = first + (r % TURNS + 2) % TURNS  # on its other side, or upside down
         if _index_at_top(numbers, ink, quads[other]) and not _index_at_top(numbers, ink, quads[r]):
             return other
         return r
     up = first + int(np.argmin(turned_by[first : first + TURNS]))
     return up if _index_at_top(numbers, ink, quads[up]) else r
+
+
+def _unsure_of_a_number(chosen: np.ndarray | None) -> bool:
+    """Whether a reading (``chosen``; None: not given) names a tile that prints a number
+    (a suit tile, or a flower or season) less surely than :data:`UPRIGHT_STANDS`."""
+    if chosen is None:
+        return False
+    k = int(chosen[: len(READ_CODES)].argmax())
+    numbered = suit_tile(k) or BONUS_AT.start <= k < BONUS_AT.stop
+    return numbered and float(chosen[k]) < UPRIGHT_STANDS
 
 
 def _index_at_top(numbers: NumberLook, ink: np.ndarray, quad: np.ndarray) -> bool:
@@ -1257,7 +1281,11 @@ def read_tile(
         r = _model_choice(logs, readings, costs, blank)
     ink = ink_image(rgb)
     if clf.numbers is not None:  # a corner index at the top says which way is up
-        r = _index_up(clf.numbers, ink, quads, turned_by, r)
+        start, count = readings[r]
+        chosen = probs[start : start + count].mean(0)  # as the choice weighed it
+        if looks is not None:
+            chosen = _weighed(chosen, looks[r])
+        r = _index_up(clf.numbers, ink, quads, turned_by, r, chosen)
     start, count = readings[r]
     mean = probs[start : start + count].mean(0)
     k = int(logs[start : start + count].mean(0).argmax())
