@@ -44,6 +44,7 @@ from hefen.photo.single import (
     _char_look,
     _index_up,
     _turns,
+    _weighed,
     char_scan,
     char_scan_at,
     corner_named,
@@ -412,6 +413,39 @@ def test_read_tile_takes_the_upright_reading_where_an_index_is_at_the_top(
     assert np.array_equal(read(index, 2), upright)  # an index at the top: read upright
     upside_down = read(none, 2)
     assert not np.array_equal(upside_down, upright) and len(none.shapes) == 1
+
+
+@pytest.mark.skipif(not SHIPPED, reason="no number look is shipped")
+def test_read_tile_tells_index_up_the_reading_as_the_choice_weighed_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """In :func:`read_tile`: :func:`_index_up` is given the chosen reading as the choice
+    weighed it (its cuts' mean weighed with the sharp look's reading), by which an unsure
+    upright reading gives way to its half turn (UPRIGHT_STANDS)."""
+    photo = np.full((300, 240, 3), 40, np.uint8)
+    photo[40:260, 50:190] = np.random.default_rng(TEST_SEED).integers(
+        150, 256, (220, 140, 3), dtype=np.uint8
+    )
+    chose: list[tuple[int, list[tuple[int, int]], np.ndarray, np.ndarray]] = []
+    given: list[np.ndarray | None] = []
+    real_choice, real_up = single._sharp_choice, single._index_up
+
+    def choice(sharp, grey, quads, readings, probs, costs, blank=None, looks=None):  # type: ignore[no-untyped-def]
+        r = real_choice(sharp, grey, quads, readings, probs, costs, blank, looks)
+        chose.append((r, readings, probs, looks))
+        return r
+
+    def up(numbers, ink, quads, turned_by, r, chosen=None):  # type: ignore[no-untyped-def]
+        given.append(chosen)
+        return real_up(numbers, ink, quads, turned_by, r, chosen)
+
+    monkeypatch.setattr(single, "_sharp_choice", choice)
+    monkeypatch.setattr(single, "_index_up", up)
+    single.read_tile(photo)
+    (r, readings, probs, looks), (chosen,) = chose[0], given
+    start, count = readings[r]
+    assert chosen is not None and looks is not None
+    assert np.allclose(chosen, _weighed(probs[start : start + count].mean(0), looks[r]))
 
 
 def test_a_suit_tile_is_scanned_as_finely_as_a_flower(monkeypatch: pytest.MonkeyPatch) -> None:
