@@ -349,8 +349,10 @@ def test_an_unsure_upright_reading_gives_way_to_its_half_turn_where_its_top_show
     quadrilateral read half a turn round where a corner index is named at that one's top
     and not at its own: *default*'s 3 of circles photographed upside down, its index at
     the bottom, was read upright as the 1 of characters at 0.56. A sure upright reading
-    stands, the look not asked, as does one of an honour, which prints no number; an index at both tops, at neither, at the upright's own,
-    or at the top of another quadrilateral leaves the unsure one too."""
+    stands, the look not asked, as does one of an honour, which prints no number. An
+    index at both tops, at neither, at the upright's own, or at the top of another
+    quadrilateral leaves the unsure one too; so does a number sure at its own top, told
+    from another or not (_number_at_top)."""
     turns = _turns(QUAD) + _turns(QUAD + 5)
     quads = [q for q, _ in turns]
     turned_by = np.array([t for _, t in turns])
@@ -363,6 +365,7 @@ def test_an_unsure_upright_reading_gives_way_to_its_half_turn_where_its_top_show
         return any(quad is quads[k] for k in shown)
 
     monkeypatch.setattr(single, "_index_at_top", at_top)
+    monkeypatch.setattr(single, "_number_at_top", at_top)
     look = _numbers()
     unsure = reading({"1m": UPRIGHT_STANDS - 0.24, "3p": 0.24})
     sure = reading({"1m": UPRIGHT_STANDS, "3p": 0.2})
@@ -378,6 +381,26 @@ def test_an_unsure_upright_reading_gives_way_to_its_half_turn_where_its_top_show
         assert _index_up(look, GREY, quads, turned_by, 0, unsure) == 0  # type: ignore[arg-type]
     shown[:] = [6]
     assert _index_up(look, GREY, quads, turned_by, 4, unsure) == 6  # type: ignore[arg-type]
+    # a number sure at the upright's top, not told from another, is enough for it to stand
+    shown[:] = [2]
+    monkeypatch.setattr(single, "_number_at_top", lambda _n, _i, quad: quad is quads[0])
+    assert _index_up(look, GREY, quads, turned_by, 0, unsure) == 0  # type: ignore[arg-type]
+
+
+def test_a_number_at_the_top_need_not_be_told_from_another() -> None:
+    """_number_at_top: some number at the top at least INDEX_UP_SURE, however sure the
+    others there (traditional's 9 of bamboos: its 9 at 0.86, a stick as a 1 at 0.80);
+    none at the top, or none so sure, is no number."""
+    _, lows = char_scan_at(GREY, QUAD)
+    top, low = int(np.argmax(lows < CORNER_TOP)), int(np.argmax(lows > TURNED_LOW))
+    nine_or_one = _number(9, INDEX_UP_SURE + 0.02)
+    nine_or_one[0] = INDEX_UP_SURE  # a 1 nearly as sure: no index is named
+    untold = _numbers(nine_or_one, at=top)
+    assert not single._index_at_top(untold, GREY, QUAD)  # type: ignore[arg-type]
+    assert single._number_at_top(untold, GREY, QUAD)  # type: ignore[arg-type]
+    unsure = _numbers(_number(9, INDEX_UP_SURE - 0.02), at=top)
+    assert not single._number_at_top(unsure, GREY, QUAD)  # type: ignore[arg-type]
+    assert not single._number_at_top(_numbers(nine_or_one, at=low), GREY, QUAD)  # type: ignore[arg-type]
 
 
 def test_read_tile_takes_the_upright_reading_where_an_index_is_at_the_top(

@@ -828,14 +828,19 @@ def _index_up(
     number look names a corner index at that reading's top and not at ``r``'s; where
     ``r`` is upright and its reading ``chosen`` (where given) names a tile the number look
     reads (a suit tile or a bonus tile, as in :func:`_char_look`) less surely than
-    :data:`UPRIGHT_STANDS`, the same quadrilateral read half a turn round where the same
-    holds. Else ``r``."""
+    :data:`UPRIGHT_STANDS`, the same quadrilateral read half a turn round where the number
+    look names a corner index at that one's top and is sure of no number at ``r``'s
+    (:func:`_number_at_top`: an upright reading, the likelier, stands on less). Else
+    ``r``."""
     first = r - r % TURNS
     if turned_by[r] < UPSIDE_DOWN:
-        if abs(float(turned_by[r]) - 1.0) > SIDEWAYS and not _unsure_of_a_number(chosen):
+        sideways = abs(float(turned_by[r]) - 1.0) <= SIDEWAYS
+        if not sideways and not _unsure_of_a_number(chosen):
             return r  # upright: it stands
         other = first + (r % TURNS + 2) % TURNS  # on its other side, or upside down
-        if _index_at_top(numbers, ink, quads[other]) and not _index_at_top(numbers, ink, quads[r]):
+        # upright, the likelier way, it stands where any number is sure at its top
+        own = _index_at_top if sideways else _number_at_top
+        if _index_at_top(numbers, ink, quads[other]) and not own(numbers, ink, quads[r]):
             return other
         return r
     up = first + int(np.argmin(turned_by[first : first + TURNS]))
@@ -858,6 +863,19 @@ def _index_at_top(numbers: NumberLook, ink: np.ndarray, quad: np.ndarray) -> boo
     windows, lows = char_scan_at(ink, quad)
     each = numbers.probabilities(windows)[:, : len(NUMBER_CLASSES) - 1]
     return corner_named(each, lows, INDEX_UP_SURE) is not None
+
+
+def _number_at_top(numbers: NumberLook, ink: np.ndarray, quad: np.ndarray) -> bool:
+    """Whether the number look ``numbers`` is at least :data:`INDEX_UP_SURE` sure of some
+    number at the top of ``quad`` (in ``ink``), told from the others or not: *traditional*'s
+    9 of bamboos, its corner 9 read at 0.86 and the sticks beside it as a 1 at 0.80, names
+    no index there, and was turned to read a stick's end as a 1 at the top."""
+    windows, lows = char_scan_at(ink, quad)
+    top = lows < CORNER_TOP
+    if not top.any():
+        return False
+    each = numbers.probabilities(windows)[:, : len(NUMBER_CLASSES) - 1]
+    return float(each[top].max()) >= INDEX_UP_SURE
 
 
 def _named(surest: np.ndarray, sure: float, margin: float) -> int | None:
