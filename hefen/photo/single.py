@@ -254,11 +254,12 @@ SIDEWAYS = 0.5
 #: names a suit tile or a bonus tile (the tiles that print a number) less surely than this
 #: (its tile model's and sharp look's reading, weighed as :func:`_sharp_choice` weighs
 #: it), it gives way to the same quadrilateral read half a turn round where a corner index
-#: is printed at that one's top and not at its own; a surer upright reading stands, the
-#: number look not asked (photos are taken upright far more often than not). The bar is
-#: the one below which the word look reads a photo (:data:`WORD_LOOK_BELOW`). *Default*'s
-#: 3 of circles photographed upside down, its index at the bottom, was read upright as
-#: the 1 of characters (docs/photo.md, "A tile upside down in an upright photo").
+#: is printed at that one's top and no number is sure at its own (told from the others
+#: there or not, :func:`_number_at_top`); a surer upright reading stands, the number look
+#: not asked (photos are taken upright far more often than not). The bar is the one below
+#: which the word look reads a photo (:data:`WORD_LOOK_BELOW`). *Default*'s 3 of circles
+#: photographed upside down, its index at the bottom, was read upright as the 1 of
+#: characters (docs/photo.md, "A tile upside down in an upright photo").
 UPRIGHT_STANDS = 0.8
 #: How sure the number look must be of a corner index at the top of the upright, every other
 #: number there :data:`NUMBER_MARGIN` less sure, for :func:`_index_up` to take the upright
@@ -857,12 +858,20 @@ def _unsure_of_a_number(chosen: np.ndarray | None) -> bool:
     return numbered and float(chosen[k]) < UPRIGHT_STANDS
 
 
+def _numbers_read(
+    numbers: NumberLook, ink: np.ndarray, quad: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The number look ``numbers``' probabilities of the numbers 1-9 in each window of
+    ``quad`` (in ``ink``, :func:`char_scan_at`), and how far down the tile each window's
+    middle lies."""
+    windows, lows = char_scan_at(ink, quad)
+    return numbers.probabilities(windows)[:, : len(NUMBER_CLASSES) - 1], lows
+
+
 def _index_at_top(numbers: NumberLook, ink: np.ndarray, quad: np.ndarray) -> bool:
     """Whether the number look ``numbers`` names a corner index at the top of ``quad``
     (:func:`corner_named` at :data:`INDEX_UP_SURE`, in ``ink``)."""
-    windows, lows = char_scan_at(ink, quad)
-    each = numbers.probabilities(windows)[:, : len(NUMBER_CLASSES) - 1]
-    return corner_named(each, lows, INDEX_UP_SURE) is not None
+    return corner_named(*_numbers_read(numbers, ink, quad), INDEX_UP_SURE) is not None
 
 
 def _number_at_top(numbers: NumberLook, ink: np.ndarray, quad: np.ndarray) -> bool:
@@ -870,12 +879,9 @@ def _number_at_top(numbers: NumberLook, ink: np.ndarray, quad: np.ndarray) -> bo
     number at the top of ``quad`` (in ``ink``), told from the others or not: *traditional*'s
     9 of bamboos, its corner 9 read at 0.86 and the sticks beside it as a 1 at 0.80, names
     no index there, and was turned to read a stick's end as a 1 at the top."""
-    windows, lows = char_scan_at(ink, quad)
+    each, lows = _numbers_read(numbers, ink, quad)
     top = lows < CORNER_TOP
-    if not top.any():
-        return False
-    each = numbers.probabilities(windows)[:, : len(NUMBER_CLASSES) - 1]
-    return float(each[top].max()) >= INDEX_UP_SURE
+    return bool(top.any()) and float(each[top].max()) >= INDEX_UP_SURE
 
 
 def _named(surest: np.ndarray, sure: float, margin: float) -> int | None:
