@@ -403,6 +403,15 @@ def test_a_number_at_the_top_need_not_be_told_from_another() -> None:
     assert not single._number_at_top(_numbers(nine_or_one, at=low), GREY, QUAD)  # type: ignore[arg-type]
 
 
+def _noisy_tile_photo() -> np.ndarray:
+    """A photo of a light tile-shaped patch of noise on a dark ground."""
+    photo = np.full((300, 240, 3), 40, np.uint8)
+    photo[40:260, 50:190] = np.random.default_rng(TEST_SEED).integers(
+        150, 256, (220, 140, 3), dtype=np.uint8
+    )
+    return photo
+
+
 def test_read_tile_takes_the_upright_reading_where_an_index_is_at_the_top(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -410,10 +419,7 @@ def test_read_tile_takes_the_upright_reading_where_an_index_is_at_the_top(
     at the top of the tile as the picture stands, the tile is read as it is read upright;
     without an index, upside down as chosen."""
 
-    photo = np.full((300, 240, 3), 40, np.uint8)
-    photo[40:260, 50:190] = np.random.default_rng(TEST_SEED).integers(
-        150, 256, (220, 140, 3), dtype=np.uint8
-    )
+    photo = _noisy_tile_photo()
     model = TileClassifier()
     model.chars = None
 
@@ -445,10 +451,7 @@ def test_read_tile_tells_index_up_the_reading_as_the_choice_weighed_it(
     """In :func:`read_tile`: :func:`_index_up` is given the chosen reading as the choice
     weighed it (its cuts' mean weighed with the sharp look's reading), by which an unsure
     upright reading gives way to its half turn (UPRIGHT_STANDS)."""
-    photo = np.full((300, 240, 3), 40, np.uint8)
-    photo[40:260, 50:190] = np.random.default_rng(TEST_SEED).integers(
-        150, 256, (220, 140, 3), dtype=np.uint8
-    )
+    photo = _noisy_tile_photo()
     chose: list[tuple[int, list[tuple[int, int]], np.ndarray, np.ndarray]] = []
     given: list[np.ndarray | None] = []
     real_choice, real_up = single._sharp_choice, single._index_up
