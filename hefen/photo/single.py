@@ -561,6 +561,15 @@ def _sharp_look(sharp: SharpLook, crops: np.ndarray, mean: np.ndarray) -> np.nda
     return _weighed(mean, sharp.probabilities(crops).mean(0))
 
 
+def _reading(probs: np.ndarray, reading: tuple[int, int], look: np.ndarray | None) -> np.ndarray:
+    """A reading's probabilities: the mean of its cuts' (``reading``: its first crop in
+    ``probs`` and how many), weighed with the sharp look's reading ``look`` where there is
+    one (:func:`_weighed`), as :func:`_sharp_choice` weighs it."""
+    start, count = reading
+    mean = probs[start : start + count].mean(0)
+    return mean if look is None else _weighed(mean, look)
+
+
 def _weighed(mean: np.ndarray, look: np.ndarray) -> np.ndarray:
     """``mean`` with its tiles' probabilities weighed with ``look`` (the sharp look's mean
     reading of the 42 tiles), as :func:`_sharp_look` weighs them."""
@@ -686,8 +695,8 @@ def _sharp_choice(
         looks = _sharp_looks(sharp, grey, quads)
     blank = np.zeros(len(readings)) if blank is None else blank
     best, worth = 0, -np.inf
-    for r, ((start, count), look, cost) in enumerate(zip(readings, looks, costs, strict=True)):
-        mixed = _weighed(probs[start : start + count].mean(0), look)
+    for r, (reading, look, cost) in enumerate(zip(readings, looks, costs, strict=True)):
+        mixed = _reading(probs, reading, look)
         w = _worth(np.log(mixed[: len(READ_CODES)] + 1e-6), float(cost), float(blank[r]))
         if w > worth:
             best, worth = r, w
@@ -713,7 +722,7 @@ def _bonus_look(
     if flowers.sum() <= look[len(BONUS)]:
         return mean  # another tile, to the sharper look too: the first reading stands
     first = int(mean[: len(READ_CODES)].argmax())
-    if not BONUS_AT.start <= first < BONUS_AT.stop:
+    if not bonus_tile(first):
         if first == BIRD or flowers.sum() < BONUS_LOOK_SURE:
             return mean  # the bird stands; another tile unless the look is sure
     out = mean.copy()
@@ -854,7 +863,7 @@ def _unsure_of_a_number(chosen: np.ndarray | None) -> bool:
     if chosen is None:
         return False
     k = int(chosen[: len(READ_CODES)].argmax())
-    numbered = suit_tile(k) or BONUS_AT.start <= k < BONUS_AT.stop
+    numbered = suit_tile(k) or bonus_tile(k)
     return numbered and float(chosen[k]) < UPRIGHT_STANDS
 
 
@@ -953,6 +962,12 @@ def turned(number: int, code: str, low: float) -> int:
     return number
 
 
+def bonus_tile(index: int) -> bool:
+    """Whether ``index`` (into :data:`~hefen.photo.classes.READ_CODES`) is a flower or
+    season."""
+    return BONUS_AT.start <= index < BONUS_AT.stop
+
+
 def suit_tile(index: int) -> bool:
     """Whether ``index`` (into :data:`~hefen.photo.classes.READ_CODES`) is a suit tile,
     1-9 of characters, circles or bamboos: the tiles a number names within their suit."""
@@ -1016,7 +1031,7 @@ def _char_look(
     (:func:`renumbered`), a 6 or 9 low on the tile read turned (:func:`turned`); where
     none is, a number surely printed at its top (:func:`corner_named`)."""
     read_as = int(mean[: len(READ_CODES)].argmax())
-    bonus = BONUS_AT.start <= read_as < BONUS_AT.stop
+    bonus = bonus_tile(read_as)
     if not (bonus or suit_tile(read_as)):
         numbers = None  # an honour prints no number: the number look leaves it
     if chars is None and numbers is None:
@@ -1115,11 +1130,11 @@ def _printed_number(
     to 9, the suit tile (:func:`unflowered`); the bird (:data:`BIRD`), whose number is 1,
     and which makers draw as a picture as they draw flowers, printing a 2 to 4, the
     flower or season of that number; a wind or dragon, which prints no number, the suit
-    tile of that number the reading gives most (:func:`_numbered_tile`). A 6 or 9 is read as it stands where it lies in
-    the top of the tile it lies on (:func:`tile_under`) as the picture stands, turned
-    where in the bottom (:func:`six_or_nine`); where neither, a tile read as neither 6
-    nor 9 becomes the one of the two the reading gives more, and a tile read as a 6 or 9
-    is left be. A character tile's 6 or 9 is left be: its 六 or 九 tells them apart. A
+    tile of that number the reading gives most (:func:`_numbered_tile`). A 6 or 9 is
+    read as it stands where it lies in the top of the tile it lies on
+    (:func:`tile_under`) as the picture stands, turned where in the bottom
+    (:func:`six_or_nine`); where neither, a tile read as neither 6 nor 9 becomes the one
+    of the two the reading gives more, and a tile read as a 6 or 9 is left be. A character tile's 6 or 9 is left be: its 六 or 九 tells them apart. A
     number read as another as it stands (a serif 1 turned half round reads as a 7) is
     left be."""
     number = printed.number
@@ -1150,7 +1165,7 @@ def _printed_number(
     bird = read_as == BIRD and 0 < n < len(BONUS) // 2  # the bird prints a 1
     if suit_tile(read_as) and not bird:
         return renumbered(mean, n)
-    if bird or BONUS_AT.start <= read_as < BONUS_AT.stop:
+    if bird or bonus_tile(read_as):
         if n == 0 and bird_printed_one(mean):
             return _swapped(mean, BIRD)
         if n < len(BONUS) // 2:
@@ -1289,9 +1304,8 @@ def read_tile(
     logs = np.log(probs[:, : len(READ_CODES)] + 1e-6)
     looks = None if clf.sharp is None else _sharp_looks(clf.sharp, grey, quads)
     # how sure the whole picture (found last) is read as a tile, in its surest turn
-    whole = [probs[a : a + n].mean(0) for a, n in readings[-TURNS:]]
-    if looks is not None:
-        whole = [_weighed(w, look) for w, look in zip(whole, looks[-TURNS:], strict=True)]
+    last = range(len(readings) - TURNS, len(readings))
+    whole = [_reading(probs, readings[i], None if looks is None else looks[i]) for i in last]
     whole_sure = max(float(w[: len(READ_CODES)].max()) for w in whole)
     turned_by = np.array(turns)
     part_of = np.repeat(_parts(found, whole_sure >= WHOLE_HOLDS), TURNS)
@@ -1305,10 +1319,7 @@ def read_tile(
         r = _model_choice(logs, readings, costs, blank)
     ink = ink_image(rgb)
     if clf.numbers is not None:  # a corner index at the top says which way is up
-        start, count = readings[r]
-        chosen = probs[start : start + count].mean(0)  # as the choice weighed it
-        if looks is not None:
-            chosen = _weighed(chosen, looks[r])
+        chosen = _reading(probs, readings[r], None if looks is None else looks[r])
         r = _index_up(clf.numbers, ink, quads, turned_by, r, chosen)
     start, count = readings[r]
     mean = probs[start : start + count].mean(0)
